@@ -1,0 +1,29 @@
+# Each target sets itself up: a virtual environment under the repo, the project installed from
+# pyproject.toml. Re-running is cheap: pip is only called again when pyproject.toml changes.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: site test bench serve clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+site: $(STAMP)
+	$(BIN)/brief build
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -n 2 -q
+
+bench: $(STAMP)
+	$(BIN)/python -m benchmarks.run --out bench-results.json
+
+serve: $(STAMP)
+	$(BIN)/brief serve
+
+clean:
+	rm -rf public .public-* .cache

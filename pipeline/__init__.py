@@ -1,0 +1,1 @@
+"""Inference economics briefing: sources in, a static site out."""

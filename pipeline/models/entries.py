@@ -1,0 +1,71 @@
+"""Curated entries: one news item, written by an editor, in `sources/entries/YYYY/MM-DD-slug.yaml`."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Annotated
+
+from pydantic import AnyUrl, Field, UrlConstraints, field_validator
+
+from pipeline.models.base import SourceModel
+
+HttpUrl = Annotated[AnyUrl, UrlConstraints(allowed_schemes=["http", "https"])]
+"""A web address; only http and https, so no `javascript:` or `file:` link reaches a page."""
+
+Slug = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]*$", max_length=80)]
+
+
+class Link(SourceModel):
+    """A page an entry is based on."""
+
+    url: HttpUrl
+    """The address of the page (http or https)."""
+    publisher: str = Field(min_length=1)
+    """Who published it, as readers know them: `SemiAnalysis`, `Sohu`, `DeepSeek API docs`."""
+    title: str | None = None
+    """The page's own title, in its own language, when it helps the reader."""
+    region: str = "global"
+    """Where the publisher writes from or for: `global`, `cn`, `us`, `eu` …"""
+    language: str = Field(default="en", pattern=r"^[a-z]{2,3}(-[A-Za-z0-9]+)*$")
+    """Language of the page, as a BCP 47 tag: `en`, `zh`, `zh-Hans`."""
+
+
+class Correction(SourceModel):
+    """A dated note that an entry was corrected after its edition was published."""
+
+    date: dt.date
+    """When the correction was made."""
+    note: str = Field(min_length=1)
+    """What changed, in a sentence readers will see on the edition."""
+
+
+class Entry(SourceModel):
+    """One curated item of an edition."""
+
+    id: Slug | None = None
+    """Stable id used in anchors and citations; defaults to the file name without its date."""
+    date: dt.date
+    """The editorial date of the news: the item goes into the first edition on or after it."""
+    section: str
+    """Which section of the edition it belongs to: `top`, `local`, `numbers` or `radar`."""
+    headline: str = Field(min_length=1, max_length=200)
+    """The headline, in our words."""
+    original_headline: str | None = None
+    """The headline in the source's own language, shown beside ours in Local view."""
+    summary: str = Field(min_length=1)
+    """A paragraph in Markdown, in our words; facts from the links, never their sentences."""
+    links: list[Link] = Field(min_length=1)
+    """The pages this entry is based on; the first is the primary source."""
+    tags: list[Slug] = []
+    """Topics, lower-case with hyphens: `pricing`, `deepseek`, `mlperf`."""
+    event_date: dt.date | None = None
+    """For `radar` items: the day the awaited thing is due, when it is known."""
+    corrections: list[Correction] = []
+    """Corrections made after publication, oldest first."""
+
+    @field_validator("tags")
+    @classmethod
+    def _unique_tags(cls, tags: list[str]) -> list[str]:
+        if len(set(tags)) != len(tags):
+            raise ValueError("tags repeat; list each once")
+        return tags

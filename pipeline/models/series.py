@@ -1,0 +1,80 @@
+"""The series: `sources/editions.yaml`, what every edition has in common and when editions appear."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from pipeline.models.base import SourceModel
+from pipeline.models.entries import HttpUrl
+
+SectionId = Literal["top", "local", "numbers", "radar"]
+
+
+class Section(SourceModel):
+    """One section of every edition, in the order the series lists them."""
+
+    id: SectionId
+    """What the section holds: `top` (top developments), `local` (regional view), `numbers`
+    (context and figures), `radar` (what to watch)."""
+    title: str = Field(min_length=1)
+    """The heading readers see."""
+    quota: int = Field(default=4, ge=0, le=50)
+    """How many items the section shows at most."""
+
+
+class Cadence(SourceModel):
+    """Editions at a regular interval, instead of a list of dates."""
+
+    start: dt.date
+    """The first edition."""
+    every_days: int = Field(ge=1, le=366)
+    """Days between editions: 1 for daily, 7 for weekly."""
+    until: dt.date | None = None
+    """The last edition; when absent, the build stops at the day it runs."""
+
+
+class Series(SourceModel):
+    """The briefing series."""
+
+    title: str = Field(min_length=1)
+    """Title of each edition; `{date}` is replaced by the edition's date (YYYY-MM-DD)."""
+    description: str = Field(min_length=1)
+    """One sentence saying what the series covers, for feeds and page metadata."""
+    site_url: HttpUrl
+    """Where the site is published; used for absolute links in feeds and e-mail."""
+    source_url: HttpUrl
+    """Base address of the repository's files, so a figure can link to its source entry."""
+    dates: list[dt.date] = []
+    """The edition dates, when they are not on a cadence."""
+    cadence: Cadence | None = None
+    """A regular schedule of editions, instead of `dates`."""
+    sections: list[Section] = Field(min_length=1)
+    """The sections of every edition, in order."""
+
+    @model_validator(mode="after")
+    def _one_schedule(self) -> "Series":
+        if bool(self.dates) == bool(self.cadence):
+            raise ValueError("give either `dates` or `cadence`, not both and not neither")
+        ids = [s.id for s in self.sections]
+        if len(set(ids)) != len(ids):
+            raise ValueError("a section id appears twice in `sections`")
+        if len(set(self.dates)) != len(self.dates):
+            raise ValueError("an edition date appears twice in `dates`")
+        return self
+
+    def edition_dates(self, today: dt.date) -> list[dt.date]:
+        """Return the edition dates in order; a cadence without `until` stops at `today`."""
+        if self.dates:
+            return sorted(self.dates)
+        c = self.cadence
+        assert c is not None
+        end = c.until or today
+        n = (end - c.start).days // c.every_days + 1 if end >= c.start else 0
+        return [c.start + dt.timedelta(days=i * c.every_days) for i in range(n)]
+
+    def edition_title(self, date: dt.date) -> str:
+        """Return the title of the edition of `date`."""
+        return self.title.replace("{date}", date.isoformat())

@@ -1,0 +1,197 @@
+"""Find, parse and validate every source file; collect every problem before giving up.
+
+Curated sources are checked strictly (see DESIGN.md): each problem is reported with its file, the
+dotted path of the field and a message a person can act on, and the build stops once, writing nothing.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import types
+import typing
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Generic, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from pipeline.models.entries import Entry
+from pipeline.models.series import Series
+from pipeline.problems import Problem, SourceError
+from pipeline.yamlio import Lines, line_of, parse_yaml
+
+M = TypeVar("M", bound=BaseModel)
+
+
+@dataclass(frozen=True)
+class Sourced(Generic[M]):
+    """A validated model with where it came from."""
+
+    model: M
+    path: str
+    """Path relative to the repository root, as links to the source entry use it."""
+    lines: Lines = field(default_factory=dict, repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class CuratedEntry:
+    """An entry with its resolved id and its file."""
+
+    id: str
+    entry: Entry
+    path: str
+
+
+@dataclass
+class Sources:
+    """Everything the site is built from, validated."""
+
+    root: Path
+    series: Series
+    entries: list[CuratedEntry]
+    warnings: list[Problem] = field(default_factory=list)
+
+
+def rel(path: Path, root: Path) -> str:
+    """Return `path` relative to `root` when it is inside it, for messages and links."""
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def read_model(path: Path, model: type[M], root: Path) -> tuple[Sourced[M] | None, list[Problem]]:
+    """Parse and validate one YAML file against `model`; return it or the problems found."""
+    name = rel(path, root)
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        return None, [Problem(name, "", f"cannot read the file: {err.strerror}")]
+    doc, lines, problems = parse_yaml(data, name)
+    if doc is None or problems:
+        return None, problems
+    if not isinstance(doc, dict):
+        return None, [Problem(name, "", f"expected a mapping of keys to values at the top, "
+                              f"found {type(doc).__name__}", line=1)]
+    try:
+        return Sourced(model.model_validate(doc), name, lines), []
+    except ValidationError as err:
+        return None, validation_problems(err, model, name, lines)
+
+
+def validation_problems(err: ValidationError, model: type[BaseModel], path: str,
+                        lines: Lines, prefix: tuple = ()) -> list[Problem]:
+    """Turn pydantic's errors into problems: dotted field path, a plain message, the line."""
+    problems = []
+    for e in err.errors(include_url=False):
+        loc = (*prefix, *e["loc"])
+        problems.append(Problem(path, ".".join(str(p) for p in loc),
+                                _message(e, model, e["loc"]), line=line_of(lines, loc)))
+    return problems
+
+
+def _message(e: dict, model: type[BaseModel], loc: tuple) -> str:
+    kind = e["type"]
+    if kind == "missing":
+        return "required field is missing"
+    if kind == "extra_forbidden":
+        parent = _model_at(model, loc[:-1])
+        known = sorted(parent.model_fields) if parent else []
+        close = difflib.get_close_matches(str(loc[-1]), known, n=1)
+        hint = f"; did you mean `{close[0]}`?" if close else (
+            f"; known keys: {', '.join(known)}" if known else "")
+        return f"unknown key{hint}"
+    if kind == "url_scheme":
+        return "link must start with http:// or https://"
+    msg = e["msg"]
+    if msg.startswith("Value error, "):
+        msg = msg.removeprefix("Value error, ")
+    if "input" in e and kind not in ("model_type", "dict_type", "list_type"):
+        value = e["input"]
+        if isinstance(value, (str, int, float, bool)) and len(repr(value)) < 60:
+            msg = f"{msg} (got {value!r})"
+    return msg
+
+
+def _model_at(model: type[BaseModel], loc: tuple) -> type[BaseModel] | None:
+    """Return the model class that validates the value at `loc`, if one does."""
+    current: object = model
+    for part in loc:
+        if isinstance(part, int):
+            continue
+        if not (isinstance(current, type) and issubclass(current, BaseModel)):
+            return None
+        info = current.model_fields.get(str(part))
+        if info is None:
+            return None
+        current = _innermost_model(info.annotation)
+    return current if isinstance(current, type) and issubclass(current, BaseModel) else None
+
+
+def _innermost_model(annotation: object) -> object:
+    origin = typing.get_origin(annotation)
+    if origin in (list, tuple, dict, typing.Union, types.UnionType, typing.Annotated):
+        for arg in typing.get_args(annotation):
+            found = _innermost_model(arg)
+            if isinstance(found, type) and issubclass(found, BaseModel):
+                return found
+    return annotation
+
+
+_ENTRY_NAME = re.compile(r"^(?P<month>\d\d)-(?P<day>\d\d)-(?P<slug>[a-z0-9][a-z0-9-]*)\.yaml$")
+
+
+def load_entries(root: Path, section_ids: set[str] | None) -> tuple[list[CuratedEntry], list[Problem]]:
+    """Load `sources/entries/YYYY/MM-DD-slug.yaml`; check names, sections and unique ids."""
+    entries: list[CuratedEntry] = []
+    problems: list[Problem] = []
+    first_path: dict[str, str] = {}
+    for path in sorted((root / "sources" / "entries").rglob("*.y*ml")):
+        name = rel(path, root)
+        sourced, found = read_model(path, Entry, root)
+        problems += found
+        if sourced is None:
+            continue
+        entry = sourced.model
+        match = _ENTRY_NAME.match(path.name)
+        if not match or path.parent.name != f"{entry.date.year:04d}" or (
+                match["month"], match["day"]) != (f"{entry.date.month:02d}", f"{entry.date.day:02d}"):
+            problems.append(Problem(name, "date", f"the file should be named "
+                                    f"{entry.date:%Y}/{entry.date:%m-%d}-<slug>.yaml for date "
+                                    f"{entry.date.isoformat()}", line=line_of(sourced.lines, ("date",))))
+            continue
+        if section_ids is not None and entry.section not in section_ids:
+            problems.append(Problem(name, "section", f"unknown section {entry.section!r}; "
+                                    f"editions.yaml has: {', '.join(sorted(section_ids))}",
+                                    line=line_of(sourced.lines, ("section",))))
+        entry_id = entry.id or match["slug"]
+        if entry_id in first_path:
+            problems.append(Problem(name, "id", f"duplicate entry id {entry_id!r} "
+                                    f"(also used by {first_path[entry_id]})",
+                                    line=line_of(sourced.lines, ("id",))))
+            continue
+        first_path[entry_id] = name
+        entries.append(CuratedEntry(entry_id, entry, name))
+    return entries, problems
+
+
+def load_sources(root: Path) -> Sources:
+    """Load and validate every source under `root/sources`; raise SourceError with all problems."""
+    problems: list[Problem] = []
+    series_path = root / "sources" / "editions.yaml"
+    series: Sourced[Series] | None = None
+    if not series_path.exists():
+        problems.append(Problem(rel(series_path, root), "", "missing: the series file is required"))
+    else:
+        series, found = read_model(series_path, Series, root)
+        problems += found
+    section_ids = {s.id for s in series.model.sections} if series else None
+    entries, found = load_entries(root, section_ids)
+    problems += found
+    errors = [p for p in problems if p.severity == "error"]
+    if errors or series is None:
+        raise SourceError(problems)
+    entries.sort(key=lambda c: (c.entry.date, c.path))
+    return Sources(root=root, series=series.model, entries=entries,
+                   warnings=[p for p in problems if p.severity != "error"])
