@@ -1,0 +1,151 @@
+"""Pure: decide what makes up the edition of a date, with the provenance of every item.
+
+Data in (validated sources, the edition dates), data out (Edition values); no files, no clock.
+Each lane contributes items through a function that takes the sources and an edition window and
+returns Stories, Figures or RadarItems; this module puts them in the series' sections and order.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+
+from pipeline.sources import CuratedEntry, Sources
+
+
+@dataclass(frozen=True)
+class Citation:
+    """Where an item or figure comes from: the outside page and our source file."""
+
+    label: str
+    """Who published it: `DeepSeek API docs`, `MLPerf Inference v5.1 (5.1-0069)`."""
+    url: str
+    """The outside page (http/https)."""
+    source_path: str
+    """Our source file, relative to the repository root."""
+    ref: str = ""
+    """The id inside that file (entry id, record, result id), for an anchor."""
+
+
+@dataclass(frozen=True)
+class Story:
+    """A headline and a paragraph (Top developments, Local view)."""
+
+    id: str
+    headline: str
+    """Plain text; escaped when rendered."""
+    summary_md: str
+    """Markdown safe to render: the editor's own, or third-party text already sanitized."""
+    citations: tuple[Citation, ...]
+    origin: str = "curated"
+    """`curated` (an editor's entry) or `feed` (a ranked feed item)."""
+    original_headline: str | None = None
+    also_reported_by: tuple[str, ...] = ()
+    corrections: tuple[tuple[dt.date, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One bullet of Context & numbers: a label and a sentence, with its sources."""
+
+    label: str
+    text_md: str
+    """Markdown safe to render."""
+    citations: tuple[Citation, ...]
+    id: str = ""
+
+
+@dataclass(frozen=True)
+class RadarItem:
+    """One bullet of On the radar: something due, with the day when known."""
+
+    label: str
+    text_md: str
+    citations: tuple[Citation, ...]
+    due: dt.date | None = None
+    id: str = ""
+
+
+Item = Story | Figure | RadarItem
+
+
+@dataclass(frozen=True)
+class SectionContent:
+    id: str
+    title: str
+    items: tuple[Item, ...]
+
+
+@dataclass(frozen=True)
+class Edition:
+    """The briefing of one date."""
+
+    date: dt.date
+    title: str
+    previous: dt.date | None
+    """The date of the edition before it; the window is (previous, date]."""
+    sections: tuple[SectionContent, ...]
+    corrections: tuple[tuple[dt.date, str, str], ...] = ()
+    """(date, entry id, note) for entries corrected after publication."""
+    sources: tuple[Citation, ...] = field(default=())
+    """Every citation of the edition, numbered in order of first use."""
+
+    def section(self, section_id: str) -> SectionContent | None:
+        return next((s for s in self.sections if s.id == section_id), None)
+
+
+def in_window(day: dt.date, previous: dt.date | None, date: dt.date) -> bool:
+    """Is `day` in the edition window (previous, date]? The first edition takes all before it."""
+    return day <= date and (previous is None or day > previous)
+
+
+def entry_citations(c: CuratedEntry) -> tuple[Citation, ...]:
+    """Return the citations of a curated entry: each of its links, tied to its file."""
+    return tuple(Citation(link.publisher, str(link.url), c.path, c.id) for link in c.entry.links)
+
+
+def curated_item(c: CuratedEntry) -> Item:
+    """Return the edition item a curated entry becomes in its section."""
+    e = c.entry
+    cites = entry_citations(c)
+    if e.section in ("top", "local"):
+        return Story(id=c.id, headline=e.headline, summary_md=e.summary, citations=cites,
+                     original_headline=e.original_headline,
+                     corrections=tuple((x.date, x.note) for x in e.corrections))
+    if e.section == "radar":
+        return RadarItem(label=e.headline, text_md=e.summary, citations=cites,
+                         due=e.event_date, id=c.id)
+    return Figure(label=e.headline, text_md=e.summary, citations=cites, id=c.id)
+
+
+def compose_edition(sources: Sources, date: dt.date, previous: dt.date | None) -> Edition:
+    """Return the edition of `date`: its window's entries, by section, in the series' order."""
+    series = sources.series
+    chosen = [c for c in sources.entries if in_window(c.entry.date, previous, date)]
+    sections = []
+    for section in series.sections:
+        items = [curated_item(c) for c in chosen if c.entry.section == section.id]
+        sections.append(SectionContent(section.id, section.title, tuple(items[: section.quota])))
+    corrections = tuple((x.date, c.id, x.note) for c in chosen for x in c.entry.corrections)
+    return Edition(date=date, title=series.edition_title(date), previous=previous,
+                   sections=tuple(sections), corrections=corrections,
+                   sources=_numbered_sources(sections))
+
+
+def _numbered_sources(sections: list[SectionContent]) -> tuple[Citation, ...]:
+    seen: dict[tuple[str, str], Citation] = {}
+    for section in sections:
+        for item in section.items:
+            for cite in item.citations:
+                seen.setdefault((cite.url, cite.source_path), cite)
+    return tuple(seen.values())
+
+
+def compose_editions(sources: Sources, dates: list[dt.date]) -> list[Edition]:
+    """Return every edition of `dates` (sorted), each with its window."""
+    editions = []
+    previous = None
+    for date in sorted(dates):
+        editions.append(compose_edition(sources, date, previous))
+        previous = date
+    return editions
