@@ -28,7 +28,7 @@ def md_editor(markdown: str) -> str:
 
 _LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 _AUTOLINK = re.compile(r"<((?:https?://|mailto:)[^>\s]+)>")
-_EMPHASIS = re.compile(r"(\*\*|__|\*|_|`)(?=\S)(.+?)(?<=\S)\1")
+_EMPHASIS = re.compile(r"(?<!\\)(\*\*|__|\*|_|`)(?=\S)(.+?)(?<=[^\s\\])\1")
 _ESCAPED = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|~>])")
 
 

@@ -31,8 +31,8 @@ def environment(templates: Path = TEMPLATES) -> jinja2.Environment:
     return env
 
 
-def _numbers(edition: Edition) -> dict[tuple[str, str], int]:
-    return {(c.url, c.source_path): i for i, c in enumerate(edition.sources, start=1)}
+def _numbers(edition: Edition) -> dict[str, int]:
+    return {c.url: i for i, c in enumerate(edition.sources, start=1)}
 
 
 def _neighbours(editions: list[Edition], edition: Edition) -> tuple[dt.date | None, dt.date | None]:
