@@ -15,7 +15,7 @@ _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~>])")
 def md_text(text: str) -> str:
     """Return `text` as Markdown that renders as exactly that text: HTML-escaped, specials escaped."""
     flat = " ".join(str(text).split())
-    return _MD_SPECIAL.sub(r"\\\1", html.escape(flat, quote=True))
+    return _MD_SPECIAL.sub(r"\\\1", html.escape(flat, quote=False))
 
 
 _RAW_TAG = re.compile(r"<(?!(?:https?://|mailto:)[^>\s]*>)")
