@@ -17,7 +17,7 @@ class BenchmarkRecord:
     result_id: str
     """The publisher's id (`5.1-0069`) or, when the schema has none, the row's key in the file."""
     row_ref: str
-    """Where the row is in its file: `row 12` (array) or `key "307"` (object)."""
+    """Where the row is in its file, as a field path: `12` (array index) or `307` (object key)."""
     submitter: str
     system: str
     accelerator_text: str

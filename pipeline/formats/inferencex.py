@@ -82,7 +82,7 @@ def _record(row: object, i: int, round_: str, result: ReadResult) -> BenchmarkRe
     tp, ep = as_count(row.get("tp")), as_count(row.get("ep"))
     system = f"{hw} {framework} {precision} tp{tp or '?'} ep{ep or '?'} conc{conc or '?'}"
     return BenchmarkRecord(
-        suite=SUITE, round=round_, result_id=f"{round_ or 'inferencex'}#{i}", row_ref=f"row {i}",
+        suite=SUITE, round=round_, result_id=f"{round_ or 'inferencex'}#{i}", row_ref=str(i),
         submitter="SemiAnalysis", system=system, accelerator_text=hw, accelerator_count=gpus,
         nodes=1, model=model, accuracy_target="", scenario=scenario, division="n/a",
         availability="available", inferred=False, metric="throughput",

@@ -65,10 +65,10 @@ def read_mlperf_summary(data: bytes) -> ReadResult:
     schema = detect_schema(doc)
     result = ReadResult(schema=schema)
     if schema == "mlperf-v5.1-array":
-        rows = [(f"row {i}", str(i), row) for i, row in enumerate(doc)]
+        rows = [(str(i), str(i), row) for i, row in enumerate(doc)]
         fields = _V51
     else:
-        rows = [(f'key "{k}"', str(k), row) for k, row in doc.items()]
+        rows = [(str(k), str(k), row) for k, row in doc.items()]
         fields = _V61
     result.total_rows = len(rows)
     for ref, key, row in rows:
