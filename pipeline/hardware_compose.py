@@ -11,8 +11,15 @@ import datetime as dt
 from collections.abc import Sequence
 
 from pipeline.compose import Citation, Figure, RadarItem, in_window
-from pipeline.hardware import (CostedRow, HardwareRow, UsdPerUnit, basis_label,
-                               best_per_accelerator, costed_rows, usd_identity)
+from pipeline.hardware import (
+    CostedRow,
+    HardwareRow,
+    UsdPerUnit,
+    basis_label,
+    best_per_accelerator,
+    costed_rows,
+    usd_identity,
+)
 from pipeline.hardware_source import BENCHMARKS, COSTS, Hardware
 
 PREFERRED_BASIS = "owner_tco/hyperscaler"
@@ -36,7 +43,9 @@ def hardware_figures(hw: Hardware, rows: Sequence[HardwareRow], date: dt.date,
     """Return tokens-per-dollar figures for the comparison groups with results newly published in
     the edition window, each citing its result ids and cost sources."""
     public = [r for r in rows if r.published is not None and r.published <= date]
+    # InferenceX sweeps need an interactivity target to name one tokens-per-dollar figure.
     fresh = sorted({r.group_key for r in public if r.is_headline and r.units == "Tokens/s"
+                    and r.suite != "InferenceX"
                     and in_window(r.published, previous, date)})
     costed = costed_rows(public, hw.costs, date, usd_per_unit)
     figures: list[Figure] = []

@@ -17,8 +17,14 @@ from pipeline.formats.benchmark_record import ReadResult
 from pipeline.formats.inferencex import read_inferencex_rows
 from pipeline.formats.mlperf import FormatError, read_mlperf_summary
 from pipeline.hardware import FileInfo, HardwareRow, normalize_records, rows_missing_cost
-from pipeline.models.hardware import (Accelerator, AcceleratorsFile, BenchmarkFile,
-                                      BenchmarksIndex, CostsFile, HourlyCost)
+from pipeline.models.hardware import (
+    Accelerator,
+    AcceleratorsFile,
+    BenchmarkFile,
+    BenchmarksIndex,
+    CostsFile,
+    HourlyCost,
+)
 from pipeline.normalize.accelerators import compiled_patterns
 from pipeline.problems import Problem
 from pipeline.sources import read_model, rel

@@ -8,9 +8,19 @@ from dataclasses import replace
 import pytest
 
 from pipeline.formats.benchmark_record import BenchmarkRecord
-from pipeline.hardware import (CostError, FileInfo, best_per_accelerator, comparable,
-                               costed_rows, current_costs, normalize_records, rows_missing_cost,
-                               tokens_per_usd, usd_identity, usd_per_mtok)
+from pipeline.hardware import (
+    CostError,
+    FileInfo,
+    best_per_accelerator,
+    comparable,
+    costed_rows,
+    current_costs,
+    normalize_records,
+    rows_missing_cost,
+    tokens_per_usd,
+    usd_identity,
+    usd_per_mtok,
+)
 from pipeline.models.hardware import Accelerator, HourlyCost
 from pipeline.normalize.accelerators import compiled_patterns
 

@@ -53,7 +53,7 @@ class AcceleratorsFile(SourceModel):
     """Every accelerator the site names; a benchmark row naming another one is left out, counted."""
 
     @model_validator(mode="after")
-    def _unique(self) -> "AcceleratorsFile":
+    def _unique(self) -> AcceleratorsFile:
         names = [a.name for a in self.accelerators]
         if len(set(names)) != len(names):
             raise ValueError("an accelerator name appears twice")
@@ -89,7 +89,7 @@ class HourlyCost(SourceModel):
     """How a placeholder was derived, or any caveat; required when `placeholder` is true."""
 
     @model_validator(mode="after")
-    def _placeholder_note(self) -> "HourlyCost":
+    def _placeholder_note(self) -> HourlyCost:
         if self.placeholder and not self.note:
             raise ValueError("a placeholder cost needs a `note` saying how it was derived")
         return self

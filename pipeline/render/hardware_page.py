@@ -15,9 +15,9 @@ from collections.abc import Sequence
 import matplotlib
 
 matplotlib.use("Agg")
-from matplotlib.figure import Figure as MplFigure  # noqa: E402
+from matplotlib.figure import Figure as MplFigure
 
-from pipeline.hardware import CostedRow, HardwareRow, basis_label, best_per_accelerator  # noqa: E402
+from pipeline.hardware import CostedRow, HardwareRow, basis_label, best_per_accelerator
 
 _SVG_RC = {"svg.hashsalt": "inference-brief", "svg.fonttype": "none"}
 
@@ -40,9 +40,12 @@ def _svg(fig: MplFigure) -> bytes:
 
 
 def headline_groups(costed: Sequence[CostedRow]) -> list[tuple[str, str, str, str]]:
-    """Return the comparison groups that have a costed headline token result, sorted."""
-    return sorted({c.row.group_key for c in costed
-                   if c.row.is_headline and c.tokens_per_usd is not None})
+    """Return the comparison groups that have a costed headline token result, sorted.
+
+    InferenceX sweeps are left out: their best tokens per dollar sits at whatever interactivity
+    the highest concurrency gives, so they are shown against interactivity instead."""
+    return sorted({c.row.group_key for c in costed if c.row.suite != "InferenceX"
+                   and c.row.is_headline and c.tokens_per_usd is not None})
 
 
 def bases_of(costed: Sequence[CostedRow], group: tuple) -> list[str]:
