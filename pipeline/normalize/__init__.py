@@ -1,0 +1,1 @@
+"""Pure normalizers: currencies, units, price tiers, accelerator names."""
