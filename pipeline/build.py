@@ -39,7 +39,26 @@ def site_files(sources: Sources, editions: list[Edition]) -> dict[str, bytes]:
         files[f"briefings/{day}.txt"] = text_edition(edition)
     files["index.md"] = edition_page(editions[-1], series, editions, home=True)
     files["archive.md"] = archive_page(editions)
+    files.update(hardware_files(sources, as_of=editions[-1].date))
     return {path: body.encode() if isinstance(body, str) else body for path, body in files.items()}
+
+
+def hardware_files(sources: Sources, as_of: dt.date) -> dict[str, str | bytes]:
+    """Return the Hardware page, its charts and the hardware data files, as of the newest edition."""
+    if sources.hardware is None:
+        return {"hardware.md": "# Hardware\n\nNo hardware sources in this repository.\n"}
+    from pipeline.hardware import costed_rows
+    from pipeline.hardware_export import hardware_csv, hardware_json
+    from pipeline.render.hardware_page import hardware_page
+
+    public = [r for r in sources.hardware_rows if r.published is None or r.published <= as_of]
+    costed = costed_rows(public, sources.hardware.costs, as_of)
+    page, charts = hardware_page(costed, public)
+    files: dict[str, str | bytes] = {"hardware.md": page,
+                                     "data/hardware.csv": hardware_csv(costed),
+                                     "data/hardware.json": hardware_json(costed)}
+    files.update({f"charts/{name}": svg for name, svg in charts.items()})
+    return files
 
 
 def epoch_of(editions: list[Edition]) -> int:

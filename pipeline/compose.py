@@ -122,14 +122,28 @@ def compose_edition(sources: Sources, date: dt.date, previous: dt.date | None) -
     """Return the edition of `date`: its window's entries, by section, in the series' order."""
     series = sources.series
     chosen = [c for c in sources.entries if in_window(c.entry.date, previous, date)]
+    computed = _computed_items(sources, date, previous)
     sections = []
     for section in series.sections:
         items = [curated_item(c) for c in chosen if c.entry.section == section.id]
+        items += computed.get(section.id, [])
         sections.append(SectionContent(section.id, section.title, tuple(items[: section.quota])))
     corrections = tuple((x.date, c.id, x.note) for c in chosen for x in c.entry.corrections)
     return Edition(date=date, title=series.edition_title(date), previous=previous,
                    sections=tuple(sections), corrections=corrections,
                    sources=_numbered_sources(sections))
+
+
+def _computed_items(sources: Sources, date: dt.date, previous: dt.date | None
+                    ) -> dict[str, list[Item]]:
+    """Return the items computed from data (not written by editors), by section id."""
+    from pipeline.hardware_compose import hardware_figures, hardware_radar
+
+    items: dict[str, list[Item]] = {"numbers": [], "radar": []}
+    if sources.hardware is not None:
+        items["numbers"] += hardware_figures(sources.hardware, sources.hardware_rows, date, previous)
+        items["radar"] += hardware_radar(sources.hardware, date)
+    return items
 
 
 def _numbered_sources(sections: list[SectionContent]) -> tuple[Citation, ...]:

@@ -21,6 +21,10 @@ from pipeline.models.series import Series
 from pipeline.problems import Problem, SourceError
 from pipeline.yamlio import Lines, line_of, parse_yaml
 
+if typing.TYPE_CHECKING:
+    from pipeline.hardware import HardwareRow
+    from pipeline.hardware_source import Hardware
+
 M = TypeVar("M", bound=BaseModel)
 
 
@@ -51,6 +55,10 @@ class Sources:
     series: Series
     entries: list[CuratedEntry]
     warnings: list[Problem] = field(default_factory=list)
+    hardware: Hardware | None = None
+    """Accelerators, hourly costs and benchmark files (absent in a tree without sources/hardware)."""
+    hardware_rows: list[HardwareRow] = field(default_factory=list)
+    """Benchmark results, normalized, one per result."""
 
 
 def rel(path: Path, root: Path) -> str:
@@ -189,9 +197,17 @@ def load_sources(root: Path) -> Sources:
     section_ids = {s.id for s in series.model.sections} if series else None
     entries, found = load_entries(root, section_ids)
     problems += found
+    hardware, hardware_rows = None, []
+    if (root / "sources" / "hardware").is_dir():
+        # Imported here: the hardware loader builds on read_model from this module.
+        from pipeline.hardware_source import load_hardware
+
+        hardware, hardware_rows, found = load_hardware(root)
+        problems += found
     errors = [p for p in problems if p.severity == "error"]
     if errors or series is None:
         raise SourceError(problems)
     entries.sort(key=lambda c: (c.entry.date, c.path))
     return Sources(root=root, series=series.model, entries=entries,
-                   warnings=[p for p in problems if p.severity != "error"])
+                   warnings=[p for p in problems if p.severity != "error"],
+                   hardware=hardware, hardware_rows=hardware_rows)
