@@ -1,0 +1,1 @@
+"""Pure readers of publishers' formats: bytes in, records out."""

@@ -1,0 +1,1 @@
+"""Pure normalization: currencies at dated rates, units, time windows."""
