@@ -88,7 +88,7 @@ class Edition:
     corrections: tuple[tuple[dt.date, str, str], ...] = ()
     """(date, entry id, note) for entries corrected after publication."""
     sources: tuple[Citation, ...] = field(default=())
-    """Every citation of the edition, numbered in order of first use."""
+    """Every outside page the edition cites, once each, in order of first use."""
 
     def section(self, section_id: str) -> SectionContent | None:
         return next((s for s in self.sections if s.id == section_id), None)
@@ -133,11 +133,11 @@ def compose_edition(sources: Sources, date: dt.date, previous: dt.date | None) -
 
 
 def _numbered_sources(sections: list[SectionContent]) -> tuple[Citation, ...]:
-    seen: dict[tuple[str, str], Citation] = {}
+    seen: dict[str, Citation] = {}
     for section in sections:
         for item in section.items:
             for cite in item.citations:
-                seen.setdefault((cite.url, cite.source_path), cite)
+                seen.setdefault(cite.url, cite)
     return tuple(seen.values())
 
 

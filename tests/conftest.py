@@ -1,20 +1,102 @@
-"""Shared fixtures."""
+"""Shared fixtures: a tiny sources tree, tree hashes, the real third-party data folder."""
 
 from __future__ import annotations
 
+import hashlib
 import os
+import shutil
+import textwrap
 from pathlib import Path
 
 import pytest
 
-REAL_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "real"
+REPO = Path(__file__).resolve().parents[1]
+REAL_DATA = REPO.parent / "shared" / "data" / "real"
+IN_CI = os.environ.get("CI") == "true"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--regen-golden", action="store_true",
+                     help="Rewrite golden files from the current output instead of comparing.")
 
 
 @pytest.fixture
+def regen_golden(request: pytest.FixtureRequest) -> bool:
+    return bool(request.config.getoption("--regen-golden"))
+
+
+@pytest.fixture(scope="session")
 def real_data() -> Path:
-    """Return ../shared/data/real; skip when it is absent, except on CI where it must exist."""
+    """The real third-party data in ../shared/data/real; skipped when absent, failing under CI."""
     if not REAL_DATA.is_dir():
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"real data folder {REAL_DATA} is missing on CI")
-        pytest.skip(f"real data folder {REAL_DATA} is absent")
+        if IN_CI:
+            pytest.fail(f"{REAL_DATA} is missing and CI=true: the real-data tests must run")
+        pytest.skip(f"{REAL_DATA} is absent")
     return REAL_DATA
+
+
+SERIES = """\
+title: "Test Brief — {date}"
+description: A tiny series for tests.
+site_url: https://example.org/brief/
+source_url: https://example.org/repo/blob/main/
+dates: [2026-09-05, 2026-09-12]
+sections:
+  - {id: top, title: Top developments}
+  - {id: local, title: Local view}
+  - {id: numbers, title: Context & numbers}
+  - {id: radar, title: On the radar}
+"""
+
+ENTRY = """\
+date: {date}
+section: {section}
+headline: {headline}
+summary: A short paragraph about {headline}.
+links:
+  - url: https://example.org/{slug}
+    publisher: Example News
+"""
+
+
+def write_entry(root: Path, date: str, slug: str, section: str = "top",
+                headline: str | None = None, body: str | None = None) -> Path:
+    """Write an entry file under root/sources/entries and return its path."""
+    year, month, day = date.split("-")
+    path = root / "sources" / "entries" / year / f"{month}-{day}-{slug}.yaml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = body if body is not None else ENTRY.format(
+        date=date, section=section, headline=headline or slug.replace("-", " ").title(), slug=slug)
+    path.write_text(textwrap.dedent(text), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def tiny(tmp_path: Path) -> Path:
+    """A minimal sources tree: two editions, a few entries."""
+    root = tmp_path / "repo"
+    (root / "sources").mkdir(parents=True)
+    (root / "sources" / "editions.yaml").write_text(SERIES, encoding="utf-8")
+    write_entry(root, "2026-09-01", "early-news")
+    write_entry(root, "2026-09-05", "boundary-news")
+    write_entry(root, "2026-09-06", "after-boundary")
+    write_entry(root, "2026-09-12", "price-figure", section="numbers", headline="Price figure")
+    write_entry(root, "2026-09-12", "local-story", section="local", headline="Local story")
+    write_entry(root, "2026-09-13", "too-late")
+    return root
+
+
+def tree_digest(root: Path) -> dict[str, str]:
+    """Return {relative path: sha256} of every file under root."""
+    return {p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture
+def copy_repo_sources(tmp_path: Path):
+    """Copy the bundled sources/ into a scratch root, so tests can change them freely."""
+    def make() -> Path:
+        root = tmp_path / "bundled"
+        shutil.copytree(REPO / "sources", root / "sources")
+        return root
+    return make

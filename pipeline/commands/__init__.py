@@ -1,1 +1,1 @@
-"""CLI commands of each lane, registered on the main group by `pipeline.cli`."""
+"""CLI commands of each lane, registered on the `brief` group by `pipeline.cli`."""

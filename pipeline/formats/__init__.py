@@ -1,1 +1,1 @@
-"""Pure readers of publishers' formats: bytes in, records out."""
+"""Pure readers of publishers' formats: bytes in, records out, plus what could not be read."""

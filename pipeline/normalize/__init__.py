@@ -1,1 +1,1 @@
-"""Pure normalization: currencies at dated rates, units, time windows."""
+"""Pure normalizers: currencies, units, price tiers, accelerator names."""

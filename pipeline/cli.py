@@ -1,0 +1,128 @@
+"""The `brief` command: the only place that prints, exits, or turns errors into messages."""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import sys
+from pathlib import Path
+from typing import Callable
+
+import click
+
+from pipeline.problems import BuildError, Problem, SourceError
+
+ROOT_OPTION = click.option(
+    "--root", type=click.Path(file_okay=False, path_type=Path), default=Path("."),
+    show_default=True, help="The repository whose sources/ to read.")
+
+
+def print_problems(problems: list[Problem], fmt: str = "text") -> None:
+    """Print problems one per line, as `path: field: message` or as GitHub annotations."""
+    for p in problems:
+        if fmt == "github":
+            level = "warning" if p.severity == "warning" else "error"
+            line = f",line={p.line}" if p.line else ""
+            title = f",title={_gh_escape(p.field, True)}" if p.field else ""
+            click.echo(f"::{level} file={_gh_escape(p.path, True)}{line}{title}::"
+                       f"{_gh_escape(p.message)}")
+        else:
+            click.echo(str(p), err=p.severity == "error")
+
+
+def _gh_escape(text: str, prop: bool = False) -> str:
+    # The workflow-command escaping GitHub documents for data and property values.
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    if prop:
+        text = text.replace(":", "%3A").replace(",", "%2C")
+    return text
+
+
+def reports_errors(fn: Callable) -> Callable:
+    """Turn the domain errors of a command into messages and exit code 1, without tracebacks."""
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except SourceError as err:
+            print_problems(err.problems)
+            errors = sum(p.severity == "error" for p in err.problems)
+            click.echo(f"{errors} problem(s) found; nothing was written.", err=True)
+            sys.exit(1)
+        except BuildError as err:
+            click.echo(f"error: {err}", err=True)
+            sys.exit(1)
+    return wrapper
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def main() -> None:
+    """Build the inference-economics briefing site from the sources in this repository."""
+
+
+@main.command()
+@ROOT_OPTION
+@click.option("--format", "fmt", type=click.Choice(["text", "github"]), default="text",
+              show_default=True, help="`github` prints problems as workflow annotations.")
+def check(root: Path, fmt: str) -> None:
+    """Validate every source file; print each problem with its file and field."""
+    from pipeline.sources import load_sources
+
+    try:
+        sources = load_sources(root)
+    except SourceError as err:
+        print_problems(err.problems, fmt)
+        errors = sum(p.severity == "error" for p in err.problems)
+        click.echo(f"{errors} problem(s) found.", err=True)
+        sys.exit(1)
+    print_problems(sources.warnings, fmt)
+    click.echo(f"0 problems; {len(sources.entries)} entries checked"
+               + (f", {len(sources.warnings)} warning(s)." if sources.warnings else "."))
+
+
+def _today(value: str | None) -> dt.date:
+    return dt.date.fromisoformat(value) if value else dt.date.today()
+
+
+@main.command()
+@ROOT_OPTION
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Where to put the site [default: ROOT/public].")
+@click.option("--today", default=None, metavar="YYYY-MM-DD",
+              help="Build as of this day (editions on a cadence stop here) [default: today].")
+@reports_errors
+def build(root: Path, out: Path | None, today: str | None) -> None:
+    """Check the sources, then build the whole site offline into public/."""
+    from pipeline.build import build_site
+
+    result = build_site(root.resolve(), (out or root / "public").resolve(), today=_today(today))
+    click.echo(f"built {result.editions} editions into {result.out}")
+
+
+@main.command()
+@ROOT_OPTION
+@click.option("--port", default=8000, show_default=True, help="Port on 127.0.0.1.")
+@click.option("--no-build", is_flag=True, help="Serve public/ as it is, without building first.")
+@reports_errors
+def serve(root: Path, port: int, no_build: bool) -> None:
+    """Build the site, then preview it on http://127.0.0.1:PORT/."""
+    import http.server
+
+    from pipeline.build import build_site
+
+    public = (root / "public").resolve()
+    if not no_build:
+        build_site(root.resolve(), public, today=dt.date.today())
+    if not public.is_dir():
+        raise BuildError(f"{public} does not exist: run `brief build` first")
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(public))
+    with http.server.ThreadingHTTPServer(("127.0.0.1", port), handler) as server:
+        click.echo(f"serving {public} on http://127.0.0.1:{port}/ (Ctrl-C to stop)")
+        try:
+            server.serve_forever()
+        except KeyboardInterrupt:
+            pass
+
+
+if __name__ == "__main__":
+    main()

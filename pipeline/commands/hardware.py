@@ -1,0 +1,67 @@
+"""`brief hardware`: show tokens per dollar by accelerator, and read a publisher's file as a check."""
+
+from __future__ import annotations
+
+import datetime as dt
+import sys
+from pathlib import Path
+
+import click
+
+from pipeline.formats.mlperf import FormatError
+from pipeline.hardware import FileInfo, basis_label, best_per_accelerator, costed_rows
+from pipeline.hardware_source import load_hardware, read_benchmark
+
+
+def register(group: click.Group) -> None:
+    """Add the `hardware` command to the `brief` group."""
+    group.add_command(hardware)
+
+
+@click.command()
+@click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=Path("."),
+              show_default=True, help="Repository root.")
+@click.option("--model", default="llama2-70b", show_default=True, help="Model, without accuracy target.")
+@click.option("--scenario", default="Offline", show_default=True)
+@click.option("--division", default="closed", show_default=True)
+@click.option("--as-of", "as_of", type=click.DateTime(["%Y-%m-%d"]), required=True,
+              help="Date whose hourly costs apply (YYYY-MM-DD).")
+@click.option("--file", "extra", type=click.Path(dir_okay=False, path_type=Path),
+              help="Also read this publisher's file (not bundled), e.g. a full MLPerf summary.")
+@click.option("--suite", type=click.Choice(["mlperf-inference", "inferencex"]),
+              default="mlperf-inference", show_default=True, help="Format of --file.")
+def hardware(root: Path, model: str, scenario: str, division: str, as_of: dt.datetime,
+             extra: Path | None, suite: str) -> None:
+    """Print tokens per dollar by accelerator for one model and scenario, per cost basis."""
+    hw, rows, problems = load_hardware(root)
+    for p in problems:
+        click.echo(str(p), err=True)
+    if hw is None or any(p.severity == "error" for p in problems):
+        sys.exit(1)
+    if extra is not None:
+        try:
+            more, report = read_benchmark(extra.read_bytes(), suite, "", FileInfo(
+                str(extra), None, extra.as_uri()), hw.accelerators)
+        except (OSError, FormatError) as err:
+            raise click.ClickException(f"{extra}: {err}") from err
+        rows = rows + more
+        click.echo(f"{extra}: {report.total_rows} rows ({report.schema}); "
+                   f"{report.table_rows} in the table")
+        for reason, n in report.skipped:
+            click.echo(f"  {n:5d}  {reason}")
+    costed = costed_rows(rows, hw.costs, as_of.date())
+    group = next((r.group_key for r in rows if (r.model, r.scenario, r.division)
+                  == (model, scenario, division)), None)
+    if group is None:
+        raise click.ClickException(f"no results for {model} {scenario} ({division})")
+    bases = sorted({c.cost_basis for c in costed if c.row.group_key == group and c.cost})
+    click.echo(f"{'accelerator':<12}{'result':<12}{'tok/s/acc':>12}{'USD/h':>8}"
+               f"{'tokens/USD':>14}{'USD/Mtok':>10}  basis")
+    for basis in bases:
+        for c in best_per_accelerator(costed, group, basis):
+            assert c.cost is not None and c.tokens_per_usd is not None
+            mark = ", placeholder" if c.cost.placeholder else ""
+            click.echo(f"{c.row.accelerator:<12}{c.row.citation_id:<12}"
+                       f"{c.row.value_per_accelerator:>12,.1f}{c.usd_per_accelerator_hour:>8.3f}"
+                       f"{c.tokens_per_usd:>14,.0f}{c.usd_per_mtok:>10.4f}  "
+                       f"{basis_label(c.cost.basis, c.cost.scenario)}{mark}")

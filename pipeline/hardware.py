@@ -1,0 +1,269 @@
+"""Pure: benchmark records + hardware costs → one normalized table, comparability guards, and
+tokens per dollar per accelerator for each cost basis.
+
+No files, no clock: the loader (hardware_source.py) hands records in; `as_of` is an argument.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+from pipeline.formats.benchmark_record import BenchmarkRecord
+from pipeline.models.hardware import HourlyCost
+from pipeline.normalize.accelerators import NameMatch, match_accelerator
+
+SECONDS_PER_HOUR = 3600
+TOKEN_UNITS = "Tokens/s"
+
+UsdPerUnit = Callable[[str, dt.date], tuple[float, dt.date]]
+"""(currency, date) -> (USD per unit of the currency, the rate's own date)."""
+
+
+class CostError(ValueError):
+    """A cost cannot be turned into USD; the message says which and why."""
+
+
+@dataclass(frozen=True)
+class FileInfo:
+    """Where a batch of records came from and when it became public."""
+
+    path: str
+    """Repository-relative path of the benchmark file."""
+    published: dt.date | None
+    source_url: str
+    official: bool = True
+
+
+@dataclass(frozen=True)
+class HardwareRow:
+    """One row of the normalized table: a published result on one canonical accelerator."""
+
+    suite: str
+    round: str
+    result_id: str
+    submitter: str
+    system: str
+    accelerator: str
+    accelerator_text: str
+    accelerator_count: int
+    model: str
+    accuracy_target: str
+    """`99`, `99.9`, or `99, 99.9` when one result was reported under both (counted once)."""
+    scenario: str
+    division: str
+    availability: str
+    inferred: bool
+    official: bool
+    metric: str
+    value: float
+    units: str
+    value_per_accelerator: float
+    power_w: float | None
+    tokens_per_joule: float | None
+    ttft_bound_ms: float | None
+    tpot_bound_ms: float | None
+    interactivity_tok_s_user: float | None
+    isl: int | None
+    osl: int | None
+    concurrency: int | None
+    precision: str
+    source_file: str
+    row_ref: str
+    citation_id: str
+    published: dt.date | None
+    details_url: str
+
+    @property
+    def flags(self) -> tuple[str, ...]:
+        """Why the row is not a closed, available, measured, official result (empty when it is)."""
+        marks = []
+        if self.availability not in ("available", ""):
+            marks.append(self.availability)
+        if self.division == "open":
+            marks.append("open division")
+        if self.inferred:
+            marks.append("inferred")
+        if not self.official:
+            marks.append("unofficial")
+        return tuple(marks)
+
+    @property
+    def is_headline(self) -> bool:
+        """Closed (or divisionless), available, measured and official: fit for headline figures."""
+        return not self.flags
+
+    @property
+    def group_key(self) -> tuple[str, str, str, str]:
+        """(suite, model, scenario, division): figures are compared only within one group."""
+        return (self.suite, self.model, self.scenario, self.division)
+
+
+def comparable(a: HardwareRow, b: HardwareRow) -> bool:
+    """May `a` and `b` be put side by side? Same group, and both headline or both marked alike."""
+    return a.group_key == b.group_key and a.flags == b.flags
+
+
+def normalize_records(records: Sequence[BenchmarkRecord], info: FileInfo,
+                      patterns: list) -> tuple[list[HardwareRow], Counter[str]]:
+    """Return the table rows of one file's records and the records left out, by reason."""
+    rows: list[HardwareRow] = []
+    skipped: Counter[str] = Counter()
+    seen: dict[tuple, int] = {}
+    for rec in records:
+        if rec.metric != "throughput":
+            skipped["latency result (single/multi-stream), not a throughput"] += 1
+            continue
+        match: NameMatch = match_accelerator(rec.accelerator_text, patterns)
+        if match.is_heterogeneous:
+            skipped["several accelerator types in one system"] += 1
+            continue
+        if match.canonical is None:
+            skipped[f"accelerator not in sources/hardware/accelerators.yaml: "
+                    f"{rec.accelerator_text}"] += 1
+            continue
+        # MLPerf repeats a result under -99 and -99.9 when it met both targets: one result.
+        key = (rec.result_id, rec.system, rec.accelerator_text, rec.accelerator_count, rec.model,
+               rec.scenario, rec.division, rec.value, rec.units, rec.concurrency, rec.row_ref
+               if rec.suite != "MLPerf Inference" else "")
+        if key in seen:
+            first = rows[seen[key]]
+            targets = sorted({*first.accuracy_target.split(", "), rec.accuracy_target} - {""},
+                             key=float)
+            rows[seen[key]] = replace(first, accuracy_target=", ".join(targets))
+            skipped["same result reported under both accuracy targets (counted once)"] += 1
+            continue
+        seen[key] = len(rows)
+        rows.append(_row(rec, match.canonical, info))
+    return rows, skipped
+
+
+def _row(rec: BenchmarkRecord, accelerator: str, info: FileInfo) -> HardwareRow:
+    per_accelerator = rec.value_per_accelerator or rec.value / rec.accelerator_count
+    tokens_per_joule = (rec.value / rec.power_w
+                        if rec.power_w and rec.units == TOKEN_UNITS else None)
+    return HardwareRow(
+        suite=rec.suite, round=rec.round, result_id=rec.result_id, submitter=rec.submitter,
+        system=rec.system, accelerator=accelerator, accelerator_text=rec.accelerator_text,
+        accelerator_count=rec.accelerator_count, model=rec.model,
+        accuracy_target=rec.accuracy_target, scenario=rec.scenario, division=rec.division,
+        availability=rec.availability, inferred=rec.inferred, official=info.official,
+        metric=rec.metric, value=rec.value, units=rec.units,
+        value_per_accelerator=per_accelerator, power_w=rec.power_w,
+        tokens_per_joule=tokens_per_joule, ttft_bound_ms=rec.ttft_bound_ms,
+        tpot_bound_ms=rec.tpot_bound_ms, interactivity_tok_s_user=rec.interactivity_tok_s_user,
+        isl=rec.isl, osl=rec.osl, concurrency=rec.concurrency, precision=rec.precision,
+        source_file=info.path, row_ref=rec.row_ref, citation_id=rec.result_id,
+        published=info.published, details_url=rec.details_url or info.source_url)
+
+
+# --- cost -------------------------------------------------------------------------------------
+
+BASIS_LABELS = {"cloud_on_demand": "cloud on-demand list price",
+                "rental_contract": "rental contract", "owner_tco": "owner TCO"}
+
+
+def basis_label(basis: str, scenario: str = "") -> str:
+    """Return a basis as readers see it: `owner TCO (hyperscaler)`."""
+    label = BASIS_LABELS.get(basis, basis)
+    return f"{label} ({scenario})" if scenario else label
+
+
+def usd_identity(currency: str, date: dt.date) -> tuple[float, dt.date]:
+    """Return (1.0, date) for USD; raise CostError for any other currency (no FX table given)."""
+    if currency != "USD":
+        raise CostError(f"cost in {currency} on {date.isoformat()} needs an exchange rate; "
+                        "pass the cost core's usd_per_unit")
+    return 1.0, date
+
+
+def tokens_per_usd(tokens_per_s_per_accelerator: float, usd_per_accelerator_hour: float) -> float:
+    """Return tokens per US dollar: tokens/s per accelerator × 3600 / USD per accelerator-hour."""
+    if usd_per_accelerator_hour <= 0:
+        raise CostError("an hourly cost must be above zero; a missing cost is never $0")
+    return tokens_per_s_per_accelerator * SECONDS_PER_HOUR / usd_per_accelerator_hour
+
+
+def usd_per_mtok(tokens_per_s_per_accelerator: float, usd_per_accelerator_hour: float) -> float:
+    """Return USD per million tokens at that throughput and hourly cost."""
+    return 1_000_000 / tokens_per_usd(tokens_per_s_per_accelerator, usd_per_accelerator_hour)
+
+
+def current_costs(costs: Sequence[HourlyCost], accelerator: str,
+                  as_of: dt.date) -> list[HourlyCost]:
+    """Return the newest cost on or before `as_of` for each (basis, scenario) of an accelerator."""
+    newest: dict[tuple[str, str], HourlyCost] = {}
+    for cost in costs:
+        if cost.accelerator != accelerator or cost.date > as_of:
+            continue
+        key = (cost.basis, cost.scenario)
+        if key not in newest or cost.date >= newest[key].date:
+            newest[key] = cost
+    return [newest[k] for k in sorted(newest)]
+
+
+@dataclass(frozen=True)
+class CostedRow:
+    """A table row with one cost basis applied (cost fields empty when no cost applies)."""
+
+    row: HardwareRow
+    cost: HourlyCost | None = None
+    usd_per_accelerator_hour: float | None = None
+    fx_rate_date: dt.date | None = None
+    tokens_per_usd: float | None = None
+    usd_per_mtok: float | None = None
+
+    @property
+    def cost_basis(self) -> str:
+        """Basis and scenario as one key: `owner_tco/hyperscaler`, or empty."""
+        if self.cost is None:
+            return ""
+        return f"{self.cost.basis}/{self.cost.scenario}" if self.cost.scenario else self.cost.basis
+
+
+def costed_rows(rows: Sequence[HardwareRow], costs: Sequence[HourlyCost], as_of: dt.date,
+                usd_per_unit: UsdPerUnit = usd_identity) -> list[CostedRow]:
+    """Return each row once per cost basis that applies on `as_of` (token throughput only);
+    rows in other units, or with no cost, appear once with empty cost fields."""
+    out: list[CostedRow] = []
+    for row in rows:
+        applicable = current_costs(costs, row.accelerator, as_of) if row.units == TOKEN_UNITS else []
+        if not applicable:
+            out.append(CostedRow(row))
+            continue
+        for cost in applicable:
+            rate, rate_date = usd_per_unit(cost.currency, cost.date)
+            usd_hour = cost.amount_per_hour * rate
+            out.append(CostedRow(row, cost, usd_hour, rate_date,
+                                 tokens_per_usd(row.value_per_accelerator, usd_hour),
+                                 usd_per_mtok(row.value_per_accelerator, usd_hour)))
+    return out
+
+
+def rows_missing_cost(rows: Sequence[HardwareRow], costs: Sequence[HourlyCost],
+                      as_of: dt.date) -> list[HardwareRow]:
+    """Return the first headline token-throughput row of each accelerator that has no cost."""
+    missing: dict[str, HardwareRow] = {}
+    for row in rows:
+        if (row.units == TOKEN_UNITS and row.is_headline and row.accelerator not in missing
+                and not current_costs(costs, row.accelerator, as_of)):
+            missing[row.accelerator] = row
+    return list(missing.values())
+
+
+def best_per_accelerator(costed: Sequence[CostedRow], group: tuple[str, str, str, str],
+                         basis: str) -> list[CostedRow]:
+    """Return, for one comparison group and cost basis, each accelerator's best headline result
+    by tokens per dollar, best first (ties broken by result id, so the order is stable)."""
+    best: dict[str, CostedRow] = {}
+    for c in costed:
+        if (c.row.group_key != group or not c.row.is_headline or c.cost_basis != basis
+                or c.tokens_per_usd is None):
+            continue
+        held = best.get(c.row.accelerator)
+        if held is None or (c.tokens_per_usd, held.row.citation_id) > (held.tokens_per_usd,
+                                                                        c.row.citation_id):
+            best[c.row.accelerator] = c
+    return sorted(best.values(), key=lambda c: (-(c.tokens_per_usd or 0), c.row.accelerator))

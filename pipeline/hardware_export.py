@@ -1,0 +1,64 @@
+"""Pure: the `public/data/hardware.csv` and `hardware.json` contracts, from costed rows."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Sequence
+
+from pipeline.hardware import CostedRow, basis_label
+
+COLUMNS = (
+    "suite", "round", "result_id", "submitter", "system", "accelerator", "accelerator_text",
+    "accelerator_count", "model", "accuracy_target", "scenario", "division", "availability",
+    "inferred", "official", "flags", "metric", "value", "units", "value_per_accelerator",
+    "power_w", "tokens_per_joule", "ttft_bound_ms", "tpot_bound_ms", "interactivity_tok_s_user",
+    "isl", "osl", "concurrency", "precision", "published", "source_file", "row_ref",
+    "citation_id", "details_url", "cost_basis", "cost_basis_label", "cost_placeholder",
+    "usd_per_accelerator_hour", "fx_rate_date", "cost_source", "cost_source_url",
+    "tokens_per_usd", "usd_per_mtok",
+)
+
+
+def hardware_records(costed: Sequence[CostedRow]) -> list[dict]:
+    """Return one plain dict per costed row, keys in COLUMNS order, values JSON-ready."""
+    out = []
+    for c in costed:
+        r, cost = c.row, c.cost
+        rec = {k: getattr(r, k, None) for k in COLUMNS[:32] if k != "flags"}
+        rec["flags"] = "; ".join(r.flags)
+        rec["published"] = r.published.isoformat() if r.published else None
+        rec.update(
+            source_file=r.source_file, row_ref=r.row_ref, citation_id=r.citation_id,
+            details_url=r.details_url, cost_basis=c.cost_basis,
+            cost_basis_label=basis_label(cost.basis, cost.scenario) if cost else "",
+            cost_placeholder=bool(cost and cost.placeholder),
+            usd_per_accelerator_hour=c.usd_per_accelerator_hour,
+            fx_rate_date=c.fx_rate_date.isoformat() if c.fx_rate_date else None,
+            cost_source=cost.source if cost else "",
+            cost_source_url=str(cost.source_url) if cost else "",
+            tokens_per_usd=_round(c.tokens_per_usd), usd_per_mtok=_round(c.usd_per_mtok))
+        out.append({k: rec[k] for k in COLUMNS})
+    return out
+
+
+def _round(x: float | None) -> float | None:
+    # Six significant figures: more than any input carries, and stable across platforms.
+    return float(f"{x:.6g}") if x is not None else None
+
+
+def hardware_csv(costed: Sequence[CostedRow]) -> bytes:
+    """Return `hardware.csv`: a header of COLUMNS, then one line per row and cost basis."""
+    buf = io.StringIO()
+    writer = csv.DictWriter(buf, fieldnames=COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    for rec in hardware_records(costed):
+        writer.writerow({k: "" if v is None else v for k, v in rec.items()})
+    return buf.getvalue().encode("utf-8")
+
+
+def hardware_json(costed: Sequence[CostedRow]) -> bytes:
+    """Return `hardware.json`: {"columns": [...], "rows": [{...}, ...]}, keys sorted stably."""
+    doc = {"columns": list(COLUMNS), "rows": hardware_records(costed)}
+    return (json.dumps(doc, indent=1, ensure_ascii=False) + "\n").encode("utf-8")

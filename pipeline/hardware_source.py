@@ -1,0 +1,143 @@
+"""Load `sources/hardware/` and `sources/benchmarks/`: the edge where hardware files are read.
+
+Our own YAML (accelerators, costs, the benchmark index) is checked strictly: every problem is an
+error with file, field and line. Benchmark files are the publishers' formats: a row that cannot be
+read is counted by reason and reported as a warning, and the build goes on (DESIGN.md). A headline
+result on an accelerator with no cost is an error: a figure would need it, and $0 is never assumed.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from pipeline.formats.benchmark_record import ReadResult
+from pipeline.formats.inferencex import read_inferencex_rows
+from pipeline.formats.mlperf import FormatError, read_mlperf_summary
+from pipeline.hardware import FileInfo, HardwareRow, normalize_records, rows_missing_cost
+from pipeline.models.hardware import (
+    Accelerator,
+    AcceleratorsFile,
+    BenchmarkFile,
+    BenchmarksIndex,
+    CostsFile,
+    HourlyCost,
+)
+from pipeline.normalize.accelerators import compiled_patterns
+from pipeline.problems import Problem
+from pipeline.sources import read_model, rel
+from pipeline.yamlio import line_of
+
+ACCELERATORS = "sources/hardware/accelerators.yaml"
+COSTS = "sources/hardware/costs.yaml"
+BENCHMARKS = "sources/benchmarks"
+INDEX = f"{BENCHMARKS}/index.yaml"
+
+
+@dataclass(frozen=True)
+class FileReport:
+    """What became of one benchmark file's rows."""
+
+    path: str
+    schema: str
+    total_rows: int
+    table_rows: int
+    skipped: tuple[tuple[str, int], ...]
+    """(reason, rows) for the rows not in the table, most frequent first."""
+
+
+@dataclass(frozen=True)
+class Hardware:
+    """The validated hardware sources."""
+
+    accelerators: tuple[Accelerator, ...]
+    costs: tuple[HourlyCost, ...]
+    files: tuple[BenchmarkFile, ...]
+    reports: tuple[FileReport, ...] = ()
+
+
+def read_benchmark(data: bytes, suite: str, round_: str, info: FileInfo,
+                   accelerators: tuple[Accelerator, ...]) -> tuple[list[HardwareRow], FileReport]:
+    """Return the table rows of one benchmark file's bytes and what became of every row.
+
+    Raises FormatError when the bytes are not the suite's format at all."""
+    read: ReadResult = (read_mlperf_summary(data) if suite == "mlperf-inference"
+                        else read_inferencex_rows(data, round_))
+    rows, left_out = normalize_records(read.records, info, compiled_patterns(accelerators))
+    skipped = read.skipped + left_out
+    report = FileReport(info.path, read.schema, read.total_rows, len(rows),
+                        tuple(sorted(skipped.items(), key=lambda kv: (-kv[1], kv[0]))))
+    return rows, report
+
+
+def load_hardware(root: Path) -> tuple[Hardware | None, list[HardwareRow], list[Problem]]:
+    """Return (hardware sources, normalized benchmark rows, problems) for the repository `root`."""
+    problems: list[Problem] = []
+    accs, found = read_model(root / ACCELERATORS, AcceleratorsFile, root)
+    problems += found
+    costs, found = read_model(root / COSTS, CostsFile, root)
+    problems += found
+    index, found = read_model(root / INDEX, BenchmarksIndex, root)
+    problems += found
+    if accs is None or costs is None or index is None:
+        return None, [], problems
+    accelerators = tuple(accs.model.accelerators)
+    problems += _check_costs(costs.model.costs, {a.name for a in accelerators}, costs.lines)
+    rows: list[HardwareRow] = []
+    reports: list[FileReport] = []
+    listed: set[Path] = set()
+    for i, entry in enumerate(index.model.files):
+        path = root / BENCHMARKS / entry.path
+        listed.add(path.resolve())
+        name = rel(path, root)
+        try:
+            data = path.read_bytes()
+        except OSError as err:
+            problems.append(Problem(INDEX, f"files.{i}.path", f"cannot read {name}: "
+                                    f"{err.strerror}; fix the path or remove the entry",
+                                    line=line_of(index.lines, ("files", i, "path"))))
+            continue
+        info = FileInfo(name, entry.published, str(entry.source_url), entry.official)
+        try:
+            found_rows, report = read_benchmark(data, entry.suite, entry.round, info, accelerators)
+        except FormatError as err:
+            problems.append(Problem(name, "", f"not read as {entry.suite}: {err}",
+                                    severity="warning"))
+            continue
+        rows += found_rows
+        reports.append(report)
+        problems += [Problem(name, "", f"{n} of {report.total_rows} rows not in the table: "
+                             f"{reason}", severity="warning") for reason, n in report.skipped]
+    for path in sorted((root / BENCHMARKS).rglob("*")):
+        if path.is_file() and path.suffix in (".json", ".csv") and path.resolve() not in listed:
+            problems.append(Problem(rel(path, root), "", f"not listed in {INDEX}; add it with "
+                                    "its suite, round and publication date"))
+    for row in rows_missing_cost(rows, costs.model.costs, dt.date.max):
+        problems.append(Problem(row.source_file, row.row_ref, f"no hourly cost for "
+                                f"{row.accelerator} in {COSTS}, but result {row.citation_id} "
+                                "needs one for tokens per dollar (a missing cost is never $0); "
+                                "add a cost with its source"))
+    hardware = Hardware(accelerators, tuple(costs.model.costs), tuple(index.model.files),
+                        tuple(reports))
+    return hardware, rows, problems
+
+
+def _check_costs(costs: list[HourlyCost], known: set[str], lines: dict) -> list[Problem]:
+    problems = []
+    seen: Counter[tuple] = Counter()
+    for i, cost in enumerate(costs):
+        line = line_of(lines, ("costs", i, "accelerator"))
+        if cost.accelerator not in known:
+            problems.append(Problem(COSTS, f"costs.{i}.accelerator", f"unknown accelerator "
+                                    f"{cost.accelerator!r}; {ACCELERATORS} has: "
+                                    f"{', '.join(sorted(known))}", line=line))
+        key = (cost.accelerator, cost.basis, cost.scenario, cost.date)
+        seen[key] += 1
+        if seen[key] == 2:
+            problems.append(Problem(COSTS, f"costs.{i}", f"a second {cost.basis} "
+                                    f"({cost.scenario or 'no scenario'}) cost for "
+                                    f"{cost.accelerator} on {cost.date.isoformat()}; keep one",
+                                    line=line))
+    return problems

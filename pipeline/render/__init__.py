@@ -1,0 +1,1 @@
+"""Render: editions and tables → Markdown, text, feeds, charts; then the mkdocs build."""

@@ -1,0 +1,42 @@
+"""Make text safe for the formats we write: Markdown pages and plain-text editions.
+
+Python-Markdown passes raw HTML and `javascript:` links through, and jinja2 does not autoescape
+Markdown templates (STACK-NOTES.md), so text is escaped here before it enters a template.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~>])")
+
+
+def md_text(text: str) -> str:
+    """Return `text` as Markdown that renders as exactly that text: HTML-escaped, specials escaped."""
+    flat = " ".join(str(text).split())
+    return _MD_SPECIAL.sub(r"\\\1", html.escape(flat, quote=False))
+
+
+_RAW_TAG = re.compile(r"<(?!(?:https?://|mailto:)[^>\s]*>)")
+
+
+def md_editor(markdown: str) -> str:
+    """Return an editor's Markdown with raw HTML neutralized (autolinks stay links)."""
+    return _RAW_TAG.sub("&lt;", markdown)
+
+
+_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+_AUTOLINK = re.compile(r"<((?:https?://|mailto:)[^>\s]+)>")
+_EMPHASIS = re.compile(r"(?<!\\)(\*\*|__|\*|_|`)(?=\S)(.+?)(?<=[^\s\\])\1")
+_ESCAPED = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|~>])")
+
+
+def plain_text(markdown: str) -> str:
+    """Return Markdown as plain text for the text edition: link text kept, markup dropped."""
+    text = _LINK.sub(r"\1", markdown)
+    text = _AUTOLINK.sub(r"\1", text)
+    text = _EMPHASIS.sub(r"\2", text)
+    text = _ESCAPED.sub(r"\1", text)
+    text = html.unescape(text)
+    return " ".join(text.split())

@@ -1,0 +1,161 @@
+"""Pure: the Hardware page as Markdown, with its charts as SVG bytes.
+
+Per model and scenario: tokens per dollar by accelerator for each cost basis (headline results
+only: closed, available, measured, official); marked results listed apart; InferenceX throughput
+per GPU against interactivity. Charts are deterministic (fixed hash salt, no date metadata).
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import re
+from collections.abc import Sequence
+
+import matplotlib
+
+matplotlib.use("Agg")
+from matplotlib.figure import Figure as MplFigure
+
+from pipeline.hardware import CostedRow, HardwareRow, basis_label, best_per_accelerator
+
+_SVG_RC = {"svg.hashsalt": "inference-brief", "svg.fonttype": "none"}
+
+
+def md_text(text: str) -> str:
+    """Return third-party text safe inside a Markdown table cell (escaped HTML, no pipes)."""
+    return html.escape(text).replace("|", "&#124;").replace("\n", " ")
+
+
+def slug(*parts: str) -> str:
+    """Return a file-name slug for a chart: `llama2-70b-offline-closed`."""
+    return re.sub(r"[^a-z0-9]+", "-", "-".join(parts).lower()).strip("-")
+
+
+def _svg(fig: MplFigure) -> bytes:
+    buf = io.BytesIO()
+    with matplotlib.rc_context(_SVG_RC):
+        fig.savefig(buf, format="svg", metadata={"Date": None}, bbox_inches="tight")
+    return buf.getvalue()
+
+
+def headline_groups(costed: Sequence[CostedRow]) -> list[tuple[str, str, str, str]]:
+    """Return the comparison groups that have a costed headline token result, sorted.
+
+    InferenceX sweeps are left out: their best tokens per dollar sits at whatever interactivity
+    the highest concurrency gives, so they are shown against interactivity instead."""
+    return sorted({c.row.group_key for c in costed if c.row.suite != "InferenceX"
+                   and c.row.is_headline and c.tokens_per_usd is not None})
+
+
+def bases_of(costed: Sequence[CostedRow], group: tuple) -> list[str]:
+    """Return the cost bases used in a group, sorted."""
+    return sorted({c.cost_basis for c in costed if c.row.group_key == group and c.cost})
+
+
+def tokens_per_dollar_chart(costed: Sequence[CostedRow], group: tuple) -> bytes:
+    """Return an SVG bar chart: tokens per dollar by accelerator, one bar per cost basis."""
+    bases = bases_of(costed, group)
+    best = {b: {c.row.accelerator: c for c in best_per_accelerator(costed, group, b)}
+            for b in bases}
+    accelerators = sorted({a for per in best.values() for a in per},
+                          key=lambda a: (-max(best[b][a].tokens_per_usd or 0
+                                              for b in bases if a in best[b]), a))
+    fig = MplFigure(figsize=(7, 3.6))
+    ax = fig.add_subplot()
+    width = 0.8 / max(len(bases), 1)
+    for i, b in enumerate(bases):
+        xs, heights, hatches = [], [], []
+        for j, a in enumerate(accelerators):
+            if a in best[b]:
+                xs.append(j + i * width)
+                heights.append((best[b][a].tokens_per_usd or 0) / 1e6)
+                hatches.append("//" if best[b][a].cost and best[b][a].cost.placeholder else "")
+        cost = next(iter(best[b].values())).cost if best[b] else None
+        bars = ax.bar(xs, heights, width, label=basis_label(cost.basis, cost.scenario)
+                      if cost else b)
+        for bar, hatch in zip(bars, hatches):
+            bar.set_hatch(hatch)
+    ax.set_xticks([j + width * (len(bases) - 1) / 2 for j in range(len(accelerators))],
+                  accelerators)
+    ax.set_ylabel("million tokens per US dollar")
+    suite, model, scenario, division = group
+    ax.set_title(f"{model} {scenario} ({suite}, {division}): tokens per dollar by cost basis",
+                 fontsize=9)
+    ax.legend(fontsize=7, title="cost basis (hatched: placeholder cost)", title_fontsize=7)
+    return _svg(fig)
+
+
+def interactivity_chart(rows: Sequence[HardwareRow], model: str, scenario: str) -> bytes:
+    """Return an SVG scatter: InferenceX throughput per GPU against interactivity, per accelerator."""
+    fig = MplFigure(figsize=(7, 3.6))
+    ax = fig.add_subplot()
+    chosen = [r for r in rows if r.suite == "InferenceX" and r.model == model
+              and r.scenario == scenario and r.interactivity_tok_s_user is not None]
+    for accelerator in sorted({r.accelerator for r in chosen}):
+        pts = sorted((r.interactivity_tok_s_user, r.value_per_accelerator)
+                     for r in chosen if r.accelerator == accelerator)
+        ax.scatter([p[0] for p in pts], [p[1] for p in pts], s=12, label=accelerator)
+    ax.set_xlabel("interactivity (tokens/s per user)")
+    ax.set_ylabel("throughput per GPU (tokens/s)")
+    ax.set_title(f"InferenceX {model} {scenario}", fontsize=9)
+    ax.legend(fontsize=7)
+    return _svg(fig)
+
+
+def hardware_page(costed: Sequence[CostedRow], rows: Sequence[HardwareRow],
+                  skipped: Sequence[tuple[str, int, str, int]] = ()) -> tuple[str, dict[str, bytes]]:
+    """Return (the Hardware page's Markdown, {chart file name: SVG bytes}).
+
+    `skipped` lists (file, rows in file, reason, rows left out) for the "not in the table" note."""
+    charts: dict[str, bytes] = {}
+    out = ["# Hardware: tokens per dollar", "",
+           "Tokens per dollar = tokens per second per accelerator × 3600 ÷ US dollars per "
+           "accelerator-hour, for each cost basis. Results are compared only within one model, "
+           "scenario and division; preview, open-division, inferred and unofficial results are "
+           "listed apart. Costs marked *placeholder* are the source's own estimates.", ""]
+    for group in headline_groups(costed):
+        suite, model, scenario, division = group
+        name = f"hardware-{slug(suite, model, scenario, division)}.svg"
+        charts[name] = tokens_per_dollar_chart(costed, group)
+        out += [f"## {md_text(model)} · {md_text(scenario)} · {md_text(division)} "
+                f"({md_text(suite)})", "",
+                f"![Tokens per dollar by accelerator, {md_text(model)} {md_text(scenario)}]"
+                f"(charts/{name})", "",
+                "| Accelerator | Result | Tokens/s per accelerator | Cost basis | "
+                "USD per accelerator-hour | Tokens per USD | USD per Mtok |",
+                "| --- | --- | ---: | --- | ---: | ---: | ---: |"]
+        for basis in bases_of(costed, group):
+            for c in best_per_accelerator(costed, group, basis):
+                assert c.cost is not None
+                mark = " (placeholder)" if c.cost.placeholder else ""
+                out.append(f"| {c.row.accelerator} | {md_text(c.row.citation_id)} "
+                           f"({md_text(c.row.submitter)}) | {c.row.value_per_accelerator:,.1f} | "
+                           f"{basis_label(c.cost.basis, c.cost.scenario)}{mark} | "
+                           f"{c.usd_per_accelerator_hour:.3f} | {c.tokens_per_usd:,.0f} | "
+                           f"{c.usd_per_mtok:.4f} |")
+        out.append("")
+    marked = [r for r in rows if r.flags and r.units == "Tokens/s" and r.suite != "InferenceX"]
+    if marked:
+        out += ["## Marked results (not compared with the above)", "",
+                "| Result | Accelerator | Model | Scenario | Tokens/s per accelerator | Marked |",
+                "| --- | --- | --- | --- | ---: | --- |"]
+        out += [f"| {md_text(r.citation_id)} | {r.accelerator} | {md_text(r.model)} | "
+                f"{md_text(r.scenario)} | {r.value_per_accelerator:,.1f} | {', '.join(r.flags)} |"
+                for r in sorted(marked, key=lambda r: (r.model, r.scenario, r.citation_id))]
+        out.append("")
+    ix = sorted({(r.model, r.scenario) for r in rows if r.suite == "InferenceX"
+                 and r.interactivity_tok_s_user is not None})
+    for model, scenario in ix:
+        name = f"hardware-inferencex-{slug(model, scenario)}.svg"
+        charts[name] = interactivity_chart(rows, model, scenario)
+        out += [f"## InferenceX {md_text(model)} {md_text(scenario)}: throughput per GPU "
+                "against interactivity", "", f"![Throughput per GPU against interactivity]"
+                f"(charts/{name})", ""]
+    if skipped:
+        out += ["## Rows not in the table", "", "| File | Rows | Reason | Left out |",
+                "| --- | ---: | --- | ---: |"]
+        out += [f"| {md_text(f)} | {total} | {md_text(reason)} | {n} |"
+                for f, total, reason, n in skipped]
+        out.append("")
+    return "\n".join(out), charts

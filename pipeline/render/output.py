@@ -1,0 +1,78 @@
+"""Write the built site aside and swap it in whole, so readers never see half a site.
+
+mkdocs empties `site_dir` and writes in place even when it later fails (STACK-NOTES.md), so it
+builds into a temporary folder beside `public/`; on success the two are exchanged in one atomic
+rename (Linux `renameat2(RENAME_EXCHANGE)`), and the old tree is deleted afterwards. A build killed
+at any moment leaves either the old `public/` or the new one, plus a `.public-*` folder that the
+next build removes.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import errno
+import fcntl
+import os
+import shutil
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+_RENAME_EXCHANGE = 2
+_AT_FDCWD = -100
+
+
+def _renameat2() -> object | None:
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
+        return getattr(libc, "renameat2", None)
+    except OSError:
+        return None
+
+
+def exchange(a: Path, b: Path) -> bool:
+    """Atomically swap two paths; return False where the system cannot (caller falls back)."""
+    fn = _renameat2()
+    if fn is None:
+        return False
+    rc = fn(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE)  # type: ignore[operator]
+    if rc == 0:
+        return True
+    err = ctypes.get_errno()
+    if err in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP):
+        return False
+    raise OSError(err, os.strerror(err), str(a))
+
+
+def scratch_prefix(out: Path) -> str:
+    return f".{out.name}-"
+
+
+@contextmanager
+def build_lock(out: Path) -> Iterator[None]:
+    """Hold an exclusive lock for one build at a time on `out`; clean what killed builds left."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with open(out.parent / f".{out.name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        for leftover in out.parent.glob(scratch_prefix(out) + "*"):
+            shutil.rmtree(leftover, ignore_errors=True)
+        yield
+
+
+def scratch_dir(out: Path) -> Path:
+    """Return a new empty folder beside `out` (same file system, so the swap is a rename)."""
+    return Path(tempfile.mkdtemp(prefix=scratch_prefix(out), dir=out.parent))
+
+
+def swap_in(built: Path, out: Path, scratch: Path) -> None:
+    """Make `built` the new `out`; the old tree ends up in `scratch`, which is then removed."""
+    if out.exists() and not exchange(built, out):
+        # No atomic exchange here (not Linux, or a file system without it): two renames, with a
+        # short moment where `out` is missing.
+        os.rename(out, scratch / "previous")
+        os.rename(built, out)
+    elif not out.exists():
+        os.rename(built, out)
+    shutil.rmtree(scratch, ignore_errors=True)

@@ -1,0 +1,132 @@
+"""The whole build, for real: mkdocs-material into a folder swapped in whole; failures write nothing."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO, tree_digest, write_entry
+from pipeline.build import build_site
+from pipeline.problems import SourceError
+
+TODAY = dt.date(2026, 11, 30)
+BRIEF = [sys.executable, "-m", "pipeline.cli"]
+
+
+def run_brief(*args: str, cwd: Path = REPO) -> subprocess.CompletedProcess:
+    return subprocess.run([*BRIEF, *args], cwd=cwd, capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(REPO)})
+
+
+def test_tiny_site_builds(tiny: Path, tmp_path: Path) -> None:
+    out = tmp_path / "public"
+    result = build_site(tiny, out, today=TODAY)
+    assert result.editions == 2
+    page = (out / "briefings" / "2026-09-12" / "index.html").read_text()
+    for text in ("Top developments", "Local view", "Context &amp; numbers", "On the radar",
+                 "After Boundary", "Local story", "Price figure"):
+        assert text in page
+    assert "Too Late" not in page  # dated after the last edition
+    home = (out / "index.html").read_text()
+    assert "Test Brief — 2026-09-12" in home and 'href="briefings/2026-09-05/"' in home
+    archive = (out / "archive" / "index.html").read_text()
+    assert "September 2026" in archive and "2026-09-05" in archive
+    assert (out / "briefings" / "2026-09-12.txt").read_text().startswith("Test Brief — 2026-09-12")
+    assert (out / "search" / "search_index.json").exists()
+    assert (out / "about" / "index.html").exists()
+    assert not list(tmp_path.glob(".public-*"))  # the scratch folder is gone
+
+
+def test_nav_does_not_list_editions(tiny: Path, tmp_path: Path) -> None:
+    # The default nav lists every page on every page; a page must not grow with the archive.
+    for day in range(13, 28):
+        write_entry(tiny, f"2026-09-{day}", f"story-{day}")
+    series = tiny / "sources" / "editions.yaml"
+    few = build_site(tiny, tmp_path / "few", today=TODAY)
+    series.write_text(series.read_text().replace(
+        "dates: [2026-09-05, 2026-09-12]",
+        "dates: [" + ", ".join(f"2026-09-{d:02d}" for d in range(5, 28)) + "]"))
+    many = build_site(tiny, tmp_path / "many", today=TODAY)
+    assert (few.editions, many.editions) == (2, 23)
+    size = lambda out: (out / "briefings" / "2026-09-05" / "index.html").stat().st_size
+    # Only the neighbour links differ; nothing scales with the number of editions.
+    assert abs(size(tmp_path / "many") - size(tmp_path / "few")) < 200
+
+
+def test_two_builds_are_identical(tiny: Path, tmp_path: Path) -> None:
+    build_site(tiny, tmp_path / "a", today=TODAY)
+    build_site(tiny, tmp_path / "b", today=TODAY)
+    assert tree_digest(tmp_path / "a") == tree_digest(tmp_path / "b")
+
+
+def test_bad_entry_fails_and_leaves_public_untouched(tiny: Path) -> None:
+    assert run_brief("build", "--root", str(tiny), "--today", "2026-11-30").returncode == 0
+    before = tree_digest(tiny / "public")
+    write_entry(tiny, "2026-09-10", "bad", body="date: 2026-02-30\nsection: top\n"
+                "sumary: x\nlinks: [{url: 'https://e.org', publisher: X}]\n")
+    for command in ("check", "build"):
+        extra = ("--today", "2026-11-30") if command == "build" else ()
+        proc = run_brief(command, "--root", str(tiny), *extra)
+        assert proc.returncode == 1, proc
+        assert "Traceback" not in proc.stderr + proc.stdout
+        lines = proc.stderr.splitlines()
+        assert lines[:4] == [
+            "sources/entries/2026/09-10-bad.yaml: date: Input should be a valid date or datetime, "
+            "day value is outside expected range (got '2026-02-30')",
+            "sources/entries/2026/09-10-bad.yaml: headline: required field is missing",
+            "sources/entries/2026/09-10-bad.yaml: summary: required field is missing",
+            "sources/entries/2026/09-10-bad.yaml: sumary: unknown key; did you mean `summary`?",
+        ]
+    assert tree_digest(tiny / "public") == before
+
+
+def test_failing_mkdocs_leaves_public_untouched(tiny: Path) -> None:
+    # A broken link to a page that doesn't exist fails the strict mkdocs build after it started.
+    out = tiny / "public"
+    build_site(tiny, out, today=TODAY)
+    before = tree_digest(out)
+    write_entry(tiny, "2026-09-10", "broken-link", body="date: 2026-09-10\nsection: top\n"
+                "headline: H\nsummary: See [this](missing-page.md).\n"
+                "links: [{url: 'https://e.org/x', publisher: X}]\n")
+    proc = run_brief("build", "--root", str(tiny), "--today", "2026-11-30")
+    assert proc.returncode == 1 and "mkdocs build failed" in proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert tree_digest(out) == before
+    assert not list(tiny.glob(".public-*"))
+
+
+def test_sigkill_at_random_moments_leaves_public_whole(tiny: Path) -> None:
+    out = tiny / "public"
+    assert run_brief("build", "--root", str(tiny), "--today", "2026-11-30").returncode == 0
+    before = tree_digest(out)
+    start = time.monotonic()
+    run_brief("build", "--root", str(tiny), "--today", "2026-11-30")
+    full = time.monotonic() - start
+    rng = random.Random(20260912)
+    for _ in range(6):
+        proc = subprocess.Popen([*BRIEF, "build", "--root", str(tiny), "--today", "2026-11-30"],
+                                cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)},
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(rng.uniform(0.3, 1.0) * full)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        assert tree_digest(out) == before
+    assert run_brief("build", "--root", str(tiny), "--today", "2026-11-30").returncode == 0
+    assert tree_digest(out) == before
+    assert not list(tiny.glob(".public-*"))  # the next build cleaned up what killed ones left
+
+
+def test_source_error_names_every_problem(tiny: Path, tmp_path: Path) -> None:
+    (tiny / "sources" / "editions.yaml").write_text("title: x\n")
+    with pytest.raises(SourceError) as info:
+        build_site(tiny, tmp_path / "out", today=TODAY)
+    assert {p.field for p in info.value.problems} >= {"description", "site_url", "sections"}
+    assert not (tmp_path / "out").exists()

@@ -1,0 +1,73 @@
+"""The command line: exit codes, help for every command, every command documented in the README."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from conftest import REPO, write_entry
+from pipeline.cli import main
+
+
+def all_commands(group: click.Group, prefix: str = "brief") -> dict[str, click.Command]:
+    found = {}
+    for name, command in group.commands.items():
+        found[f"{prefix} {name}"] = command
+        if isinstance(command, click.Group):
+            found.update(all_commands(command, f"{prefix} {name}"))
+    return found
+
+
+COMMANDS = all_commands(main)
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_command_documented_and_helped(name: str) -> None:
+    readme = (REPO / "README.md").read_text()
+    assert f"`{name}" in readme, f"{name} is not in README.md"
+    assert COMMANDS[name].help, f"{name} has no help text"
+    args = name.split()[1:] + ["--help"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0 and "Usage:" in result.output
+
+
+def test_check_ok_and_failing(tiny: Path) -> None:
+    runner = CliRunner()
+    ok = runner.invoke(main, ["check", "--root", str(tiny)])
+    assert ok.exit_code == 0 and "0 problems; 6 entries checked." in ok.output
+    write_entry(tiny, "2026-09-10", "bad", body="date: 2026-09-10\n")
+    bad = runner.invoke(main, ["check", "--root", str(tiny)])
+    assert bad.exit_code == 1
+    assert "4 problem(s) found." in bad.output
+
+
+def test_check_github_annotations(tiny: Path) -> None:
+    write_entry(tiny, "2026-09-10", "bad", body="date: 2026-09-10\nsection: top\nheadlin: H\n"
+                "summary: S\nlinks: [{url: 'https://e.org', publisher: X}]\n")
+    result = CliRunner().invoke(main, ["check", "--root", str(tiny), "--format", "github"])
+    assert result.exit_code == 1
+    lines = [line for line in result.output.splitlines() if line.startswith("::")]
+    assert lines == [
+        "::error file=sources/entries/2026/09-10-bad.yaml,line=1,title=headline::"
+        "required field is missing",
+        "::error file=sources/entries/2026/09-10-bad.yaml,line=3,title=headlin::"
+        "unknown key; did you mean `headline`?",
+    ]
+
+
+def test_build_exit_codes(tiny: Path, tmp_path: Path) -> None:
+    runner = CliRunner()
+    ok = runner.invoke(main, ["build", "--root", str(tiny), "--out", str(tmp_path / "o"),
+                              "--today", "2026-11-30"])
+    assert ok.exit_code == 0, ok.output
+    (tiny / "sources" / "editions.yaml").unlink()
+    bad = runner.invoke(main, ["build", "--root", str(tiny), "--out", str(tmp_path / "o")])
+    assert bad.exit_code == 1
+    assert "sources/editions.yaml: missing: the series file is required" in bad.output
+
+
+def test_unknown_command_is_usage_error() -> None:
+    assert CliRunner().invoke(main, ["frobnicate"]).exit_code == 2

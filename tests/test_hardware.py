@@ -1,0 +1,138 @@
+"""The normalized table, comparability guards and the cost formula."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import replace
+
+import pytest
+
+from pipeline.formats.benchmark_record import BenchmarkRecord
+from pipeline.hardware import (
+    CostError,
+    FileInfo,
+    best_per_accelerator,
+    comparable,
+    costed_rows,
+    current_costs,
+    normalize_records,
+    rows_missing_cost,
+    tokens_per_usd,
+    usd_identity,
+    usd_per_mtok,
+)
+from pipeline.models.hardware import Accelerator, HourlyCost
+from pipeline.normalize.accelerators import compiled_patterns
+
+ACCS = [Accelerator(name=n, vendor="v", patterns=[p], source_url="https://example.com")
+        for n, p in [("B200", r"(?<![a-z0-9])b200"), ("H200", r"(?<![a-z0-9])h200(?!-nvl)"),
+                     ("MI325X", "mi325x"), ("MI300X", "mi300x")]]
+PATTERNS = compiled_patterns(ACCS)
+INFO = FileInfo("sources/benchmarks/x.json", dt.date(2025, 9, 9), "https://example.com/x")
+
+
+def rec(**over) -> BenchmarkRecord:
+    base = dict(suite="MLPerf Inference", round="v5.1", result_id="5.1-0069", row_ref="0",
+                submitter="NVIDIA", system="DGX B200", accelerator_text="NVIDIA B200-SXM-180GB",
+                accelerator_count=8, nodes=1, model="llama2-70b", accuracy_target="99",
+                scenario="Offline", division="closed", availability="available",
+                inferred=False, metric="throughput", value=101527.0, units="Tokens/s")
+    base.update(over)
+    return BenchmarkRecord(**base)
+
+
+def cost(acc="B200", amount=1.95, basis="owner_tco", scenario="hyperscaler",
+         date=dt.date(2026, 4, 3), **over) -> HourlyCost:
+    return HourlyCost(accelerator=acc, basis=basis, scenario=scenario, amount_per_hour=amount,
+                      date=date, checked=date, source="s", source_url="https://example.com/c",
+                      **over)
+
+
+def test_cost_formula_by_hand():
+    # 101,527 tokens/s on 8 B200 = 12,690.875 per GPU; × 3600 s / $1.95 = 23,429,307.7 tokens/$
+    assert tokens_per_usd(12690.875, 1.95) == pytest.approx(23_429_307.69, rel=1e-9)
+    assert usd_per_mtok(12690.875, 1.95) == pytest.approx(0.0426814, rel=1e-5)
+    with pytest.raises(CostError, match="never \\$0"):
+        tokens_per_usd(1000.0, 0.0)
+
+
+def test_row_values_per_accelerator_and_tokens_per_joule():
+    (row,), _ = normalize_records([rec(power_w=10000.0)], INFO, PATTERNS)
+    assert (row.accelerator, row.value_per_accelerator) == ("B200", 101527.0 / 8)
+    assert row.tokens_per_joule == pytest.approx(10.1527)
+    assert (row.citation_id, row.published, row.source_file) == \
+        ("5.1-0069", dt.date(2025, 9, 9), "sources/benchmarks/x.json")
+
+
+def test_both_accuracy_targets_count_once():
+    rows, skipped = normalize_records([rec(), rec(accuracy_target="99.9", row_ref="1")],
+                                      INFO, PATTERNS)
+    assert len(rows) == 1 and rows[0].accuracy_target == "99, 99.9"
+    assert skipped == {"same result reported under both accuracy targets (counted once)": 1}
+    # A different value under 99.9 is a different result: both stay.
+    rows, _ = normalize_records([rec(), rec(accuracy_target="99.9", value=90000.0)], INFO,
+                                PATTERNS)
+    assert len(rows) == 2
+
+
+def test_left_out_rows_have_named_reasons():
+    rows, skipped = normalize_records([
+        rec(metric="latency", units="Latency (ms)"),
+        rec(accelerator_text="AMD Instinct MI300X (x32), AMD Instinct MI325X (x16)"),
+        rec(accelerator_text="NVIDIA L40S")], INFO, PATTERNS)
+    assert rows == []
+    assert skipped == {"latency result (single/multi-stream), not a throughput": 1,
+                       "several accelerator types in one system": 1,
+                       "accelerator not in sources/hardware/accelerators.yaml: NVIDIA L40S": 1}
+
+
+def test_guards_mark_and_separate():
+    rows, _ = normalize_records([rec(), rec(result_id="a", availability="preview"),
+                                 rec(result_id="b", division="open"),
+                                 rec(result_id="c", inferred=True),
+                                 rec(result_id="d", scenario="Server")], INFO, PATTERNS)
+    clean, preview, open_, inferred, server = rows
+    assert clean.is_headline and clean.flags == ()
+    assert preview.flags == ("preview",) and open_.flags == ("open division",)
+    assert inferred.flags == ("inferred",)
+    assert not comparable(clean, preview) and not comparable(clean, server)
+    assert not comparable(clean, open_)
+    unofficial, = normalize_records([rec()], replace(INFO, official=False), PATTERNS)[0]
+    assert unofficial.flags == ("unofficial",)
+    costed = costed_rows(rows, [cost()], dt.date(2026, 9, 12))
+    best = best_per_accelerator(costed, clean.group_key, "owner_tco/hyperscaler")
+    assert [c.row.citation_id for c in best] == ["5.1-0069"]
+
+
+def test_costs_per_basis_and_date():
+    costs = [cost(amount=1.95), cost(amount=2.9, basis="rental_contract", scenario="3-year"),
+             cost(amount=9.0, date=dt.date(2027, 1, 1))]
+    assert [c.amount_per_hour for c in current_costs(costs, "B200", dt.date(2026, 9, 12))] == \
+        [1.95, 2.9]
+    (row,), _ = normalize_records([rec()], INFO, PATTERNS)
+    costed = costed_rows([row], costs, dt.date(2026, 9, 12))
+    assert [(c.cost_basis, round(c.tokens_per_usd)) for c in costed] == [
+        ("owner_tco/hyperscaler", 23429308), ("rental_contract/3-year", 15754190)]
+    assert costed_rows([row], costs, dt.date(2026, 1, 1))[0].tokens_per_usd is None
+
+
+def test_fx_is_an_argument():
+    (row,), _ = normalize_records([rec()], INFO, PATTERNS)
+    eur = [cost(amount=1.8, currency="EUR")]
+    with pytest.raises(CostError, match="needs an exchange rate"):
+        costed_rows([row], eur, dt.date(2026, 9, 12))
+    (c,) = costed_rows([row], eur, dt.date(2026, 9, 12),
+                       lambda cur, day: (1.1, day - dt.timedelta(days=1)))
+    assert c.usd_per_accelerator_hour == pytest.approx(1.98)
+    assert c.fx_rate_date == dt.date(2026, 4, 2)
+    assert usd_identity("USD", dt.date(2026, 1, 1)) == (1.0, dt.date(2026, 1, 1))
+
+
+def test_missing_cost_is_found_never_zero():
+    rows, _ = normalize_records([rec(), rec(result_id="5.1-0026", accelerator_text="H200-SXM")],
+                                INFO, PATTERNS)
+    missing = rows_missing_cost(rows, [cost()], dt.date.max)
+    assert [r.accelerator for r in missing] == ["H200"]
+    h200 = [c for c in costed_rows(rows, [cost()], dt.date(2026, 9, 12))
+            if c.row.accelerator == "H200"]
+    assert h200[0].tokens_per_usd is None and h200[0].usd_per_accelerator_hour is None

@@ -1,0 +1,46 @@
+"""Hardware figures and radar items for an edition window."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import replace
+from pathlib import Path
+
+from pipeline.hardware_compose import hardware_figures, hardware_radar
+from pipeline.hardware_source import load_hardware
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_first_edition_cites_published_results_only():
+    hw, rows, _ = load_hardware(ROOT)
+    figures = hardware_figures(hw, rows, dt.date(2026, 9, 12), None)
+    llama = next(f for f in figures if f.id == "hardware-llama2-70b-offline")
+    assert llama.text_md == (
+        "Tokens per US dollar on llama2-70b Offline (MLPerf Inference, closed division), at "
+        "owner TCO (hyperscaler) hourly costs: B200 23.4 M (5.1-0069); MI325X 12.1 M "
+        "(5.1-0002); H200 11.3 M (5.1-0026).")
+    assert [c.ref for c in llama.citations][:3] == ["5.1-0069", "5.1-0002", "5.1-0026"]
+    cited = {c.ref for f in figures for c in f.citations}
+    assert not any(ref.startswith("v6.1") for ref in cited)  # v6.1 has no confirmed date
+
+
+def test_figures_only_in_the_window_that_publishes_them():
+    hw, rows, _ = load_hardware(ROOT)
+    assert hardware_figures(hw, rows, dt.date(2026, 9, 12), dt.date(2026, 9, 5)) == []
+    assert hardware_figures(hw, rows, dt.date(2025, 9, 8), None) == []  # before publication
+
+
+def test_no_cost_in_force_means_no_figure():
+    hw, rows, _ = load_hardware(ROOT)
+    # Costs are dated 2026-04-03: an edition in 2025 has none, so no $0 figure.
+    assert hardware_figures(hw, rows, dt.date(2025, 9, 10), dt.date(2025, 9, 1)) == []
+
+
+def test_radar_lists_results_due_after_the_edition():
+    hw, _, _ = load_hardware(ROOT)
+    later = replace(hw, files=tuple(f.model_copy(update={"published": dt.date(2026, 9, 30)})
+                                    if f.round == "v6.1" else f for f in hw.files))
+    (item,) = hardware_radar(later, dt.date(2026, 9, 12))
+    assert (item.label, item.due) == ("MLPerf Inference v6.1 results", dt.date(2026, 9, 30))
+    assert hardware_radar(later, dt.date(2026, 10, 1)) == []

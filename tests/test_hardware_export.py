@@ -1,0 +1,40 @@
+"""The public/data/hardware.csv and .json contracts."""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import json
+from pathlib import Path
+
+from pipeline.hardware import costed_rows
+from pipeline.hardware_export import COLUMNS, hardware_csv, hardware_json
+from pipeline.hardware_source import load_hardware
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def costed():
+    hw, rows, _ = load_hardware(ROOT)
+    return costed_rows(rows, hw.costs, dt.date(2026, 9, 12))
+
+
+def test_csv_has_cost_columns_per_basis():
+    lines = list(csv.DictReader(io.StringIO(hardware_csv(costed()).decode())))
+    assert list(lines[0]) == list(COLUMNS)
+    b200 = [r for r in lines if r["citation_id"] == "5.1-0069"]
+    assert [r["cost_basis"] for r in b200] == ["owner_tco/hyperscaler", "owner_tco/neocloud",
+                                               "rental_contract/3-year"]
+    assert (b200[0]["usd_per_accelerator_hour"], b200[0]["tokens_per_usd"],
+            b200[0]["usd_per_mtok"]) == ("1.95", "23429300.0", "0.0426816")
+    gb300 = [r for r in lines if r["accelerator"] == "GB300"]
+    assert {r["cost_placeholder"] for r in gb300} == {"True"}
+
+
+def test_json_matches_csv_and_is_stable():
+    data = costed()
+    doc = json.loads(hardware_json(data))
+    assert doc["columns"] == list(COLUMNS)
+    assert len(doc["rows"]) == len(hardware_csv(data).decode().splitlines()) - 1
+    assert hardware_json(data) == hardware_json(costed())

@@ -1,0 +1,107 @@
+"""Loading sources/hardware and sources/benchmarks: bundled files, problems people see."""
+
+from __future__ import annotations
+
+import datetime as dt
+import shutil
+from pathlib import Path
+
+import pytest
+
+from pipeline.hardware import FileInfo
+from pipeline.hardware_source import load_hardware, read_benchmark
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    shutil.copytree(ROOT / "sources" / "hardware", tmp_path / "sources" / "hardware")
+    shutil.copytree(ROOT / "sources" / "benchmarks", tmp_path / "sources" / "benchmarks")
+    return tmp_path
+
+
+def test_bundled_sources_load_clean():
+    hw, rows, problems = load_hardware(ROOT)
+    assert problems == []
+    assert {a.name for a in hw.accelerators} == {"H100", "H200", "B200", "B300", "GB200",
+                                                 "GB300", "MI300X", "MI325X", "MI355X", "TPU v7"}
+    ids = {r.citation_id: r for r in rows}
+    assert ids["5.1-0069"].value == 101527.0 and ids["5.1-0026"].value == 35316.7
+    assert ids["5.1-0002"].value == 34520.4 and ids["5.1-0071"].value == 167578.0
+    assert ids["v6.1#307"].accelerator_count == 72 and ids["v6.1#298"].value == 395940.0
+    placeholders = {c.accelerator for c in hw.costs if c.placeholder}
+    assert placeholders == {"B300", "GB300"}
+    b300 = next(c for c in hw.costs if c.accelerator == "B300" and c.scenario == "hyperscaler")
+    assert b300.amount_per_hour == pytest.approx(1.2 * 1.95)
+
+
+def test_missing_cost_is_an_error(repo):
+    costs = repo / "sources/hardware/costs.yaml"
+    text = costs.read_text()
+    head, *items = text.split("\n  - accelerator: ")
+    kept = [i for i in items if not i.startswith("MI325X")]
+    costs.write_text(head + "".join("\n  - accelerator: " + i for i in kept))
+    _, _, problems = load_hardware(repo)
+    assert [str(p) for p in problems] == [
+        "sources/benchmarks/mlperf-inference/v5.1/summary_results.json: 2: no hourly cost for "
+        "MI325X in sources/hardware/costs.yaml, but result 5.1-0002 needs one for tokens per "
+        "dollar (a missing cost is never $0); add a cost with its source"]
+
+
+def test_unknown_accelerator_in_costs(repo):
+    costs = repo / "sources/hardware/costs.yaml"
+    costs.write_text(costs.read_text().replace("accelerator: H100", "accelerator: H1OO", 1))
+    _, _, problems = load_hardware(repo)
+    assert str(problems[0]).startswith("sources/hardware/costs.yaml: costs.0.accelerator: "
+                                       "unknown accelerator 'H1OO'; sources/hardware/"
+                                       "accelerators.yaml has: B200, B300, GB200")
+    assert problems[0].line == 6
+
+
+def test_placeholder_needs_a_note(repo):
+    costs = repo / "sources/hardware/costs.yaml"
+    lines = costs.read_text().splitlines(keepends=True)
+    first_note = next(i for i, line in enumerate(lines) if line.startswith("    note: Estimate"))
+    costs.write_text("".join(lines[:first_note] + lines[first_note + 1:]))
+    _, _, problems = load_hardware(repo)
+    assert [(p.field, p.message) for p in problems] == [
+        ("costs.9", "a placeholder cost needs a `note` saying how it was derived")]
+
+
+def test_misspelt_key(repo):
+    costs = repo / "sources/hardware/costs.yaml"
+    costs.write_text(costs.read_text().replace("    note: Estimate", "    notes: Estimate", 1))
+    _, _, problems = load_hardware(repo)
+    assert [(p.field, p.message) for p in problems] == [
+        ("costs.9.notes", "unknown key; did you mean `note`?")]
+
+
+def test_unlisted_and_unreadable_files(repo):
+    bench = repo / "sources/benchmarks"
+    (bench / "stray.json").write_text("[]")
+    (bench / "mlperf-inference/v6.1/summary.json").write_text('{"a": 1}')
+    _, rows, problems = load_hardware(repo)
+    assert [str(p) for p in problems] == [
+        "sources/benchmarks/mlperf-inference/v6.1/summary.json: warning: not read as "
+        "mlperf-inference: a JSON object, but not keyed \"0\", \"1\", … with `Result` rows: "
+        "not an MLPerf v6.1 summary.json",
+        "sources/benchmarks/stray.json: not listed in sources/benchmarks/index.yaml; add it "
+        "with its suite, round and publication date"]
+    assert {r.round for r in rows} == {"v5.1"}
+
+
+def test_real_v51_every_row_accounted_for(real_data):
+    hw, _, _ = load_hardware(ROOT)
+    data = (real_data / "mlperf-inference/v5.1/summary_results.json").read_bytes()
+    rows, report = read_benchmark(data, "mlperf-inference", "v5.1",
+                                  FileInfo("real", dt.date(2025, 9, 9), "https://x"),
+                                  hw.accelerators)
+    left_out = dict(report.skipped)
+    assert report.total_rows == 1448
+    assert len(rows) + sum(left_out.values()) == 1448
+    assert left_out["no accelerator named (CPU-only system)"] == 877
+    assert left_out["same result reported under both accuracy targets (counted once)"] == 79
+    assert left_out["several accelerator types in one system"] == 8
+    llama = {r.citation_id for r in rows if (r.model, r.scenario) == ("llama2-70b", "Offline")}
+    assert {"5.1-0069", "5.1-0026", "5.1-0002"} <= llama

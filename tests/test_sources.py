@@ -1,0 +1,151 @@
+"""Loading and validating curated sources: each problem with its file, field and exact message."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import write_entry
+from pipeline.problems import SourceError
+from pipeline.sources import load_sources
+
+
+def problems_of(root: Path) -> list[str]:
+    with pytest.raises(SourceError) as info:
+        load_sources(root)
+    return [str(p) for p in info.value.problems]
+
+
+def test_tiny_tree_loads(tiny: Path) -> None:
+    sources = load_sources(tiny)
+    assert [c.id for c in sources.entries] == [
+        "early-news", "boundary-news", "after-boundary", "local-story", "price-figure", "too-late"]
+    assert sources.entries[0].path == "sources/entries/2026/09-01-early-news.yaml"
+
+
+def test_bad_entry_reports_three_problems(tiny: Path) -> None:
+    write_entry(tiny, "2026-09-10", "bad", body="""\
+        date: 2026-09-31
+        section: top
+        sumary: Misspelt key and no headline.
+        links:
+          - url: https://example.org/x
+            publisher: X
+        """)
+    assert problems_of(tiny) == [
+        "sources/entries/2026/09-10-bad.yaml: date: Input should be a valid date or datetime, "
+        "day value is outside expected range (got '2026-09-31')",
+        "sources/entries/2026/09-10-bad.yaml: headline: required field is missing",
+        "sources/entries/2026/09-10-bad.yaml: summary: required field is missing",
+        "sources/entries/2026/09-10-bad.yaml: sumary: unknown key; did you mean `summary`?",
+    ]
+
+
+CASES = {
+    "wrong type": ("headline: [not, a, string]", "headline: Input should be a valid string"),
+    "unknown section": ("section: gossip",
+                        "section: unknown section 'gossip'; editions.yaml has: "
+                        "local, numbers, radar, top"),
+    "non-http link": ("links: [{url: 'javascript:alert(1)', publisher: X}]",
+                      "links.0.url: link must start with http:// or https://"),
+    "ftp link": ("links: [{url: 'ftp://example.org/f', publisher: X}]",
+                 "links.0.url: link must start with http:// or https://"),
+    "empty links": ("links: []",
+                    "links: List should have at least 1 item after validation, not 0"),
+    "bad language": ("links: [{url: 'https://e.org', publisher: X, language: English}]",
+                     "links.0.language: String should match pattern "
+                     "'^[a-z]{2,3}(-[A-Za-z0-9]+)*$' (got 'English')"),
+}
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_field_problem(tiny: Path, case: str) -> None:
+    override, expected = CASES[case]
+    key = override.split(":")[0]
+    base = {
+        "date": "2026-09-10", "section": "top", "headline": "H", "summary": "S",
+        "links": "[{url: 'https://example.org', publisher: X}]",
+    }
+    body = "\n".join(f"{k}: {v}" for k, v in base.items() if k != key) + "\n" + override + "\n"
+    write_entry(tiny, "2026-09-10", "case", body=body)
+    assert problems_of(tiny) == [f"sources/entries/2026/09-10-case.yaml: {expected}"]
+
+
+def test_duplicate_ids(tiny: Path) -> None:
+    write_entry(tiny, "2026-09-11", "early-news")
+    assert problems_of(tiny) == [
+        "sources/entries/2026/09-11-early-news.yaml: id: duplicate entry id 'early-news' "
+        "(also used by sources/entries/2026/09-01-early-news.yaml)"]
+
+
+def test_explicit_duplicate_id(tiny: Path) -> None:
+    write_entry(tiny, "2026-09-11", "other", body="id: boundary-news\ndate: 2026-09-11\n"
+                "section: top\nheadline: H\nsummary: S\nlinks: [{url: 'https://e.org', publisher: X}]\n")
+    assert problems_of(tiny) == [
+        "sources/entries/2026/09-11-other.yaml: id: duplicate entry id 'boundary-news' "
+        "(also used by sources/entries/2026/09-05-boundary-news.yaml)"]
+
+
+def test_empty_file(tiny: Path) -> None:
+    write_entry(tiny, "2026-09-10", "empty", body="# nothing yet\n")
+    assert problems_of(tiny) == ["sources/entries/2026/09-10-empty.yaml: the file is empty"]
+
+
+def test_not_utf8(tiny: Path) -> None:
+    path = write_entry(tiny, "2026-09-10", "latin1")
+    path.write_bytes("date: 2026-09-10\nheadline: Caf\u00e9\n".encode("latin-1"))
+    assert problems_of(tiny) == [
+        "sources/entries/2026/09-10-latin1.yaml:2: not valid UTF-8 (byte 30, line 2); "
+        "save the file as UTF-8"]
+
+
+def test_yaml_syntax_error_has_line_and_column(tiny: Path) -> None:
+    write_entry(tiny, "2026-09-10", "broken", body="date: 2026-09-10\nheadline: [unclosed\n")
+    (problem,) = problems_of(tiny)
+    assert problem.startswith("sources/entries/2026/09-10-broken.yaml:3: YAML syntax error at "
+                              "line 3, column 1:")
+
+
+def test_norway_no_and_off_stay_strings(tiny: Path) -> None:
+    # YAML 1.1 would read `no` as false; we read it as the language code it is.
+    write_entry(tiny, "2026-09-10", "norway", body="""\
+        date: 2026-09-10
+        section: top
+        headline: off
+        summary: S
+        links: [{url: 'https://e.org', publisher: X, language: no, region: off}]
+        """)
+    entry = next(c.entry for c in load_sources(tiny).entries if c.id == "norway")
+    assert entry.headline == "off"
+    assert entry.links[0].language == "no" and entry.links[0].region == "off"
+
+
+def test_duplicate_key(tiny: Path) -> None:
+    write_entry(tiny, "2026-09-10", "dupkey", body="date: 2026-09-10\nsection: top\nheadline: A\n"
+                "headline: B\nsummary: S\nlinks: [{url: 'https://e.org', publisher: X}]\n")
+    assert problems_of(tiny) == [
+        "sources/entries/2026/09-10-dupkey.yaml: headline: key appears twice (lines 3 and 4); "
+        "keep one"]
+
+
+def test_file_name_must_match_date(tiny: Path) -> None:
+    path = write_entry(tiny, "2026-09-10", "moved")
+    path.rename(path.with_name("09-11-moved.yaml"))
+    assert problems_of(tiny) == [
+        "sources/entries/2026/09-11-moved.yaml: date: the file should be named "
+        "2026/09-10-<slug>.yaml for date 2026-09-10"]
+
+
+def test_top_level_must_be_mapping(tiny: Path) -> None:
+    write_entry(tiny, "2026-09-10", "list", body="- a\n- b\n")
+    assert problems_of(tiny) == ["sources/entries/2026/09-10-list.yaml:1: expected a mapping of "
+                                 "keys to values at the top, found list"]
+
+
+def test_every_problem_collected_across_files(tiny: Path) -> None:
+    write_entry(tiny, "2026-09-10", "one", body="date: nope\n")
+    write_entry(tiny, "2026-09-11", "two", body="")
+    found = problems_of(tiny)
+    assert len(found) == 6  # one: date, section, headline, summary, links; two: empty
+    assert found[-1] == "sources/entries/2026/09-11-two.yaml: the file is empty"

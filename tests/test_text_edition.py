@@ -1,0 +1,48 @@
+"""The plain-text edition against a golden file (regenerate with `pytest --regen-golden`)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+from pipeline.compose import compose_editions
+from pipeline.render.escape import md_text, plain_text
+from pipeline.render.pages import text_edition
+from pipeline.sources import load_sources
+
+GOLDEN = Path(__file__).parent / "golden"
+
+
+def check_golden(name: str, actual: str, regen: bool) -> None:
+    path = GOLDEN / name
+    if regen:
+        path.write_text(actual, encoding="utf-8")
+    assert path.exists(), f"{path} is missing: run pytest --regen-golden"
+    assert actual == path.read_text(encoding="utf-8"), f"{name} differs from its golden file"
+
+
+def test_tiny_text_edition(tiny: Path, regen_golden: bool) -> None:
+    editions = compose_editions(load_sources(tiny), [dt.date(2026, 9, 5), dt.date(2026, 9, 12)])
+    check_golden("tiny-2026-09-12.txt", text_edition(editions[1]), regen_golden)
+
+
+def test_bundled_text_edition(regen_golden: bool) -> None:
+    root = Path(__file__).resolve().parents[1]
+    sources = load_sources(root)
+    editions = compose_editions(sources, sources.series.edition_dates(dt.date(2026, 11, 30)))
+    edition = next(e for e in editions if e.date == dt.date(2026, 9, 12))
+    text = text_edition(edition)
+    check_golden("bundled-2026-09-12.txt", text, regen_golden)
+    # Laid out like the example edition: title line, then the four sections in order.
+    lines = text.splitlines()
+    assert lines[0].endswith("— 2026-09-12")
+    heads = [lines.index(h) for h in ("Top developments", "Local view", "Context & numbers",
+                                      "On the radar", "Sources")]
+    assert heads == sorted(heads)
+
+
+def test_plain_text_drops_markup() -> None:
+    assert plain_text("A [link](https://e.org) with **bold**, `code` and <https://x.org>.") == \
+        "A link with bold, code and https://x.org."
+    assert plain_text(md_text("5.1-0069 *not* <b>html</b> & [x](y)")) == \
+        "5.1-0069 *not* <b>html</b> & [x](y)"
