@@ -142,7 +142,7 @@ def blended_per_mtok(plist: PriceList, record: PriceRecord, profile: WorkloadPro
     the input or output price is missing."""
     total = 0.0
     for window, weight in window_weights(plist, record, profile, at).items():
-        def price(meter: str) -> float | None:
+        def price(meter: str, window: str | None = window) -> float | None:
             return tier_price(plist, record, meter, window, profile.prompt_tokens, profile.mode)
         p_in, p_out = price("input"), price("output")
         if p_in is None or p_out is None:

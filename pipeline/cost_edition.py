@@ -8,8 +8,16 @@ from collections.abc import Iterable, Mapping
 
 from pipeline.compose import Citation, Figure, RadarItem
 from pipeline.cost import (
-    PriceMove, blended_usd, day_end, median_change, models_of, price_change, price_diff,
-    record_at, tier_price, usd_list_first,
+    PriceMove,
+    blended_usd,
+    day_end,
+    median_change,
+    models_of,
+    price_change,
+    price_diff,
+    record_at,
+    tier_price,
+    usd_list_first,
 )
 from pipeline.models.prices import PriceFile, PriceList, PriceRecord, WorkloadProfile
 from pipeline.normalize.fx import RateNotFound, RateTable, rate_on

@@ -13,8 +13,9 @@ from pipeline.models.prices import PriceFile, PriceList
 from pipeline.normalize.fx import ECB_CURRENCIES
 from pipeline.normalize.windows import overlap, record_windows
 from pipeline.problems import Problem
-from pipeline.sources import Sourced, read_model, rel
+from pipeline.sources import Sourced, read_model
 from pipeline.yamlio import Lines, line_of
+import itertools
 
 JUMP_FACTOR = 100.0
 
@@ -76,7 +77,7 @@ def _list_problems(plist: PriceList, path: str, lines: Lines, loc: tuple,
                         f"price is negative ({price.price:g}); prices are zero or more")
     for model, indexes in by_model.items():
         ordered = sorted(indexes, key=lambda j: plist.records[j].from_)
-        for before, after in zip(ordered, ordered[1:]):
+        for before, after in itertools.pairwise(ordered):
             a, b = plist.records[before], plist.records[after]
             if a.to is None or a.to > b.from_:
                 problem(("records", after, "from"),

@@ -9,8 +9,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pipeline.cost import (
-    blended_per_mtok, blended_usd, day_end, effective_price, median_change, price_change,
-    price_diff, record_at, tokens_per_dollar,
+    blended_per_mtok,
+    blended_usd,
+    day_end,
+    effective_price,
+    median_change,
+    price_change,
+    price_diff,
+    record_at,
+    tokens_per_dollar,
 )
 from pipeline.models.prices import PriceFile, PriceList, Window, WorkloadProfile
 from pipeline.normalize.fx import table_from_eur_rates

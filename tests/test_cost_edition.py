@@ -15,7 +15,12 @@ from pipeline.ingest.fx import load_rate_table
 from pipeline.models.prices import DEFAULT_PROFILES
 from pipeline.normalize.fx import rate_on
 from pipeline.price_tables import (
-    BLENDED_COLUMNS, PRICE_COLUMNS, blended_rows, csv_bytes, json_bytes, price_rows,
+    BLENDED_COLUMNS,
+    PRICE_COLUMNS,
+    blended_rows,
+    csv_bytes,
+    json_bytes,
+    price_rows,
 )
 from pipeline.prices_source import load_prices
 from pipeline.render.prices_page import cheapest_svg, hour_of_week_svg, prices_page_md

@@ -17,7 +17,11 @@ from hypothesis import strategies as st
 from pipeline.formats.ecb import EcbFormatError, parse_ecb_history
 from pipeline.ingest.fx import SNAPSHOT, fetch_ecb_history, load_rate_table, package_history_path
 from pipeline.normalize.fx import (
-    RateNotFound, from_usd, rate_on, table_from_eur_rates, to_usd,
+    RateNotFound,
+    from_usd,
+    rate_on,
+    table_from_eur_rates,
+    to_usd,
 )
 
 CSV = (b"Date,USD,CNY,JPY,\n"
@@ -99,7 +103,7 @@ def test_build_prefers_the_snapshot(tmp_path):
 class _Handler(http.server.BaseHTTPRequestHandler):
     body = b""
 
-    def do_GET(self):  # noqa: N802 (http.server's naming)
+    def do_GET(self):
         self.send_response(200 if self.path == "/hist.zip" else 404)
         self.send_header("Content-Length", str(len(self.body)))
         self.end_headers()

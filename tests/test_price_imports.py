@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 import click
-import pytest
 import yaml
 from click.testing import CliRunner
 

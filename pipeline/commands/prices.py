@@ -57,7 +57,7 @@ def _import_command(fmt: str) -> click.Command:
             for p in result.prices:
                 window = f"{p.window_utc[0]:%H:%M}-{p.window_utc[1]:%H:%M}" if p.window_utc else ""
                 click.echo(f"{p.provider}\t{p.model}\t{p.meter}"
-                           f"{'_%dm' % p.ttl_minutes if p.ttl_minutes else ''}\t"
+                           f"{f'_{p.ttl_minutes}m' if p.ttl_minutes else ''}\t"
                            f"{p.usd_per_mtok:g}\t{p.context_above_tokens}\t{p.mode}\t{window}\t"
                            f"{p.from_date or ''}\t{p.to_date or ''}")
         else:

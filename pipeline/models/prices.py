@@ -116,7 +116,7 @@ class Price(SourceModel):
     """For `cache_write` when the provider sells several cache lifetimes: 5, 60."""
 
     @model_validator(mode="after")
-    def _ttl_only_for_cache_write(self) -> "Price":
+    def _ttl_only_for_cache_write(self) -> Price:
         if self.ttl_minutes is not None and self.meter != "cache_write":
             raise ValueError("ttl_minutes is only for the cache_write meter")
         return self
@@ -150,7 +150,7 @@ class PriceRecord(SourceModel):
     """A short remark for editors (a promotion, a rounding the page makes)."""
 
     @model_validator(mode="after")
-    def _period(self) -> "PriceRecord":
+    def _period(self) -> PriceRecord:
         if self.to is not None and self.to <= self.from_:
             raise ValueError("`to` must be after `from`")
         return self
@@ -169,7 +169,7 @@ class PriceList(SourceModel):
     """The periods of every model, in any order."""
 
     @model_validator(mode="after")
-    def _windows_known(self) -> "PriceList":
+    def _windows_known(self) -> PriceList:
         names = [w.name for w in self.windows]
         if len(set(names)) != len(names):
             raise ValueError("a window name appears twice in `windows`")
@@ -197,7 +197,7 @@ class PriceFile(SourceModel):
     """Its price lists, one per currency it publishes."""
 
     @model_validator(mode="after")
-    def _one_list_per_currency(self) -> "PriceFile":
+    def _one_list_per_currency(self) -> PriceFile:
         currencies = [p.currency for p in self.lists]
         if len(set(currencies)) != len(currencies):
             raise ValueError("two lists have the same currency; merge them")

@@ -9,12 +9,12 @@ from collections.abc import Mapping
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402  (after the backend is chosen)
+import matplotlib.pyplot as plt
 
-from pipeline.cost import blended_usd, day_end, effective_price, models_of, usd_list_first  # noqa: E402
-from pipeline.models.prices import PriceFile, WorkloadProfile  # noqa: E402
-from pipeline.normalize.fx import RateNotFound, RateTable  # noqa: E402
-from pipeline.sources import Sourced  # noqa: E402
+from pipeline.cost import blended_usd, day_end, effective_price, models_of, usd_list_first
+from pipeline.models.prices import PriceFile, WorkloadProfile
+from pipeline.normalize.fx import RateNotFound, RateTable
+from pipeline.sources import Sourced
 
 plt.rcParams["svg.hashsalt"] = "inference-brief"  # stable ids: same bytes on every build
 
@@ -47,9 +47,9 @@ def prices_page_md(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
                    profiles: list[WorkloadProfile], as_of: dt.date) -> str:
     """Return the Markdown of the Prices page as of `as_of` (charts referenced by file name)."""
     lines = [f"# Prices as of {as_of.isoformat()}", "",
-             "Blended USD per million tokens, converted at the ECB reference rate of each "
+             ("Blended USD per million tokens, converted at the ECB reference rate of each "
              "price's effective date. Data: [prices.csv](data/prices.csv), "
-             "[blended.csv](data/blended.csv).", ""]
+             "[blended.csv](data/blended.csv)."), ""]
     for profile in profiles:
         lines += [f"## {profile.title}", "",
                   "| Provider | Model | List | USD per Mtok | Tokens per USD | FX date |",
