@@ -9,6 +9,7 @@ from pydantic import Field, model_validator
 
 from pipeline.models.base import SourceModel
 from pipeline.models.entries import HttpUrl
+from pipeline.models.prices import DEFAULT_PROFILES, WorkloadProfile
 
 SectionId = Literal["top", "local", "numbers", "radar"]
 
@@ -53,6 +54,9 @@ class Series(SourceModel):
     """A regular schedule of editions, instead of `dates`."""
     sections: list[Section] = Field(min_length=1)
     """The sections of every edition, in order."""
+    profiles: list[WorkloadProfile] = list(DEFAULT_PROFILES)
+    """Workload profiles that blended prices are computed for; defaults to chat-3-1 and
+    cached-agent."""
 
     @model_validator(mode="after")
     def _one_schedule(self) -> "Series":
@@ -63,6 +67,9 @@ class Series(SourceModel):
             raise ValueError("a section id appears twice in `sections`")
         if len(set(self.dates)) != len(self.dates):
             raise ValueError("an edition date appears twice in `dates`")
+        profile_ids = [p.id for p in self.profiles]
+        if len(set(profile_ids)) != len(profile_ids):
+            raise ValueError("a profile id appears twice in `profiles`")
         return self
 
     def edition_dates(self, today: dt.date) -> list[dt.date]:

@@ -1,0 +1,120 @@
+"""CLI commands of the prices lane: `brief import …` and `brief ingest fx`.
+
+`pipeline.cli` calls `register(main)`; these functions are the only place in the lane that
+prints or exits.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from pathlib import Path
+
+import click
+import httpx
+import yaml
+
+from pipeline.formats.ecb import EcbFormatError
+from pipeline.formats.genai_prices import read_genai_prices
+from pipeline.formats.litellm import read_litellm
+from pipeline.formats.llm_prices import read_llm_prices
+from pipeline.formats.price_map import ImportResult, provider_documents
+from pipeline.ingest.fx import ECB_HISTORY_URL, fetch_ecb_history
+
+READERS: dict[str, tuple[Callable[[bytes], ImportResult], str]] = {
+    "litellm": (read_litellm,
+                "https://github.com/BerriAI/litellm/blob/main/model_prices_and_context_window.json"),
+    "llm-prices": (read_llm_prices, "https://github.com/simonw/llm-prices/tree/main/data"),
+    "genai-prices": (read_genai_prices,
+                     "https://github.com/pydantic/genai-prices/tree/main/prices/providers"),
+}
+
+
+def _import_command(fmt: str) -> click.Command:
+    reader, default_url = READERS[fmt]
+
+    @click.command(name=fmt, help=f"Import a {fmt} price map into sources/prices/ "
+                   "(one USD list per provider), or print it with --dry-run.")
+    @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+    @click.option("--dry-run", is_flag=True, help="Print the table; write nothing.")
+    @click.option("--out", type=click.Path(file_okay=False, path_type=Path),
+                  default=Path("sources/prices"), show_default=True,
+                  help="Folder to write <provider>.yaml files into.")
+    @click.option("--since", type=click.DateTime(["%Y-%m-%d"]), default=None,
+                  help="Start date for prices the map does not date (default: today).")
+    @click.option("--source-url", default=default_url, show_default=True,
+                  help="Where the map was read from, recorded on every record.")
+    @click.option("--force", is_flag=True, help="Overwrite existing provider files.")
+    def command(file: Path, dry_run: bool, out: Path, since: dt.datetime | None,
+                source_url: str, force: bool) -> None:
+        try:
+            result = reader(file.read_bytes())
+        except (ValueError, KeyError, TypeError, AttributeError, yaml.YAMLError) as err:
+            raise click.ClickException(f"{file}: not a {fmt} price map ({err})") from None
+        if dry_run:
+            click.echo("provider\tmodel\tmeter\tusd_per_mtok\tcontext_above_tokens\tmode\t"
+                       "window_utc\tfrom\tto")
+            for p in result.prices:
+                window = f"{p.window_utc[0]:%H:%M}-{p.window_utc[1]:%H:%M}" if p.window_utc else ""
+                click.echo(f"{p.provider}\t{p.model}\t{p.meter}"
+                           f"{f'_{p.ttl_minutes}m' if p.ttl_minutes else ''}\t"
+                           f"{p.usd_per_mtok:g}\t{p.context_above_tokens}\t{p.mode}\t{window}\t"
+                           f"{p.from_date or ''}\t{p.to_date or ''}")
+        else:
+            today = dt.date.today()
+            start = since.date() if since else today
+            docs = provider_documents(result, source_url, today, start)
+            clashes = [out / f"{name}.yaml" for name in docs if (out / f"{name}.yaml").exists()]
+            if clashes and not force:
+                raise click.ClickException(
+                    f"{len(clashes)} provider file(s) exist ({', '.join(map(str, clashes[:5]))}"
+                    f"{' …' if len(clashes) > 5 else ''}); pass --force to overwrite or --out "
+                    "to write elsewhere")
+            out.mkdir(parents=True, exist_ok=True)
+            for name, doc in docs.items():
+                (out / f"{name}.yaml").write_text(
+                    yaml.safe_dump(doc, sort_keys=False, allow_unicode=True), encoding="utf-8")
+            click.echo(f"wrote {len(docs)} provider file(s) to {out}")
+        _report(result, err=dry_run)
+
+    return command
+
+
+def _report(result: ImportResult, err: bool) -> None:
+    click.echo(f"read {result.models} models, {len(result.prices)} prices", err=err)
+    for what, count in sorted(result.unrepresented.items(), key=lambda kv: (-kv[1], kv[0])):
+        click.echo(f"  not representable: {what}: {count}", err=err)
+    for why, count in sorted(result.skipped.items(), key=lambda kv: (-kv[1], kv[0])):
+        click.echo(f"  skipped: {why}: {count}", err=err)
+
+
+@click.command(name="fx")
+@click.option("--url", default=ECB_HISTORY_URL, show_default=True,
+              help="The ECB reference-rate history zip.")
+@click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=Path("."),
+              help="Repository root.")
+def ingest_fx(url: str, root: Path) -> None:
+    """Refresh the ECB reference rates into sources/snapshots/fx/ (the build prefers them)."""
+    try:
+        path = fetch_ecb_history(root, url=url)
+    except httpx.HTTPError as err:
+        raise click.ClickException(f"could not download {url}: {err}; the old snapshot, if "
+                                   "any, is kept") from None
+    except EcbFormatError as err:
+        raise click.ClickException(f"{url} did not give the ECB history: {err}") from None
+    click.echo(f"wrote {path}")
+
+
+def register(group: click.Group) -> None:
+    """Add `import litellm|llm-prices|genai-prices` and `ingest fx` to the main command group."""
+    importer = group.commands.get("import")
+    if not isinstance(importer, click.Group):
+        importer = click.Group(name="import", help="Import public price maps into sources/prices/.")
+        group.add_command(importer)
+    for fmt in READERS:
+        importer.add_command(_import_command(fmt))
+    ingest = group.commands.get("ingest")
+    if not isinstance(ingest, click.Group):
+        ingest = click.Group(name="ingest", help="Fetch what the build needs into sources/snapshots/.")
+        group.add_command(ingest)
+    ingest.add_command(ingest_fx)

@@ -1,0 +1,274 @@
+"""Pure: the cost core. Effective prices at an instant, blended prices for a workload profile,
+tokens per dollar, and what changed between two dates. Data in, data out; no clock, no files.
+
+Prices here are per million tokens in the list's own currency unless a name says `usd`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import statistics
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from pipeline.models.prices import Price, PriceFile, PriceList, PriceRecord, WorkloadProfile
+from pipeline.normalize.fx import FxRate, RateTable, rate_on
+from pipeline.normalize.units import per_mtok
+from pipeline.normalize.windows import record_windows, week_shares, window_at
+
+TierKey = tuple[str, int | None, str | None, int, str]
+"""(meter, ttl_minutes, window, context_above_tokens, mode): one published price of a record."""
+
+
+def day_end(day: dt.date) -> dt.datetime:
+    """Return the last instant of `day` in UTC: an edition of `day` sees everything up to it."""
+    return dt.datetime(day.year, day.month, day.day, tzinfo=dt.UTC) + dt.timedelta(
+        days=1, microseconds=-1)
+
+
+def record_at(plist: PriceList, model: str, at: dt.datetime) -> PriceRecord | None:
+    """Return the record of `model` in force at the UTC instant `at`, if any."""
+    for record in plist.records:
+        if record.model == model and record.from_ <= at and (record.to is None or at < record.to):
+            return record
+    return None
+
+
+def models_of(plist: PriceList) -> list[str]:
+    """Return the models a list has ever priced, in first-seen order."""
+    return list(dict.fromkeys(r.model for r in plist.records))
+
+
+def tier_key(price: Price) -> TierKey:
+    """Return the key that identifies a published price within its record."""
+    return (price.meter, price.ttl_minutes, price.window, price.context_above_tokens, price.mode)
+
+
+def _band(prices: list[Price], prompt_tokens: int) -> Price | None:
+    # Cliff semantics, as providers bill: past a threshold the whole request takes that band.
+    applicable = [p for p in prices
+                  if p.context_above_tokens == 0 or prompt_tokens > p.context_above_tokens]
+    return max(applicable, key=lambda p: p.context_above_tokens, default=None)
+
+
+def tier_price(plist: PriceList, record: PriceRecord, meter: str, window: str | None,
+               prompt_tokens: int = 0, mode: str = "realtime",
+               ttl_minutes: int | None = None) -> float | None:
+    """Return a record's price per Mtok (list currency) for one tier, or None when unpublished.
+
+    A meter without a price for `window` falls back to its rest-of-week price. A batch price is
+    the explicit one, else the realtime price times the record's `batch_discount`.
+    """
+    def pick(wanted_mode: str) -> Price | None:
+        same = [p for p in record.prices if p.meter == meter and p.mode == wanted_mode and (
+            ttl_minutes is None or p.ttl_minutes == ttl_minutes)]
+        if ttl_minutes is None and any(p.ttl_minutes for p in same):
+            # Several cache lifetimes: the shortest is the default one providers quote.
+            shortest = min(p.ttl_minutes or 0 for p in same)
+            same = [p for p in same if (p.ttl_minutes or 0) == shortest]
+        in_window = [p for p in same if p.window == window]
+        return _band(in_window or [p for p in same if p.window is None], prompt_tokens)
+
+    price = pick(mode)
+    factor = 1.0
+    if price is None and mode == "batch" and record.batch_discount is not None:
+        price, factor = pick("realtime"), record.batch_discount
+    return None if price is None else per_mtok(price.price, plist.unit) * factor
+
+
+@dataclass(frozen=True)
+class EffectivePrice:
+    """What one meter costs at one instant, and why."""
+
+    per_mtok: float
+    """In the list's currency."""
+    currency: str
+    window: str | None
+    """The window in force (None: the rest of the week)."""
+    tier: str
+    """DESIGN.md's time tier: standard, peak or off-peak."""
+    record: PriceRecord
+
+
+def effective_price(plist: PriceList, model: str, meter: str, at: dt.datetime,
+                    prompt_tokens: int = 0, mode: str = "realtime",
+                    ttl_minutes: int | None = None) -> EffectivePrice | None:
+    """Return the price of `meter` of `model` at the UTC instant `at`, with its window and tier."""
+    record = record_at(plist, model, at)
+    if record is None:
+        return None
+    window = window_at(record_windows(plist, record), at)
+    value = tier_price(plist, record, meter, window.name if window else None, prompt_tokens,
+                       mode, ttl_minutes)
+    if value is None:
+        return None
+    tier = window.tier if window else record.rest_tier
+    return EffectivePrice(value, plist.currency, window.name if window else None, tier, record)
+
+
+def week_start(at: dt.datetime) -> dt.datetime:
+    """Return Monday 00:00 UTC of the week holding `at`."""
+    day = at.astimezone(dt.UTC).date()
+    monday = day - dt.timedelta(days=day.weekday())
+    return dt.datetime(monday.year, monday.month, monday.day, tzinfo=dt.UTC)
+
+
+def window_weights(plist: PriceList, record: PriceRecord, profile: WorkloadProfile,
+                   at: dt.datetime) -> dict[str | None, float]:
+    """Return the share of traffic each window of a record gets under `profile` (None: the rest).
+
+    Time-weighted over the week of `at` unless the profile fixes an off-peak share, which is then
+    split among off-peak hours (and the rest among the others) by their time.
+    """
+    windows = record_windows(plist, record)
+    if not windows:
+        return {None: 1.0}
+    shares = {k: v for k, v in week_shares(windows, week_start(at)).items() if v > 0}
+    if profile.offpeak_share is None:
+        return shares
+    tiers = {w.name: w.tier for w in windows} | {None: record.rest_tier}
+    off = {k: v for k, v in shares.items() if tiers[k] == "off-peak"}
+    on = {k: v for k, v in shares.items() if tiers[k] != "off-peak"}
+    if not off or not on:
+        return shares
+    s = profile.offpeak_share
+    return ({k: s * v / sum(off.values()) for k, v in off.items()}
+            | {k: (1 - s) * v / sum(on.values()) for k, v in on.items()})
+
+
+def blended_per_mtok(plist: PriceList, record: PriceRecord, profile: WorkloadProfile,
+                     at: dt.datetime) -> float | None:
+    """Return the blended price per Mtok (list currency) of a record for a profile, or None when
+    the input or output price is missing."""
+    total = 0.0
+    for window, weight in window_weights(plist, record, profile, at).items():
+        def price(meter: str, window: str | None = window) -> float | None:
+            return tier_price(plist, record, meter, window, profile.prompt_tokens, profile.mode)
+        p_in, p_out = price("input"), price("output")
+        if p_in is None or p_out is None:
+            return None
+        p_cached = price("cached_input")
+        p_cached = p_in if p_cached is None else p_cached  # no cache price: hits bill as input
+        h = profile.cache_hit_rate
+        total += weight * (profile.input_share * ((1 - h) * p_in + h * p_cached)
+                           + (1 - profile.input_share) * p_out)
+    return total
+
+
+def record_fx(plist: PriceList, record: PriceRecord, rates: RateTable) -> FxRate:
+    """Return the USD rate for a record: the ECB rate of its effective date (1.0 for USD)."""
+    return rate_on(rates, plist.currency, record.from_.date())
+
+
+@dataclass(frozen=True)
+class Blended:
+    """A blended price in USD with everything needed to trace it."""
+
+    usd_per_mtok: float
+    list_per_mtok: float
+    currency: str
+    fx: FxRate
+    record: PriceRecord
+
+    @property
+    def tokens_per_usd(self) -> float:
+        return tokens_per_dollar(self.usd_per_mtok)
+
+
+def blended_usd(plist: PriceList, model: str, profile: WorkloadProfile, at: dt.datetime,
+                rates: RateTable) -> Blended | None:
+    """Return the blended USD per Mtok of `model` in `plist` at `at`, or None when not priced."""
+    record = record_at(plist, model, at)
+    if record is None:
+        return None
+    value = blended_per_mtok(plist, record, profile, at)
+    if value is None:
+        return None
+    fx = record_fx(plist, record, rates)
+    return Blended(value * fx.usd_per_unit, value, plist.currency, fx, record)
+
+
+def usd_list_first(price_file: PriceFile, model: str) -> PriceList | None:
+    """Return the list to quote a model from: the provider's USD list when it prices the model,
+    else its first list that does (converted at the ECB rate)."""
+    having = [p for p in price_file.lists if model in models_of(p)]
+    return next((p for p in having if p.currency == "USD"), having[0] if having else None)
+
+
+def tokens_per_dollar(usd_per_mtok: float) -> float:
+    """Return how many tokens one US dollar buys at `usd_per_mtok`."""
+    if usd_per_mtok <= 0:
+        return float("inf")
+    return 1_000_000 / usd_per_mtok
+
+
+def price_change(plist: PriceList, model: str, profile: WorkloadProfile, start: dt.datetime,
+                 end: dt.datetime) -> float | None:
+    """Return the relative change of a model's blended price from `start` to `end` in the list's
+    currency (-0.5: halved), or None when it is not priced at both."""
+    a, b = record_at(plist, model, start), record_at(plist, model, end)
+    if a is None or b is None:
+        return None
+    pa, pb = blended_per_mtok(plist, a, profile, start), blended_per_mtok(plist, b, profile, end)
+    if pa is None or pb is None or pa <= 0:
+        return None
+    return pb / pa - 1
+
+
+def median_change(changes: Iterable[float | None]) -> float | None:
+    """Return the median of the known changes, or None when there is none."""
+    known = [c for c in changes if c is not None]
+    return statistics.median(known) if known else None
+
+
+@dataclass(frozen=True)
+class PriceMove:
+    """One published price that appeared, went, fell or rose between two instants."""
+
+    provider: str
+    currency: str
+    model: str
+    key: TierKey
+    kind: str
+    """`new`, `removed`, `cut` or `rise`."""
+    old_per_mtok: float | None
+    new_per_mtok: float | None
+    record: PriceRecord
+    """The record in force at the later instant, or the earlier one for a removal."""
+    whole_model: bool = False
+    """True when the model itself had no record at one of the instants."""
+
+    @property
+    def change(self) -> float | None:
+        if self.old_per_mtok and self.new_per_mtok is not None:
+            return self.new_per_mtok / self.old_per_mtok - 1
+        return None
+
+
+def _published(plist: PriceList, record: PriceRecord | None) -> dict[TierKey, float]:
+    if record is None:
+        return {}
+    return {tier_key(p): per_mtok(p.price, plist.unit) for p in record.prices}
+
+
+def price_diff(files: Mapping[str, PriceFile], start: dt.datetime,
+               end: dt.datetime) -> list[PriceMove]:
+    """Return every published price that differs between `start` and `end`, list by list."""
+    moves = []
+    for provider, price_file in sorted(files.items()):
+        for plist in price_file.lists:
+            for model in models_of(plist):
+                ra, rb = record_at(plist, model, start), record_at(plist, model, end)
+                old, new = _published(plist, ra), _published(plist, rb)
+                whole = (ra is None) != (rb is None)
+                for key in sorted(set(old) | set(new), key=lambda k: tuple(map(str, k))):
+                    a, b = old.get(key), new.get(key)
+                    if a == b:
+                        continue
+                    kind = ("new" if a is None else "removed" if b is None
+                            else "cut" if b < a else "rise")
+                    record = rb or ra
+                    assert record is not None
+                    moves.append(PriceMove(provider, plist.currency, model, key, kind, a, b,
+                                           record, whole))
+    return moves

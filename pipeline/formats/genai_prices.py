@@ -1,0 +1,87 @@
+"""Read a provider file of pydantic/genai-prices (`prices/providers/<id>.yml`).
+
+Prices are USD per million tokens (`input_mtok`, `output_mtok`, `cache_read_mtok`,
+`cache_write_mtok`, `cache_write_1h_mtok`); a price may be tiered by prompt size (cliff
+semantics, as ours) and a model may list conditional prices with a `start_date` or a daily UTC
+`start_time`/`end_time` window, where the last matching price wins.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import yaml
+
+from pipeline.formats.price_map import ImportedPrice, ImportResult
+
+_METERS = {"input_mtok": ("input", None), "output_mtok": ("output", None),
+           "cache_read_mtok": ("cached_input", None), "cache_write_mtok": ("cache_write", 5),
+           "cache_write_1h_mtok": ("cache_write", 60)}
+
+
+def read_genai_prices(data: bytes) -> ImportResult:
+    """Return the token prices of every model in one provider file."""
+    doc = yaml.safe_load(data)
+    provider = str(doc.get("id") or "unknown")
+    result = ImportResult()
+    for model in doc.get("models", []):
+        model_id = str(model.get("id"))
+        prices = model.get("prices")
+        conditional = prices if isinstance(prices, list) else [{"prices": prices}]
+        starts = sorted({_date(c.get("constraint", {}).get("start_date"))
+                         for c in conditional if c.get("constraint", {}).get("start_date")})
+        found = []
+        for item in conditional:
+            constraint = item.get("constraint") or {}
+            window = None
+            start = end = None
+            if "start_date" in constraint:
+                start = _date(constraint["start_date"])
+                later = [d for d in starts if d > start]
+                end = later[0] if later else None
+            elif starts:
+                end = starts[0]  # the unconstrained price holds until the first dated one
+            if "start_time" in constraint:
+                window = (_time(constraint["start_time"]), _time(constraint["end_time"]))
+            for extra in set(constraint) - {"start_date", "start_time", "end_time"}:
+                result.unrepresented[f"constraint.{extra}"] += 1
+            found += _prices(provider, model_id, item.get("prices") or {}, window, start, end,
+                             result)
+        if found:
+            result.models += 1
+            result.prices += found
+        else:
+            result.skipped["model without token prices"] += 1
+    return result
+
+
+def _prices(provider: str, model: str, prices: dict, window, start, end,
+            result: ImportResult) -> list[ImportedPrice]:
+    out = []
+    for name, value in prices.items():
+        if name not in _METERS:
+            result.unrepresented[name] += 1
+            continue
+        meter, ttl = _METERS[name]
+        ttl = ttl if meter == "cache_write" and "cache_write_1h_mtok" in prices else None
+        bands = [(0, value)] if isinstance(value, (int, float)) else (
+            [(0, value.get("base"))] + [(t["start"], t["price"]) for t in value.get("tiers", [])])
+        for above, price in bands:
+            if not isinstance(price, (int, float)):
+                result.unrepresented[f"{name} (not a number)"] += 1
+                continue
+            out.append(ImportedPrice(provider, model, meter, float(price), int(above),
+                                     ttl_minutes=ttl, window_utc=window, from_date=start,
+                                     to_date=end))
+    return out
+
+
+def _date(value: object) -> dt.date:
+    return value if isinstance(value, dt.date) else dt.date.fromisoformat(str(value))
+
+
+def _time(value: object) -> dt.time:
+    # PyYAML reads 00:30:00Z as a string; some files quote it, some do not.
+    text = str(value).removesuffix("Z")
+    return dt.time.fromisoformat(text) if ":" in text else (
+        dt.time(int(value) // 3600, int(value) % 3600 // 60))  # sexagesimal int from YAML 1.1

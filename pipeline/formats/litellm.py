@@ -1,0 +1,93 @@
+"""Read LiteLLM's model_prices_and_context_window.json: per-token USD prices of chat models.
+
+Fields: `input_cost_per_token`, `output_cost_per_token`, `cache_read_input_token_cost`,
+`cache_creation_input_token_cost` (`_above_1hr`: the 1-hour cache), the legacy DeepSeek alias
+`input_cost_per_token_cache_hit`, context bands `_above_<N>k_tokens`, service tiers `_batches`
+(our batch mode), `_priority` and `_flex` (which we cannot represent), and `tiered_pricing`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from pipeline.formats.price_map import ImportedPrice, ImportResult, per_mtok_from_per_token
+
+_FIELD = re.compile(
+    r"^(?P<base>input_cost_per_token_cache_hit|input_cost_per_token|output_cost_per_token|"
+    r"cache_read_input_token_cost|cache_creation_input_token_cost_above_1hr|"
+    r"cache_creation_input_token_cost)"
+    r"(?:_above_(?P<k>\d+)k_tokens)?(?:_(?P<tier>batches|priority|flex))?$")
+_METER = {"input_cost_per_token": ("input", None), "output_cost_per_token": ("output", None),
+          "cache_read_input_token_cost": ("cached_input", None),
+          "input_cost_per_token_cache_hit": ("cached_input", None),
+          "cache_creation_input_token_cost": ("cache_write", None),
+          "cache_creation_input_token_cost_above_1hr": ("cache_write", 60)}
+
+
+def read_litellm(data: bytes) -> ImportResult:
+    """Return the token prices of every chat model in the map, and counts of what was left out."""
+    doc = json.loads(data)
+    result = ImportResult()
+    for key, entry in doc.items():
+        if not isinstance(entry, dict) or key == "sample_spec":
+            result.skipped["not a model entry"] += 1
+            continue
+        if entry.get("mode") != "chat":
+            result.skipped[f"mode {entry.get('mode') or 'missing'}"] += 1
+            continue
+        provider = str(entry.get("litellm_provider") or "unknown")
+        model = key.removeprefix(f"{provider}/")
+        prices = _entry_prices(provider, model, entry, result)
+        if not prices:
+            result.skipped["chat model without token prices"] += 1
+            continue
+        result.models += 1
+        result.prices += prices
+    return result
+
+
+def _entry_prices(provider: str, model: str, entry: dict, result: ImportResult,
+                  ) -> list[ImportedPrice]:
+    prices: dict[tuple, ImportedPrice] = {}
+    for name, value in entry.items():
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            if name == "tiered_pricing" and isinstance(value, list):
+                for band in value:
+                    _tiered(provider, model, band, prices, result)
+            continue
+        match = _FIELD.match(name)
+        if match is None:
+            if "cost" in name:
+                result.unrepresented[name] += 1
+            continue
+        if match["tier"] in ("priority", "flex"):
+            result.unrepresented[f"*_{match['tier']} (service tier)"] += 1
+            continue
+        meter, ttl = _METER[match["base"]]
+        if meter == "cache_write" and value == 0 and ttl is None:
+            continue  # LiteLLM writes 0.0 where a provider has no cache-write charge
+        band = int(match["k"]) * 1000 if match["k"] else 0
+        mode = "batch" if match["tier"] == "batches" else "realtime"
+        key = (meter, ttl, band, mode)
+        if match["base"] == "input_cost_per_token_cache_hit" and key in prices:
+            continue  # the legacy alias repeats cache_read_input_token_cost
+        prices[key] = ImportedPrice(provider, model, meter, per_mtok_from_per_token(value),
+                                    band, mode, ttl)
+    return list(prices.values())
+
+
+def _tiered(provider: str, model: str, band: dict, prices: dict, result: ImportResult) -> None:
+    span = band.get("range")
+    if not (isinstance(span, list) and span and isinstance(span[0], (int, float))):
+        result.unrepresented["tiered_pricing without a range"] += 1
+        return
+    for field_name, meter in (("input_cost_per_token", "input"),
+                              ("output_cost_per_token", "output")):
+        value = band.get(field_name)
+        if isinstance(value, (int, float)):
+            key = (meter, None, int(span[0]), "realtime")
+            prices.setdefault(key, ImportedPrice(provider, model, meter,
+                                                 per_mtok_from_per_token(value), int(span[0])))
+    for extra in set(band) - {"range", "input_cost_per_token", "output_cost_per_token"}:
+        result.unrepresented[f"tiered_pricing.{extra}"] += 1

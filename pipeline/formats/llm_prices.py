@@ -1,0 +1,50 @@
+"""Read a vendor file of simonw/llm-prices (`data/<vendor>.json`): USD per million tokens, dated.
+
+`price_history` items carry `input`, `output`, `input_cached` (null when none), `from_date`
+(inclusive) and `to_date` (exclusive). Long-context prices are separate model ids (`…-272k`),
+which we cannot tie to a band of their base model: they are imported as models and counted.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+
+from pipeline.formats.price_map import ImportedPrice, ImportResult
+
+_LONG_CONTEXT_ID = re.compile(r"-\d+k$")
+_KNOWN = {"input", "output", "input_cached", "from_date", "to_date"}
+
+
+def read_llm_prices(data: bytes) -> ImportResult:
+    """Return the dated token prices of every model in one vendor file."""
+    doc = json.loads(data)
+    vendor = str(doc.get("vendor") or "unknown")
+    result = ImportResult()
+    for model in doc.get("models", []):
+        model_id = str(model.get("id"))
+        if _LONG_CONTEXT_ID.search(model_id):
+            result.unrepresented["long-context price as a separate model id"] += 1
+        found = False
+        for item in model.get("price_history", []):
+            start = _day(item.get("from_date"))
+            end = _day(item.get("to_date"))
+            for name, meter in (("input", "input"), ("output", "output"),
+                                ("input_cached", "cached_input")):
+                value = item.get(name)
+                if isinstance(value, (int, float)):
+                    found = True
+                    result.prices.append(ImportedPrice(vendor, model_id, meter, float(value),
+                                                       from_date=start, to_date=end))
+            for extra in set(item) - _KNOWN:
+                result.unrepresented[f"price_history.{extra}"] += 1
+        if found:
+            result.models += 1
+        else:
+            result.skipped["model without token prices"] += 1
+    return result
+
+
+def _day(value: object) -> dt.date | None:
+    return dt.date.fromisoformat(value) if isinstance(value, str) else None

@@ -1,0 +1,107 @@
+"""Pure: the normalized price tables behind the site (`public/data/prices.csv`, `prices.json`,
+`blended.csv`): rows of plain values, and their bytes in a fixed column order."""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import json
+from collections.abc import Iterable, Mapping
+
+from pipeline.cost import blended_usd, day_end, models_of, record_fx, tier_key, usd_list_first
+from pipeline.models.prices import PriceFile, WorkloadProfile
+from pipeline.normalize.fx import RateNotFound, RateTable
+from pipeline.normalize.units import meter_label, per_mtok
+from pipeline.sources import Sourced
+
+PRICE_COLUMNS = ("provider", "model", "currency", "unit_price", "meter", "window",
+                 "context_above_tokens", "mode", "effective_from", "effective_to", "usd_per_mtok",
+                 "fx_usd_per_unit", "fx_date", "source_url", "checked", "source_file")
+BLENDED_COLUMNS = ("provider", "model", "profile", "as_of", "usd_per_mtok", "tokens_per_usd")
+
+
+def instant_text(at: dt.datetime | None) -> str:
+    """Return a UTC instant as a date when it is midnight, else as `YYYY-MM-DDTHH:MM:SSZ`."""
+    if at is None:
+        return ""
+    if at.time() == dt.time(0):
+        return at.date().isoformat()
+    return at.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def price_rows(files: Mapping[str, Sourced[PriceFile]], rates: RateTable) -> list[dict]:
+    """Return one row per (provider, model, list, meter, window, band, mode, period).
+
+    Batch prices a record gives as a discount factor appear as batch rows of their own.
+    """
+    rows = []
+    for provider, sourced in sorted(files.items()):
+        for plist in sourced.model.lists:
+            for record in sorted(plist.records, key=lambda r: (r.model, r.from_)):
+                try:
+                    fx = record_fx(plist, record, rates)
+                except RateNotFound:
+                    fx = None
+                explicit = {tier_key(p) for p in record.prices}
+                items = [(p, p.price, p.mode) for p in record.prices]
+                if record.batch_discount is not None:
+                    for p in record.prices:
+                        key = (p.meter, p.ttl_minutes, p.window, p.context_above_tokens, "batch")
+                        if p.mode == "realtime" and key not in explicit:
+                            items.append((p, p.price * record.batch_discount, "batch"))
+                for p, unit_price, mode in items:
+                    mtok = per_mtok(unit_price, plist.unit)
+                    rows.append({
+                        "provider": provider, "model": record.model, "currency": plist.currency,
+                        "unit_price": round(unit_price, 9), "meter": meter_label(p.meter, p.ttl_minutes),
+                        "window": p.window or record.rest_tier,
+                        "context_above_tokens": p.context_above_tokens, "mode": mode,
+                        "effective_from": instant_text(record.from_),
+                        "effective_to": instant_text(record.to),
+                        "usd_per_mtok": round(mtok * fx.usd_per_unit, 9) if fx else None,
+                        "fx_usd_per_unit": round(fx.usd_per_unit, 9) if fx else None,
+                        "fx_date": fx.date.isoformat() if fx else "",
+                        "source_url": str(record.source_url), "checked": record.checked.isoformat(),
+                        "source_file": sourced.path})
+    return rows
+
+
+def blended_rows(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
+                 profiles: Iterable[WorkloadProfile], dates: Iterable[dt.date]) -> list[dict]:
+    """Return the blended USD per Mtok and tokens per USD of every model, profile and date."""
+    rows = []
+    profiles = list(profiles)
+    for day in sorted(dates):
+        at = day_end(day)
+        for provider, sourced in sorted(files.items()):
+            models = dict.fromkeys(m for p in sourced.model.lists for m in models_of(p))
+            for model in models:
+                plist = usd_list_first(sourced.model, model)
+                for profile in profiles:
+                    try:
+                        b = blended_usd(plist, model, profile, at, rates)
+                    except RateNotFound:
+                        b = None
+                    if b is None:
+                        continue
+                    rows.append({"provider": provider, "model": model, "profile": profile.id,
+                                 "as_of": day.isoformat(), "usd_per_mtok": round(b.usd_per_mtok, 9),
+                                 "tokens_per_usd": round(b.tokens_per_usd, 3)})
+    return rows
+
+
+def csv_bytes(rows: list[dict], columns: tuple[str, ...]) -> bytes:
+    """Return rows as CSV (header first, `\\n` line ends, empty cells for None)."""
+    buf = io.StringIO()
+    writer = csv.DictWriter(buf, fieldnames=columns, lineterminator="\n", extrasaction="raise")
+    writer.writeheader()
+    for row in rows:
+        writer.writerow({k: ("" if row[k] is None else row[k]) for k in columns})
+    return buf.getvalue().encode("utf-8")
+
+
+def json_bytes(rows: list[dict], columns: tuple[str, ...]) -> bytes:
+    """Return rows as a JSON array of objects with keys in column order, stable across runs."""
+    ordered = [{k: row[k] for k in columns} for row in rows]
+    return (json.dumps(ordered, ensure_ascii=False, indent=1) + "\n").encode("utf-8")

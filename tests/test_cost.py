@@ -1,0 +1,187 @@
+"""The cost core: effective prices, blended prices, tokens per dollar, changes and diffs."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pipeline.cost import (
+    blended_per_mtok,
+    blended_usd,
+    day_end,
+    effective_price,
+    median_change,
+    price_change,
+    price_diff,
+    record_at,
+    tokens_per_dollar,
+)
+from pipeline.models.prices import PriceFile, PriceList, Window, WorkloadProfile
+from pipeline.normalize.fx import table_from_eur_rates
+from pipeline.normalize.windows import week_shares, window_at
+
+UTC = dt.UTC
+WEEKDAYS = ["mon", "tue", "wed", "thu", "fri"]
+PEAK = {"name": "peak", "tier": "peak", "timezone": "UTC", "spans": [
+    {"start": "01:00", "end": "04:00", "weekdays": WEEKDAYS},
+    {"start": "06:00", "end": "10:00", "weekdays": WEEKDAYS}]}
+SRC = {"source_url": "https://example.com/pricing", "checked": "2026-09-11"}
+CHAT = WorkloadProfile(id="chat-3-1", title="chat", input_share=0.75)
+AGENT = WorkloadProfile(id="cached-agent", title="agent", input_share=0.9, cache_hit_rate=0.8)
+
+
+def usd_list(**over) -> PriceList:
+    doc = {"currency": "USD", "windows": [PEAK], "records": [
+        {"model": "flash", "from": "2026-08-16T16:00:00Z", "to": "2026-09-10", "rest_tier": "off-peak",
+         "prices": [{"meter": "input", "price": 0.22}, {"meter": "output", "price": 0.66},
+                    {"meter": "cached_input", "price": 0.007},
+                    {"meter": "input", "price": 0.44, "window": "peak"},
+                    {"meter": "output", "price": 1.32, "window": "peak"},
+                    {"meter": "cached_input", "price": 0.014, "window": "peak"}], **SRC},
+        {"model": "flash", "from": "2026-09-10", "rest_tier": "off-peak",
+         "prices": [{"meter": "input", "price": 0.20}, {"meter": "output", "price": 0.66},
+                    {"meter": "input", "price": 0.40, "window": "peak"},
+                    {"meter": "output", "price": 1.32, "window": "peak"}], **SRC},
+        {"model": "big", "from": "2026-01-01", "batch_discount": 0.5,
+         "prices": [{"meter": "input", "price": 5}, {"meter": "output", "price": 30},
+                    {"meter": "input", "price": 10, "context_above_tokens": 272000},
+                    {"meter": "output", "price": 45, "context_above_tokens": 272000},
+                    {"meter": "cache_write", "price": 6.25, "ttl_minutes": 5},
+                    {"meter": "cache_write", "price": 10, "ttl_minutes": 60}], **SRC},
+    ]}
+    doc.update(over)
+    return PriceList.model_validate(doc)
+
+
+def test_window_decides_the_effective_price():
+    plist = usd_list()
+    wed_peak = dt.datetime(2026, 9, 2, 2, 30, tzinfo=UTC)
+    wed_idle = dt.datetime(2026, 9, 2, 12, 0, tzinfo=UTC)
+    sat_morning = dt.datetime(2026, 9, 5, 2, 30, tzinfo=UTC)
+    assert effective_price(plist, "flash", "input", wed_peak).per_mtok == pytest.approx(0.44)
+    idle = effective_price(plist, "flash", "cached_input", wed_idle)
+    assert (idle.per_mtok, idle.tier, idle.window) == (pytest.approx(0.007), "off-peak", None)
+    assert effective_price(plist, "flash", "input", sat_morning).tier == "off-peak"
+
+
+def test_record_boundaries_from_inclusive_to_exclusive():
+    plist = usd_list()
+    assert record_at(plist, "flash", dt.datetime(2026, 8, 16, 15, 59, tzinfo=UTC)) is None
+    assert record_at(plist, "flash", dt.datetime(2026, 8, 16, 16, 0, tzinfo=UTC)) is not None
+    assert record_at(plist, "flash", day_end(dt.date(2026, 9, 10))).from_.day == 10
+
+
+def test_context_band_is_a_cliff_and_batch_uses_the_discount():
+    plist = usd_list()
+    at = dt.datetime(2026, 9, 1, tzinfo=UTC)
+    assert effective_price(plist, "big", "input", at, prompt_tokens=272000).per_mtok == 5
+    assert effective_price(plist, "big", "input", at, prompt_tokens=272001).per_mtok == 10
+    assert effective_price(plist, "big", "output", at, mode="batch").per_mtok == 15
+    assert effective_price(plist, "big", "cache_write", at).per_mtok == 6.25
+    assert effective_price(plist, "big", "cache_write", at, ttl_minutes=60).per_mtok == 10
+    assert effective_price(plist, "flash", "input", at, mode="batch") is None
+
+
+def test_blended_by_hand():
+    plist = usd_list()
+    at = dt.datetime(2026, 9, 1, tzinfo=UTC)
+    big = record_at(plist, "big", at)
+    assert blended_per_mtok(plist, big, CHAT, at) == pytest.approx(0.75 * 5 + 0.25 * 30)
+    flash = record_at(plist, "flash", at)
+    off = 0.75 * 0.22 + 0.25 * 0.66
+    peak = 0.75 * 0.44 + 0.25 * 1.32
+    assert blended_per_mtok(plist, flash, CHAT, at) == pytest.approx(
+        (133 * off + 35 * peak) / 168)
+    night_owl = CHAT.model_copy(update={"offpeak_share": 1.0})
+    assert blended_per_mtok(plist, flash, night_owl, at) == pytest.approx(off)
+    agent_off = 0.9 * (0.2 * 0.22 + 0.8 * 0.007) + 0.1 * 0.66
+    assert blended_per_mtok(plist, flash, AGENT.model_copy(update={"offpeak_share": 1.0}),
+                            at) == pytest.approx(agent_off)
+
+
+def test_blended_usd_converts_at_the_records_date():
+    rates = table_from_eur_rates({"USD": {dt.date(2026, 9, 10): 1.2},
+                                  "CNY": {dt.date(2026, 9, 10): 8.4}})
+    plist = PriceList.model_validate({"currency": "CNY", "records": [
+        {"model": "m", "from": "2026-09-12", "prices": [
+            {"meter": "input", "price": 1}, {"meter": "output", "price": 1}], **SRC}]})
+    b = blended_usd(plist, "m", CHAT, day_end(dt.date(2026, 9, 12)), rates)
+    assert b.fx.date == dt.date(2026, 9, 10)  # a Saturday: Thursday's rate
+    assert b.usd_per_mtok == pytest.approx(1.2 / 8.4)
+
+
+def test_change_median_and_diff():
+    plist = usd_list()
+    start, end = day_end(dt.date(2026, 9, 5)), day_end(dt.date(2026, 9, 12))
+    night = CHAT.model_copy(update={"offpeak_share": 1.0})
+    assert price_change(plist, "flash", night, start, end) == pytest.approx(
+        (0.75 * 0.20 + 0.25 * 0.66) / (0.75 * 0.22 + 0.25 * 0.66) - 1)
+    assert price_change(plist, "big", CHAT, start, end) == 0
+    assert median_change([-0.5, None, 0.0, 0.1]) == 0.0
+    assert median_change([None]) is None
+    files = {"p": PriceFile(provider="p", name="P", lists=[plist])}
+    moves = {(m.key[0], m.key[2], m.kind): (m.old_per_mtok, m.new_per_mtok)
+             for m in price_diff(files, start, end)}
+    assert moves == {("input", None, "cut"): (0.22, 0.20), ("input", "peak", "cut"): (0.44, 0.40),
+                     ("cached_input", None, "removed"): (0.007, None),
+                     ("cached_input", "peak", "removed"): (0.014, None)}
+    first = price_diff(files, day_end(dt.date(2025, 12, 1)), start)
+    assert {m.model for m in first if m.whole_model and m.kind == "new"} == {"flash", "big"}
+
+
+# --- properties (issue 3, acceptance) ---------------------------------------------------------
+
+prices = st.floats(min_value=1e-6, max_value=1e4, allow_nan=False)
+
+
+@given(usd_per_mtok=prices)
+def test_tokens_per_dollar_times_price_is_a_million(usd_per_mtok):
+    assert tokens_per_dollar(usd_per_mtok) * usd_per_mtok == pytest.approx(1_000_000, rel=1e-12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(p_in=prices, p_cached=prices, p_out=prices, peak_factor=st.floats(0.1, 10),
+       input_share=st.floats(0, 1), hit=st.floats(0, 1),
+       offpeak=st.one_of(st.none(), st.floats(0, 1)),
+       hour=st.integers(0, 24 * 14))
+def test_blended_lies_between_cheapest_and_dearest_meter(p_in, p_cached, p_out, peak_factor,
+                                                         input_share, hit, offpeak, hour):
+    plist = PriceList.model_validate({"currency": "USD", "windows": [PEAK], "records": [
+        {"model": "m", "from": "2026-01-01", "prices": [
+            {"meter": "input", "price": p_in}, {"meter": "cached_input", "price": p_cached},
+            {"meter": "output", "price": p_out},
+            {"meter": "input", "price": p_in * peak_factor, "window": "peak"},
+            {"meter": "output", "price": p_out * peak_factor, "window": "peak"}], **SRC}]})
+    profile = WorkloadProfile(id="x", title="x", input_share=input_share, cache_hit_rate=hit,
+                              offpeak_share=offpeak)
+    at = dt.datetime(2026, 3, 2, tzinfo=UTC) + dt.timedelta(hours=hour)
+    metered = [p_in, p_cached, p_out, p_in * peak_factor, p_out * peak_factor]
+    value = blended_per_mtok(plist, plist.records[0], profile, at)
+    assert min(metered) * (1 - 1e-9) <= value <= max(metered) * (1 + 1e-9)
+
+
+spans = st.builds(lambda s, n, days: {"start": f"{s:02d}:00", "end": f"{(s + n) % 24:02d}:00",
+                                      "weekdays": days},
+                  st.integers(0, 23), st.integers(1, 23),
+                  st.lists(st.sampled_from(["mon", "tue", "wed", "thu", "fri", "sat", "sun"]),
+                           unique=True, max_size=7))
+
+
+@settings(max_examples=40, deadline=None)
+@given(groups=st.lists(st.lists(spans, min_size=1, max_size=3), min_size=1, max_size=3))
+def test_every_hour_of_the_week_falls_in_exactly_one_window(groups):
+    windows = [Window(name=f"w{i}", tier="peak", timezone="UTC", spans=g)
+               for i, g in enumerate(groups)]
+    monday = dt.datetime(2026, 3, 2, tzinfo=UTC)
+    counted: dict[str | None, int] = {}
+    for hour in range(168):
+        w = window_at(windows, monday + dt.timedelta(hours=hour, minutes=30))
+        counted[w.name if w else None] = counted.get(w.name if w else None, 0) + 1
+    assert sum(counted.values()) == 168
+    shares = week_shares(windows, monday)
+    assert sum(shares.values()) == pytest.approx(1)
+    for name, share in shares.items():
+        assert share * 168 == pytest.approx(counted.get(name, 0), abs=1e-9)

@@ -1,0 +1,119 @@
+"""What prices contribute to editions, the data tables and the Prices page (bundled sources)."""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from pipeline.cost_edition import claim_problems, claimed_usd_per_mtok, price_figures, price_radar
+from pipeline.ingest.fx import load_rate_table
+from pipeline.models.prices import DEFAULT_PROFILES
+from pipeline.normalize.fx import rate_on
+from pipeline.price_tables import (
+    BLENDED_COLUMNS,
+    PRICE_COLUMNS,
+    blended_rows,
+    csv_bytes,
+    json_bytes,
+    price_rows,
+)
+from pipeline.prices_source import load_prices
+from pipeline.render.prices_page import cheapest_svg, hour_of_week_svg, prices_page_md
+
+ROOT = Path(__file__).resolve().parents[1]
+PROFILES = list(DEFAULT_PROFILES)
+
+
+@pytest.fixture(scope="module")
+def bundled():
+    files, problems = load_prices(ROOT)
+    assert problems == []
+    return files, load_rate_table(ROOT)
+
+
+def test_2026_09_12_edition_shows_the_deepseek_cut_in_yuan_and_usd(bundled):
+    files, rates = bundled
+    figures = price_figures(files, rates, PROFILES, dt.date(2026, 9, 12), dt.date(2026, 9, 5))
+    deepseek = next(f for f in figures if "deepseek-v4-flash (CNY list)" in f.label)
+    rate = rate_on(rates, "CNY", dt.date(2026, 9, 10))
+    assert rate.date == dt.date(2026, 9, 10)
+    usd = f"{0.02 * rate.usd_per_unit:.4g}"
+    assert (f"cached input, off-peak: ¥0.02 per Mtok, ≈ ${usd} at the ECB rate of 2026-09-10"
+            in deepseek.text_md)
+    assert "DeepSeek's own USD list: $0.007" in deepseek.text_md
+    assert "input, peak: ¥0.10 per Mtok" in deepseek.text_md
+    assert deepseek.citations[0].source_path == "sources/prices/deepseek.yaml"
+    assert deepseek.citations[0].url.startswith("https://api-docs.deepseek.com/")
+    labels = [f.label for f in figures]
+    assert "Cheapest tokens per dollar, Chat (3:1 input:output, no cache)" in labels
+    assert any(label.startswith("Median price change since 2026-09-05") for label in labels)
+
+
+def test_radar_has_future_dated_records(bundled):
+    files, _ = bundled
+    items = price_radar(files, dt.date(2026, 9, 12))
+    assert [(i.label, i.due) for i in items] == [
+        ("Google gemini-3.6-flash: new prices from 2027-01-01", dt.date(2027, 1, 1))]
+    assert "input $1.50 (now $0.75)" in items[0].text_md
+    earlier = price_radar(files, dt.date(2026, 8, 20))
+    assert any("claude-sonnet-5" in i.label for i in earlier)
+
+
+def test_claim_check_warns_over_two_percent(bundled):
+    files, rates = bundled
+    at = dt.datetime(2026, 9, 10, 12, tzinfo=dt.UTC)
+    ours = claimed_usd_per_mtok({k: v.model for k, v in files.items()}, rates, "deepseek", "CNY",
+                                "deepseek-v4-flash", "cached_input", at)
+    # The example briefing says "approx. $0.0028"; at the ECB rate of 2026-09-10 it is more.
+    problems = claim_problems([("sources/entries/2026/09-10-deepseek.yaml", "claims.0", 0.0028,
+                                ours), ("x.yaml", "claims.1", ours * 1.01, ours)])
+    assert len(problems) == 1 and problems[0].severity == "warning"
+    assert problems[0].message.startswith("states 0.0028 but our figure is 0.00298")
+
+
+def test_price_table_columns_and_conversions(bundled):
+    files, rates = bundled
+    rows = price_rows(files, rates)
+    data = csv_bytes(rows, PRICE_COLUMNS)
+    reader = csv.DictReader(io.StringIO(data.decode()))
+    assert tuple(reader.fieldnames) == PRICE_COLUMNS
+    cny = [r for r in reader if r["model"] == "deepseek-v4-flash" and r["currency"] == "CNY"
+           and r["meter"] == "cached_input"]
+    assert cny[0]["fx_date"] == "2026-09-10" and cny[0]["window"] == "off-peak"
+    assert float(cny[0]["usd_per_mtok"]) == pytest.approx(0.02 * float(cny[0]["fx_usd_per_unit"]))
+    batch = [r for r in rows if r["model"] == "claude-opus-4-7" and r["mode"] == "batch"
+             and r["meter"] == "output"]
+    assert batch[0]["usd_per_mtok"] == 12.5
+    assert json.loads(json_bytes(rows, PRICE_COLUMNS))[0].keys() == set(PRICE_COLUMNS)
+    assert csv_bytes(price_rows(files, rates), PRICE_COLUMNS) == data
+
+
+def test_blended_table_and_hand_computations(bundled):
+    files, rates = bundled
+    rows = blended_rows(files, rates, PROFILES, [dt.date(2026, 9, 12)])
+    assert tuple(rows[0]) == BLENDED_COLUMNS
+    got = {(r["model"], r["profile"]): r["usd_per_mtok"] for r in rows}
+    # Hand computations (closing note of issue 3):
+    assert got[("gpt-5.5", "chat-3-1")] == pytest.approx(0.75 * 5 + 0.25 * 30)        # 11.25
+    assert got[("claude-opus-4-7", "cached-agent")] == pytest.approx(
+        0.9 * (0.2 * 5 + 0.8 * 0.5) + 0.1 * 25)                                         # 3.76
+    off, peak = 0.75 * 0.22 + 0.25 * 0.66, 0.75 * 0.44 + 0.25 * 1.32
+    assert got[("deepseek-v4-flash", "chat-3-1")] == pytest.approx(
+        (133 * off + 35 * peak) / 168)                                                   # 0.3208
+    for r in rows:
+        assert r["tokens_per_usd"] * r["usd_per_mtok"] == pytest.approx(1e6, rel=1e-6)
+
+
+def test_prices_page_and_charts_are_deterministic(bundled):
+    files, rates = bundled
+    md = prices_page_md(files, rates, PROFILES, dt.date(2026, 9, 12))
+    assert "| DeepSeek | `deepseek-v4-flash` | USD |" in md
+    one = hour_of_week_svg(files, dt.date(2026, 9, 7))
+    assert one == hour_of_week_svg(files, dt.date(2026, 9, 7))
+    assert one.startswith(b"<?xml") and b"<dc:date>" not in one
+    assert cheapest_svg(files, rates, PROFILES, dt.date(2026, 9, 12)).count(b"<svg") == 1

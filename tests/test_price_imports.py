@@ -1,0 +1,104 @@
+"""Importers of public price maps, on the real files in ../shared/data/real and small samples."""
+
+from __future__ import annotations
+
+import json
+
+import click
+import yaml
+from click.testing import CliRunner
+
+from pipeline.commands.prices import register
+from pipeline.formats.genai_prices import read_genai_prices
+from pipeline.formats.litellm import read_litellm
+from pipeline.formats.llm_prices import read_llm_prices
+from pipeline.models.prices import PriceFile
+
+
+def test_litellm_fields_become_tiers():
+    data = json.dumps({"sample_spec": {"mode": "chat"}, "gpt-x": {
+        "litellm_provider": "openai", "mode": "chat", "input_cost_per_token": 5e-06,
+        "output_cost_per_token": 3e-05, "cache_read_input_token_cost": 5e-07,
+        "input_cost_per_token_above_272k_tokens": 1e-05, "input_cost_per_token_batches": 2.5e-06,
+        "input_cost_per_token_priority": 1e-05, "input_cost_per_audio_token": 1e-4}}).encode()
+    result = read_litellm(data)
+    got = {(p.meter, p.context_above_tokens, p.mode): p.usd_per_mtok for p in result.prices}
+    assert got == {("input", 0, "realtime"): 5, ("output", 0, "realtime"): 30,
+                   ("cached_input", 0, "realtime"): 0.5, ("input", 272000, "realtime"): 10,
+                   ("input", 0, "batch"): 2.5}
+    assert dict(result.unrepresented) == {"*_priority (service tier)": 1,
+                                          "input_cost_per_audio_token": 1}
+    assert result.skipped["not a model entry"] == 1
+
+
+def test_real_litellm_map(real_data):
+    raw = (real_data / "litellm" / "model_prices_and_context_window.json").read_bytes()
+    result = read_litellm(raw)
+    doc = json.loads(raw)
+    chat_with_prices = [k for k, v in doc.items() if isinstance(v, dict) and v.get("mode") == "chat"
+                        and ({"input_cost_per_token", "output_cost_per_token", "tiered_pricing"}
+                             & set(v))]
+    assert result.models == len(chat_with_prices)
+    assert result.unrepresented["*_priority (service tier)"] > 0
+    flash = {p.meter: p.usd_per_mtok for p in result.prices if p.model == "deepseek-v4-flash"}
+    assert flash == {"input": 0.14, "cached_input": 0.0028, "output": 0.28}
+
+
+def test_real_llm_prices(real_data):
+    total = 0
+    for path in sorted((real_data / "llm-prices" / "data").glob("*.json")):
+        result = read_llm_prices(path.read_bytes())
+        total += result.models
+    assert total == 142  # the README's count
+    sonnet = [p for p in read_llm_prices(
+        (real_data / "llm-prices" / "data" / "anthropic.json").read_bytes()).prices
+        if p.model == "claude-sonnet-5" and p.meter == "input"]
+    assert sorted((str(p.from_date), p.usd_per_mtok) for p in sonnet) == [
+        ("2026-09-01", 3), ("None", 2)]
+
+
+def test_real_genai_prices_time_and_date_constraints(real_data):
+    folder = real_data / "genai-prices" / "providers"
+    deepseek = read_genai_prices((folder / "deepseek.yml").read_bytes())
+    chat = {(p.meter, p.window_utc is not None): p.usd_per_mtok
+            for p in deepseek.prices if p.model == "deepseek-chat"}
+    assert chat[("input", False)] == 0.135 and chat[("input", True)] == 0.27
+    anthropic = read_genai_prices((folder / "anthropic.yml").read_bytes())
+    assert anthropic.unrepresented["web_searches_kcount"] > 0
+    sonnet5 = [p for p in anthropic.prices if p.model == "claude-sonnet-5" and p.meter == "input"]
+    assert {(str(p.from_date), str(p.to_date), p.usd_per_mtok) for p in sonnet5} == {
+        ("None", "2026-09-01", 2), ("2026-09-01", "None", 3)}
+
+
+def cli() -> click.Group:
+    group = click.Group(name="brief")
+    register(group)
+    return group
+
+
+def test_import_writes_valid_provider_files(real_data, tmp_path):
+    path = real_data / "genai-prices" / "providers" / "deepseek.yml"
+    out = tmp_path / "prices"
+    res = CliRunner().invoke(cli(), ["import", "genai-prices", str(path), "--out", str(out),
+                                     "--since", "2026-01-01"])
+    assert res.exit_code == 0, res.output
+    doc = yaml.safe_load((out / "deepseek.yaml").read_text())
+    PriceFile.model_validate(doc)
+    assert doc["lists"][0]["windows"][0]["name"] == "utc-0030-1630"
+    again = CliRunner().invoke(cli(), ["import", "genai-prices", str(path), "--out", str(out)])
+    assert again.exit_code == 1 and "pass --force" in again.output
+
+
+def test_import_dry_run_prints_the_table_and_counts(real_data):
+    path = real_data / "llm-prices" / "data" / "openai.json"
+    res = CliRunner().invoke(cli(), ["import", "llm-prices", str(path), "--dry-run"])
+    assert res.exit_code == 0
+    assert res.stdout.splitlines()[0].startswith("provider\tmodel\tmeter")
+    assert "not representable: long-context price as a separate model id: 7" in res.stderr
+
+
+def test_import_refuses_other_files(tmp_path):
+    bad = tmp_path / "x.json"
+    bad.write_text("[1, 2]")
+    res = CliRunner().invoke(cli(), ["import", "litellm", str(bad), "--dry-run"])
+    assert res.exit_code == 1 and "not a litellm price map" in res.output
