@@ -40,6 +40,7 @@ def site_files(sources: Sources, editions: list[Edition]) -> dict[str, bytes]:
     files["index.md"] = edition_page(editions[-1], series, editions, home=True)
     files["archive.md"] = archive_page(editions)
     files.update(hardware_files(sources, as_of=editions[-1].date))
+    files.update(price_files(sources, [e.date for e in editions]))
     return {path: body.encode() if isinstance(body, str) else body for path, body in files.items()}
 
 
@@ -59,6 +60,29 @@ def hardware_files(sources: Sources, as_of: dt.date) -> dict[str, str | bytes]:
                                      "data/hardware.json": hardware_json(costed)}
     files.update({f"charts/{name}": svg for name, svg in charts.items()})
     return files
+
+
+def price_files(sources: Sources, dates: list[dt.date]) -> dict[str, str | bytes]:
+    """Return the Prices page, its charts and the price data files, as of the newest edition."""
+    if not sources.prices or sources.rates is None:
+        return {"prices.md": "# Prices\n\nNo price histories in this repository.\n"}
+    from pipeline.price_tables import (
+        BLENDED_COLUMNS, PRICE_COLUMNS, blended_rows, csv_bytes, json_bytes, price_rows)
+    from pipeline.render import prices_page
+
+    files, rates, profiles = sources.prices, sources.rates, sources.series.profiles
+    as_of = max(dates)
+    monday = as_of - dt.timedelta(days=as_of.weekday())
+    rows = price_rows(files, rates)
+    return {
+        "prices.md": prices_page.prices_page_md(files, rates, profiles, as_of),
+        "charts/price-history.svg": prices_page.price_history_svg(files, rates, profiles[0], dates),
+        "charts/hour-of-week.svg": prices_page.hour_of_week_svg(files, monday),
+        "charts/cheapest.svg": prices_page.cheapest_svg(files, rates, profiles, as_of),
+        "data/prices.csv": csv_bytes(rows, PRICE_COLUMNS),
+        "data/prices.json": json_bytes(rows, PRICE_COLUMNS),
+        "data/blended.csv": csv_bytes(blended_rows(files, rates, profiles, dates), BLENDED_COLUMNS),
+    }
 
 
 def epoch_of(editions: list[Edition]) -> int:

@@ -125,9 +125,10 @@ def serve(root: Path, port: int, no_build: bool) -> None:
 
 
 def _register_lanes() -> None:
-    from pipeline.commands import hardware
+    from pipeline.commands import hardware, prices
 
     hardware.register(main)
+    prices.register(main)
 
 
 _register_lanes()

