@@ -125,3 +125,5 @@ class Snapshot(SourceModel):
     """How the last attempts went."""
     items: list[SnapshotItem] = []
     """Items within the retention window, newest first."""
+    note: str | None = None
+    """Why the file exists without a fetch (bundled sample data); the first real fetch drops it."""

@@ -18,7 +18,7 @@ def _when(moment: dt.datetime | None) -> str:
 def feed_health(snapshot: Snapshot | None) -> str:
     """Return the feed's health in a few words: ok, failing N runs, gone, not fetched yet."""
     if snapshot is None or snapshot.health.last_attempt is None:
-        return "not fetched yet"
+        return "sample data, not fetched yet" if snapshot and snapshot.note else "not fetched yet"
     h = snapshot.health
     if h.gone:
         return "gone (HTTP 410)"
