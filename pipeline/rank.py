@@ -119,7 +119,7 @@ def score(feed: Feed, item: SnapshotItem, topics: Mapping[str, Sequence[str]], d
     """Return (score, matched topic ids) of `item` for the edition of `date`."""
     in_title = topic_hits(item.title, topics)
     anywhere = topic_hits(f"{item.title} {item.summary_text}", topics)
-    end = dt.datetime.combine(date, dt.time(23, 59, 59), dt.timezone.utc)
+    end = dt.datetime.combine(date, dt.time(23, 59, 59), dt.UTC)
     age_days = max((end - item.published).total_seconds() / 86400, 0.0)
     recency = 0.5 ** (age_days / HALF_LIFE_DAYS)
     value = feed.weight * (1 + len(anywhere) + len(in_title)) * recency * (1 + 0.25 * others)

@@ -54,7 +54,7 @@ class FeedServer:
             def log_message(self, *args: object) -> None:
                 pass
 
-            def do_GET(self) -> None:  # noqa: N802 (stdlib name)
+            def do_GET(self) -> None:
                 server.requests.append((self.path, {k.lower(): v for k, v in self.headers.items()}))
                 try:
                     server.route(self)
@@ -72,7 +72,7 @@ class FeedServer:
     def url(self, path: str) -> str:
         return f"http://127.0.0.1:{self.port}{path}"
 
-    def __enter__(self) -> "FeedServer":
+    def __enter__(self) -> FeedServer:
         self.thread.start()
         return self
 

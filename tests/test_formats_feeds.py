@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 
 import pytest
 
 from pipeline.formats.feeds import parse_feed
 from pipeline.normalize.items import normalize_item
-import datetime as dt
 
-NOW = dt.datetime(2026, 9, 12, tzinfo=dt.timezone.utc)
+NOW = dt.datetime(2026, 9, 12, tzinfo=dt.UTC)
 
 # Entries per real snapshot, counted once with this parser and pinned (the README gives the
 # counts it knows: HN 30, arXiv 10, Google Cloud 20, golem 40, heise 60, kc0011 20, qq 20,
@@ -62,7 +62,7 @@ def test_legacy_encodings_decode_to_the_right_text(real_data: Path) -> None:
                     "http://www.kc0011.net/rss")
     assert kc.title == "投资资讯网交易在线--流通纪念币最新20篇论坛主题-全文"
     # feedparser alone misreads `2020/1/10 14:33:00` as 2020-11-01.
-    assert kc.items[0].published == dt.datetime(2020, 1, 10, 14, 33, tzinfo=dt.timezone.utc)
+    assert kc.items[0].published == dt.datetime(2020, 1, 10, 14, 33, tzinfo=dt.UTC)
     golem = parse_feed((real_data / "feeds" / "golem-de.iso-8859-1.rss.xml").read_bytes(), {},
                        "https://www.golem.de/")
     assert any("ü" in i.title or "ä" in i.title or "ö" in i.title for i in golem.items)

@@ -12,10 +12,9 @@ import pytest
 from pipeline.feeds_source import load_snapshots, snapshot_path
 from pipeline.ingest.feeds import USER_AGENT, FetchSettings, ingest_feeds, write_snapshot
 from pipeline.models.feeds import Feed, Health, Snapshot, SnapshotItem
-
 from tests.feed_server import FeedServer
 
-NOW = dt.datetime(2026, 9, 12, 6, 0, tzinfo=dt.timezone.utc)
+NOW = dt.datetime(2026, 9, 12, 6, 0, tzinfo=dt.UTC)
 LOOPBACK = FetchSettings(allowed_networks=("127.0.0.0/8",))
 
 # feed id → path on the test server, and the start of the error its health must record.
@@ -98,7 +97,7 @@ def test_fault_run_records_each_failure_keeps_items_and_is_bounded_by_the_deadli
     assert charset.items[0].title == "Preissenkung: 降价 für Tokens"
     normal = next(i for i in stored["normal"].items if i.id != "old-normal")
     assert normal.url == server.url("/posts/p1?id=1")
-    assert normal.published == dt.datetime(2026, 9, 10, 8, 0, tzinfo=dt.timezone.utc)
+    assert normal.published == dt.datetime(2026, 9, 10, 8, 0, tzinfo=dt.UTC)
     print(f"\nfault run: {passed} of {len(FAULTS) + len(GOOD)} cases passed in "
           f"{report.seconds:.1f} s")
 

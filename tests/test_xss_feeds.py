@@ -28,7 +28,7 @@ CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--no-first-run"]
 EXTENSIONS = ["toc", "tables", "attr_list", "md_in_html", "admonition"]
-NOW = dt.datetime(2026, 9, 12, 6, tzinfo=dt.timezone.utc)
+NOW = dt.datetime(2026, 9, 12, 6, tzinfo=dt.UTC)
 BATCH = 60
 
 CHECK_JS = """() => {
@@ -75,7 +75,7 @@ def feed_xml(payload: str, n: int) -> bytes:
 <item><title>{text} pricing second</title><link>https://example.org/{n}?x={text}</link>
 <description>{text} pricing</description><guid>h{n}</guid>
 <pubDate>Thu, 10 Sep 2026 09:00:00 GMT</pubDate></item>
-</channel></rss>""".encode("utf-8")
+</channel></rss>""".encode()
 
 
 def render_markdown(payload: str, n: int) -> str:

@@ -16,7 +16,8 @@ import click
 import yaml
 
 from pipeline.feeds_source import load_feeds
-from pipeline.ingest.feeds import FetchSettings, Outcome, ingest_feeds as run_ingest
+from pipeline.ingest.feeds import FetchSettings, Outcome
+from pipeline.ingest.feeds import ingest_feeds as run_ingest
 from pipeline.models.entries import Entry
 from pipeline.models.feeds import FeedsFile, Snapshot
 from pipeline.models.series import Series
@@ -67,7 +68,7 @@ def ingest_feeds(root: Path, only: tuple[str, ...], strict: bool, allowed: tuple
         else:
             click.echo(line, err=True)
 
-    now = dt.datetime.now(dt.timezone.utc).replace(microsecond=0)
+    now = dt.datetime.now(dt.UTC).replace(microsecond=0)
     report = run_ingest(root, feeds, snapshots, now=now,
                         settings=FetchSettings(allowed_networks=allowed), progress=progress)
     failed = report.failed

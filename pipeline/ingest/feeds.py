@@ -168,7 +168,7 @@ def _retry_after(value: str | None, now: dt.datetime, settings: FetchSettings) -
             try:
                 when = email.utils.parsedate_to_datetime(value)
                 if when.tzinfo is None:
-                    when = when.replace(tzinfo=dt.timezone.utc)
+                    when = when.replace(tzinfo=dt.UTC)
                 seconds = (when - now).total_seconds()
             except (TypeError, ValueError):
                 pass

@@ -44,7 +44,7 @@ class FeedsFile(SourceModel):
     """The feeds, in the order the Sources page lists them."""
 
     @model_validator(mode="after")
-    def _unique_and_known(self) -> "FeedsFile":
+    def _unique_and_known(self) -> FeedsFile:
         ids = [f.id for f in self.feeds]
         twice = sorted({i for i in ids if ids.count(i) > 1})
         if twice:

@@ -137,8 +137,8 @@ def utc_date(published: dt.datetime | None, first_seen: dt.datetime,
     if published is None:
         return first_seen, "missing"
     if published.tzinfo is None:
-        published = published.replace(tzinfo=dt.timezone.utc)
-    published = published.astimezone(dt.timezone.utc)
+        published = published.replace(tzinfo=dt.UTC)
+    published = published.astimezone(dt.UTC)
     if published > now + FUTURE_SLACK:
         return now, "future"
     return published, None

@@ -39,9 +39,9 @@ def sources_page_md(feeds: Sequence[Feed], snapshots: Mapping[str, Snapshot], da
     lines = [
         "# Sources",
         "",
-        f"The feeds this briefing follows, as of the edition of {date.isoformat()}. Items are "
-        "fetched by a scheduled job and kept in the repository; a feed failing "
-        f"{FLAG_AFTER_FAILURES} runs in a row is marked ⚠.",
+        (f"The feeds this briefing follows, as of the edition of {date.isoformat()}. Items are "
+         "fetched by a scheduled job and kept in the repository; a feed failing "
+         f"{FLAG_AFTER_FAILURES} runs in a row is marked ⚠."),
         "",
         f"| Feed | Region | Language | Health | Last success | Items {since} |",
         "|---|---|---|---|---|---:|",
