@@ -1,0 +1,370 @@
+"""The network edge for feeds: fetch politely, within limits, and write each feed's snapshot.
+
+httpx does the HTTP, never feedparser (it has no timeout and no size cap). Per feed: one
+User-Agent naming the project, a connect timeout and a total deadline, a cap on the body after
+decompression (we inflate ourselves so a gzip bomb is cut off at the cap, not after expanding),
+redirects followed by hand so every hop's address is checked, conditional GET, and 410 / 429 /
+Retry-After honoured. What the answer means for the stored state is decided in `feed_state`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import email.utils
+import ipaddress
+import json
+import os
+import socket
+import tempfile
+import time
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urljoin, urlsplit
+
+import httpx
+
+from pipeline.feed_state import RETENTION_DAYS, Attempt, record_attempt, skip_reason
+from pipeline.feeds_source import snapshot_path
+from pipeline.formats.feeds import parse_feed
+from pipeline.models.feeds import Feed, Snapshot
+
+USER_AGENT = "inference-brief/0.1 (feed reader for a briefing on AI inference economics)"
+MIB = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class FetchSettings:
+    """The limits of one ingest run; the defaults are the issue's."""
+
+    user_agent: str = USER_AGENT
+    connect_timeout_s: float = 10.0
+    deadline_s: float = 20.0
+    """Total time for one feed: address checks, every redirect hop and the whole body."""
+    max_body_bytes: int = 15 * MIB
+    """Cap on the body after decompression."""
+    max_redirects: int = 5
+    concurrency: int = 8
+    """Feeds fetched at the same time."""
+    allowed_networks: tuple[str, ...] = ()
+    """Non-public networks we may still connect to (tests: `127.0.0.0/8`); none by default."""
+    retention_days: int = RETENTION_DAYS
+    max_retry_after_s: int = 7 * 24 * 3600
+    """A Retry-After longer than this is shortened to it (a typo should not mute a feed forever)."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How one feed's fetch went, for the progress display and the run's summary."""
+
+    feed_id: str
+    status: int | None
+    message: str
+    ok: bool
+    new_items: int = 0
+    sent_validators: bool = False
+    body_bytes: int = 0
+    """Bytes of body read (after decompression); 0 for 304 and errors before the body."""
+    seconds: float = 0.0
+    skipped: bool = False
+
+
+@dataclass
+class RunReport:
+    outcomes: list[Outcome] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def failed(self) -> list[Outcome]:
+        return [o for o in self.outcomes if not o.ok and not o.skipped]
+
+
+class _Refused(Exception):
+    """A fetch stopped on purpose (limit, address, protocol); the message is for people."""
+
+    def __init__(self, message: str, status: int | None = None):
+        super().__init__(message)
+        self.status = status
+
+
+def _address_allowed(ip: ipaddress.IPv4Address | ipaddress.IPv6Address,
+                     allowed: list[ipaddress.IPv4Network | ipaddress.IPv6Network]) -> bool:
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped:
+        ip = ip.ipv4_mapped
+    if any(ip in net for net in allowed):
+        return True
+    return ip.is_global and not ip.is_multicast
+
+
+def _kind(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> str:
+    for name in ("loopback", "link_local", "private", "multicast", "reserved", "unspecified"):
+        if getattr(ip, f"is_{name}"):
+            return name.replace("_", "-")
+    return "non-public"
+
+
+async def _check_url(url: str, settings: FetchSettings) -> None:
+    """Raise _Refused unless `url` is http(s) and every address its host resolves to is allowed."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise _Refused(f"refused: {url[:100]!r} is not an http(s) address")
+    host = parts.hostname
+    port = parts.port or (443 if parts.scheme == "https" else 80)
+    try:
+        infos = await asyncio.get_running_loop().getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror as err:
+        raise _Refused(f"cannot resolve {host}: {err.strerror}") from None
+    allowed = [ipaddress.ip_network(n) for n in settings.allowed_networks]
+    for info in infos:
+        ip = ipaddress.ip_address(info[4][0].split("%")[0])
+        if not _address_allowed(ip, allowed):
+            raise _Refused(f"refused: {host} is at {ip}, a {_kind(ip)} address "
+                           "(not fetched, to protect internal services)")
+    # Known gap: httpx resolves the name again when it connects, so a DNS answer that changes
+    # between the two lookups (rebinding) is not caught here.
+
+
+class _Inflater:
+    """Decode a body by its Content-Encoding without ever holding more than the cap."""
+
+    def __init__(self, encoding: str):
+        enc = encoding.strip().lower()
+        self._z: zlib._Decompress | None = None
+        if enc in ("gzip", "x-gzip"):
+            self._z = zlib.decompressobj(wbits=31)
+        elif enc == "deflate":
+            self._z = zlib.decompressobj(wbits=47)  # zlib-wrapped (the standard) or gzip
+        elif enc not in ("", "identity"):
+            raise _Refused(f"unsupported Content-Encoding {enc!r}")
+
+    def feed(self, chunk: bytes, room: int) -> bytes:
+        """Return the decoded bytes of `chunk`, at most room + 1 (so going over shows)."""
+        if self._z is None:
+            return chunk[: room + 1]
+        out = b""
+        data = chunk
+        while data and len(out) <= room:
+            try:
+                out += self._z.decompress(data, room + 1 - len(out))
+            except zlib.error as err:
+                raise _Refused(f"the compressed body is corrupt ({err})") from None
+            data = self._z.unconsumed_tail
+            if self._z.eof and self._z.unused_data:  # gzip allows several members in a row
+                data = self._z.unused_data + data
+                self._z = zlib.decompressobj(wbits=31)
+        return out
+
+
+def _retry_after(value: str | None, now: dt.datetime, settings: FetchSettings) -> dt.datetime:
+    """Return when we may ask again: Retry-After (seconds or an HTTP date), else in an hour."""
+    seconds = 3600.0
+    if value:
+        value = value.strip()
+        if value.isdigit():
+            seconds = float(value)
+        else:
+            try:
+                when = email.utils.parsedate_to_datetime(value)
+                if when.tzinfo is None:
+                    when = when.replace(tzinfo=dt.UTC)
+                seconds = (when - now).total_seconds()
+            except (TypeError, ValueError):
+                pass
+    seconds = min(max(seconds, 0.0), float(settings.max_retry_after_s))
+    return now + dt.timedelta(seconds=seconds)
+
+
+@dataclass
+class _Fetch:
+    attempt: Attempt
+    sent_validators: bool = False
+    body_bytes: int = 0
+
+
+async def _fetch(client: httpx.AsyncClient, feed: Feed, snapshot: Snapshot | None,
+                 settings: FetchSettings, now: dt.datetime) -> _Fetch:
+    url = str(feed.url)
+    headers = {"Accept": "application/rss+xml, application/atom+xml, application/feed+json, "
+                         "application/xml;q=0.9, text/xml;q=0.9, */*;q=0.5",
+               "Accept-Encoding": "gzip, deflate"}
+    sent = False
+    if snapshot is not None and snapshot.url == url:
+        if snapshot.validators.etag:
+            headers["If-None-Match"] = snapshot.validators.etag
+            sent = True
+        if snapshot.validators.last_modified:
+            headers["If-Modified-Since"] = snapshot.validators.last_modified
+            sent = True
+    result = _Fetch(Attempt(status=None, error="not fetched"), sent)
+    seen = [url]
+    for hop in range(settings.max_redirects + 1):
+        await _check_url(url, settings)
+        async with client.stream("GET", url, headers=headers) as resp:
+            status = resp.status_code
+            if status in (301, 302, 303, 307, 308):
+                location = resp.headers.get("location")
+                if not location:
+                    raise _Refused(f"HTTP {status} redirect without a Location", status)
+                url = urljoin(url, location)
+                if url in seen:
+                    raise _Refused(f"redirect loop ({len(seen)} addresses, back to {url})", status)
+                seen.append(url)
+                continue
+            if status == 304:
+                result.attempt = Attempt(status=304, unchanged=True)
+                return result
+            if status == 410:
+                result.attempt = Attempt(status=410, gone=True,
+                                         error="the feed is gone (HTTP 410); not asked again")
+                return result
+            if status in (429, 503):
+                wait = _retry_after(resp.headers.get("retry-after"), now, settings)
+                result.attempt = Attempt(status=status, retry_after=wait,
+                                         error=f"HTTP {status} {resp.reason_phrase}; asked to "
+                                               f"wait until {wait:%Y-%m-%d %H:%M} UTC")
+                return result
+            if status != 200:
+                raise _Refused(f"HTTP {status} {resp.reason_phrase}", status)
+            body = await _read_body(resp, settings)
+            result.body_bytes = len(body)
+            parsed = parse_feed(body, dict(resp.headers), url)
+            if not parsed.kind:
+                raise _Refused(parsed.problem or "not a feed", status)
+            result.attempt = Attempt(status=200, parsed=parsed, etag=resp.headers.get("etag"),
+                                     last_modified=resp.headers.get("last-modified"))
+            return result
+    raise _Refused(f"too many redirects (more than {settings.max_redirects})")
+
+
+async def _read_body(resp: httpx.Response, settings: FetchSettings) -> bytes:
+    cap = settings.max_body_bytes
+    length = resp.headers.get("content-length", "")
+    encoding = resp.headers.get("content-encoding", "")
+    if length.isdigit() and not encoding and int(length) > cap:
+        raise _Refused(f"the body is {int(length) / MIB:.1f} MiB, over the "
+                       f"{cap / MIB:.0f} MiB cap; not downloaded", resp.status_code)
+    inflater = _Inflater(encoding)
+    parts: list[bytes] = []
+    total = 0
+    async for chunk in resp.aiter_raw():
+        out = inflater.feed(chunk, cap - total)
+        total += len(out)
+        if total > cap:
+            raise _Refused(f"the body is over the {cap / MIB:.0f} MiB cap after "
+                           "decompression; stopped reading", resp.status_code)
+        parts.append(out)
+    return b"".join(parts)
+
+
+def _describe(err: BaseException, settings: FetchSettings) -> str:
+    if isinstance(err, (TimeoutError, asyncio.TimeoutError)):
+        return f"gave up after the {settings.deadline_s:g} s deadline per feed"
+    if isinstance(err, httpx.ConnectTimeout):
+        return f"no connection within {settings.connect_timeout_s:g} s"
+    if isinstance(err, httpx.ReadTimeout):
+        return "the server stopped sending"
+    if isinstance(err, httpx.RemoteProtocolError):
+        return f"the connection broke before the whole response arrived ({err})"
+    if isinstance(err, httpx.ConnectError):
+        return f"cannot connect ({err})"
+    return f"{type(err).__name__}: {err}"
+
+
+async def fetch_one(client: httpx.AsyncClient, feed: Feed, snapshot: Snapshot | None,
+                    settings: FetchSettings, now: dt.datetime) -> tuple[Snapshot, Outcome]:
+    """Return the feed's next snapshot and what happened; never raises for a feed's fault."""
+    start = time.monotonic()
+    why_not = skip_reason(feed, snapshot, now)
+    if why_not and snapshot is not None:
+        return snapshot, Outcome(feed.id, snapshot.health.status, why_not, ok=False, skipped=True)
+    sent = bool(snapshot and snapshot.url == str(feed.url)
+                and (snapshot.validators.etag or snapshot.validators.last_modified))
+    body_bytes = 0
+    try:
+        async with asyncio.timeout(settings.deadline_s):
+            fetched = await _fetch(client, feed, snapshot, settings, now)
+        attempt, body_bytes = fetched.attempt, fetched.body_bytes
+    except _Refused as err:
+        attempt = Attempt(status=err.status, error=str(err))
+    except (TimeoutError, httpx.HTTPError, OSError) as err:
+        attempt = Attempt(status=None, error=_describe(err, settings))
+    new = record_attempt(feed, snapshot, attempt, now, settings.retention_days)
+    before = {i.id for i in snapshot.items} if snapshot else set()
+    added = sum(1 for i in new.items if i.id not in before)
+    if attempt.error:
+        message = attempt.error
+    elif attempt.unchanged:
+        message = "unchanged (304)"
+    else:
+        message = f"{len(new.items)} items, {added} new"
+        if attempt.parsed and attempt.parsed.problem:
+            message += f"; {attempt.parsed.problem}"
+    return new, Outcome(feed.id, attempt.status, message, ok=attempt.error is None,
+                        new_items=added, sent_validators=sent, body_bytes=body_bytes,
+                        seconds=time.monotonic() - start)
+
+
+def write_snapshot(path: Path, snapshot: Snapshot) -> None:
+    """Write `snapshot` to `path` atomically: a temporary file beside it, fsync, rename."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(snapshot.model_dump(mode="json"), ensure_ascii=False, indent=1) + "\n"
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fp:
+            fp.write(text.encode("utf-8"))
+            fp.flush()
+            os.fsync(fp.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    dir_fd = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(dir_fd)  # make the rename itself durable
+    finally:
+        os.close(dir_fd)
+
+
+Progress = Callable[[int, int, Outcome], None]
+
+
+async def _run(root: Path, feeds: list[Feed], snapshots: dict[str, Snapshot],
+               settings: FetchSettings, now: dt.datetime, progress: Progress | None) -> RunReport:
+    report = RunReport()
+    gate = asyncio.Semaphore(settings.concurrency)
+    timeout = httpx.Timeout(settings.deadline_s, connect=settings.connect_timeout_s)
+    limits = httpx.Limits(max_connections=settings.concurrency * 2, max_keepalive_connections=0)
+    # trust_env=False: no proxy from the environment, so the address we check is the one we reach.
+    async with httpx.AsyncClient(timeout=timeout, limits=limits, follow_redirects=False,
+                                 trust_env=False,
+                                 headers={"User-Agent": settings.user_agent}) as client:
+        async def one(feed: Feed) -> None:
+            async with gate:
+                snap, outcome = await fetch_one(client, feed, snapshots.get(feed.id),
+                                                settings, now)
+            if not outcome.skipped:
+                write_snapshot(snapshot_path(root, feed.id), snap)
+                snapshots[feed.id] = snap
+            report.outcomes.append(outcome)
+            if progress:
+                progress(len(report.outcomes), len(feeds), outcome)
+
+        await asyncio.gather(*(one(f) for f in feeds))
+    order = {f.id: i for i, f in enumerate(feeds)}
+    report.outcomes.sort(key=lambda o: order[o.feed_id])
+    return report
+
+
+def ingest_feeds(root: Path, feeds: list[Feed], snapshots: dict[str, Snapshot], *,
+                 now: dt.datetime, settings: FetchSettings = FetchSettings(),
+                 progress: Progress | None = None) -> RunReport:
+    """Fetch every feed (bounded concurrency), write its snapshot, return what happened.
+
+    `snapshots` is updated in place with the new state of each fetched feed.
+    """
+    start = time.monotonic()
+    report = asyncio.run(_run(root, feeds, snapshots, settings, now, progress))
+    report.seconds = time.monotonic() - start
+    return report

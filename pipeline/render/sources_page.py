@@ -1,0 +1,64 @@
+"""The Sources page as Markdown: every feed we follow, its health and its items in a window."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping, Sequence
+
+from pipeline.feed_state import FLAG_AFTER_FAILURES, is_flagged
+from pipeline.models.feeds import Feed, Snapshot
+from pipeline.normalize.items import md_link, md_text
+from pipeline.rank import window_items
+
+
+def _when(moment: dt.datetime | None) -> str:
+    return f"{moment:%Y-%m-%d %H:%M} UTC" if moment else "never"
+
+
+def feed_health(snapshot: Snapshot | None) -> str:
+    """Return the feed's health in a few words: ok, failing N runs, gone, not fetched yet."""
+    if snapshot is None or snapshot.health.last_attempt is None:
+        return "sample data, not fetched yet" if snapshot and snapshot.note else "not fetched yet"
+    h = snapshot.health
+    if h.gone:
+        return "gone (HTTP 410)"
+    if h.consecutive_failures == 0:
+        return "ok"
+    runs = "run" if h.consecutive_failures == 1 else "runs"
+    flag = "⚠ " if is_flagged(snapshot) else ""
+    return f"{flag}failing ({h.consecutive_failures} {runs} in a row)"
+
+
+def sources_page_md(feeds: Sequence[Feed], snapshots: Mapping[str, Snapshot], date: dt.date,
+                    previous: dt.date | None) -> str:
+    """Return the Sources page: a table of feeds, then the errors of flagged feeds."""
+    counts: dict[str, int] = {}
+    for feed, _ in window_items(feeds, snapshots, date, previous):
+        counts[feed.id] = counts.get(feed.id, 0) + 1
+    since = f"after {previous.isoformat()}" if previous else "in the week before"
+    lines = [
+        "# Sources",
+        "",
+        (f"The feeds this briefing follows, as of the edition of {date.isoformat()}. Items are "
+         "fetched by a scheduled job and kept in the repository; a feed failing "
+         f"{FLAG_AFTER_FAILURES} runs in a row is marked ⚠."),
+        "",
+        f"| Feed | Region | Language | Health | Last success | Items {since} |",
+        "|---|---|---|---|---|---:|",
+    ]
+    flagged = []
+    for feed in feeds:
+        snap = snapshots.get(feed.id)
+        health = feed_health(snap)
+        last = _when(snap.health.last_success) if snap else "never"
+        lines.append(f"| {md_link(feed.title, str(feed.url))} | {md_text(feed.region)} | "
+                     f"{md_text(feed.language)} | {md_text(health)} | {last} | "
+                     f"{counts.get(feed.id, 0)} |")
+        if is_flagged(snap) and snap is not None:
+            flagged.append((feed, snap))
+    if flagged:
+        lines += ["", "## Feeds failing repeatedly", ""]
+        for feed, snap in flagged:
+            lines.append(f"- **{md_text(feed.title)}**: {md_text(snap.health.last_error or '')} "
+                         f"(last attempt {_when(snap.health.last_attempt)})")
+    return "\n".join(lines) + "\n"

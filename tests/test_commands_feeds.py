@@ -1,0 +1,76 @@
+"""The lane's commands through click: ingest feeds, candidates, add."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import click
+import yaml
+from click.testing import CliRunner
+
+from pipeline.commands.feeds import ingest_feeds, register
+from pipeline.models.entries import Entry
+from tests.feed_server import FeedServer
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def cli() -> click.Group:
+    group = click.Group("brief")
+    ingest = click.Group("ingest")
+    ingest.add_command(ingest_feeds)
+    group.add_command(ingest)
+    register(group)
+    return group
+
+
+def copy_sources(tmp_path: Path) -> Path:
+    shutil.copytree(REPO / "sources", tmp_path / "sources")
+    return tmp_path
+
+
+def test_candidates_lists_ranked_items_with_also_reported_by(tmp_path: Path) -> None:
+    root = copy_sources(tmp_path)
+    result = CliRunner().invoke(cli(), ["candidates", "--root", str(root), "--date", "2026-09-12"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0] == "3 candidates in (the week before, 2026-09-12]; top 3:"
+    assert "[mlcommons] MLPerf Inference v6.1 results" in lines[1]
+    assert "(also: NVIDIA Technical Blog)" in lines[1]
+
+
+def test_add_writes_a_valid_entry_for_an_editor_to_finish(tmp_path: Path) -> None:
+    root = copy_sources(tmp_path)
+    out = CliRunner().invoke(cli(), ["candidates", "--root", str(root), "--date", "2026-09-12"])
+    local_id = next(line.split()[1] for line in out.output.splitlines() if "[36kr]" in line)
+    result = CliRunner().invoke(cli(), ["add", "--root", str(root), local_id[:8]])
+    assert result.exit_code == 0, result.output
+    written = list((root / "sources" / "entries").rglob("*.yaml"))
+    assert len(written) == 1 and written[0].parent.name == "2026"
+    doc = yaml.safe_load(written[0].read_text("utf-8"))
+    entry = Entry.model_validate(doc)
+    assert entry.section == "local" and entry.original_headline.startswith("DeepSeek Flash")
+    assert entry.links[0].publisher == "36氪 (36Kr)" and entry.links[0].language == "zh"
+    again = CliRunner().invoke(cli(), ["add", "--root", str(root), local_id[:8]])
+    assert again.exit_code == 1 and "exists already" in again.output
+    missing = CliRunner().invoke(cli(), ["add", "--root", str(root), "nope"])
+    assert "no feed item with id 'nope'" in missing.output
+
+
+def test_ingest_feeds_command_fetches_and_reports(tmp_path: Path) -> None:
+    with FeedServer() as server:
+        (tmp_path / "sources").mkdir()
+        (tmp_path / "sources" / "feeds.yaml").write_text(
+            "topics:\n  pricing: [price]\nfeeds:\n"
+            f"  - id: normal\n    url: {server.url('/normal.xml')}\n    title: Normal\n"
+            f"  - id: broken\n    url: {server.url('/status/500')}\n    title: Broken\n",
+            encoding="utf-8")
+        args = ["ingest", "feeds", "--root", str(tmp_path), "--allow-network", "127.0.0.0/8"]
+        result = CliRunner().invoke(cli(), args)
+        assert result.exit_code == 0, result.output
+        assert "[1/2]" in result.output or "[2/2]" in result.output
+        assert "2 feeds in" in result.output and "1 ok or skipped, 1 failed" in result.output
+        assert (tmp_path / "sources" / "snapshots" / "feeds" / "normal.json").exists()
+        strict = CliRunner().invoke(cli(), [*args, "--strict"])
+        assert strict.exit_code == 1

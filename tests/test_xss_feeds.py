@@ -1,0 +1,153 @@
+"""Every public XSS payload, placed in every text field of a feed, stays inert in a real browser.
+
+Path: feed bytes → parse_feed → record_attempt (nh3, canonical URLs) → feed_stories, Sources page
+and an item list (md_text / md_link / the cleaned summary HTML) → Python-Markdown with mkdocs'
+extensions → headless Chromium. No dialog may fire; no script element, on* attribute or
+non-http(s)/mailto URL may survive in the DOM.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+from pathlib import Path
+from xml.sax.saxutils import escape
+
+import markdown
+import pytest
+
+from pipeline.feed_state import Attempt, record_attempt
+from pipeline.formats.feeds import parse_feed
+from pipeline.models.feeds import Feed
+from pipeline.normalize.items import md_link, md_text
+from pipeline.rank import feed_stories
+from pipeline.render.sources_page import sources_page_md
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--no-first-run"]
+EXTENSIONS = ["toc", "tables", "attr_list", "md_in_html", "admonition"]
+NOW = dt.datetime(2026, 9, 12, 6, tzinfo=dt.UTC)
+BATCH = 60
+
+CHECK_JS = """() => {
+  const root = document.getElementById('content');
+  const bad = [];
+  const banned = 'script,iframe,object,embed,svg,math,form,base,meta,link,style,frame,applet';
+  for (const el of root.querySelectorAll(banned)) bad.push('element ' + el.tagName);
+  const urlAttrs = ['href','src','action','formaction','xlink:href','poster','background',
+                    'data','srcset','ping'];
+  for (const el of root.querySelectorAll('*')) {
+    for (const a of el.attributes) {
+      const name = a.name.toLowerCase();
+      if (name.startsWith('on')) bad.push('attribute ' + name + ' on ' + el.tagName);
+      if (urlAttrs.includes(name)) {
+        const v = a.value.replace(/[\\u0000-\\u0020]+/g, '').toLowerCase();
+        const m = v.match(/^([a-z][a-z0-9+.-]*):/);
+        if (m && !['http','https','mailto'].includes(m[1])) bad.push(name + '=' + a.value);
+      }
+    }
+  }
+  return bad;
+}"""
+
+
+def payloads(real_data: Path) -> list[str]:
+    out = []
+    for path in sorted((real_data / "xss-vectors").glob("*.json")):
+        doc = json.loads(path.read_text("utf-8"))
+        for v in doc.get("vectors") or doc.get("cases") or []:
+            out.append(v.get("payload", v.get("input", "")))
+    return out
+
+
+def feed_xml(payload: str, n: int) -> bytes:
+    """An RSS feed with `payload` as the feed title and in every text field of one item."""
+    text = escape(payload)
+    cdata = payload.replace("]]>", "]]]]><![CDATA[>")
+    return f"""<?xml version="1.0" encoding="utf-8"?>
+<rss version="2.0" xmlns:content="http://purl.org/rss/1.0/modules/content/">
+<channel><title>{text}</title><link>https://example.org/</link><language>zh</language>
+<item><title>{text} price</title><link>{text}</link><guid>g{n}</guid>
+<pubDate>Thu, 10 Sep 2026 08:00:00 GMT</pubDate><description><![CDATA[{cdata} inference]]>
+</description><content:encoded><![CDATA[{cdata}]]></content:encoded><author>{text}</author></item>
+<item><title>{text} pricing second</title><link>https://example.org/{n}?x={text}</link>
+<description>{text} pricing</description><guid>h{n}</guid>
+<pubDate>Thu, 10 Sep 2026 09:00:00 GMT</pubDate></item>
+</channel></rss>""".encode()
+
+
+def render_markdown(payload: str, n: int) -> str:
+    """Return the Markdown our templates would produce for a feed carrying `payload`."""
+    feed = Feed(id=f"f{n}", url="https://example.org/feed.xml", title=payload[:120].strip() or "x",
+                region="cn", language="zh")
+    parsed = parse_feed(feed_xml(payload, n), {"Content-Type": "application/rss+xml"},
+                        str(feed.url))
+    snap = record_attempt(feed, None, Attempt(status=200, parsed=parsed), NOW)
+    parts = [f"### {md_text(snap.title or '')}"]
+    for item in snap.items:
+        parts += [f"#### {md_link(item.title, item.url)}", "", md_text(item.summary_text), "",
+                  md_text(item.author or ""), "", f"<div>{item.summary_html}</div>", ""]
+    topics = {"pricing": ["price", "pricing", "inference"]}
+    for story in feed_stories([feed], {feed.id: snap}, topics, dt.date(2026, 9, 12), None,
+                              local=True, limit=5, exclude_urls=set()):
+        parts += [f"## {md_text(story.headline)}", f"*{md_text(story.original_headline or '')}*",
+                  "", story.summary_md, ""]
+        parts += [f"- {md_link(c.label, c.url)}" for c in story.citations]
+        parts.append("")
+    parts.append(sources_page_md([feed], {feed.id: snap}, dt.date(2026, 9, 12), None))
+    return "\n".join(parts)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not Path(CHROMIUM).exists():
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{CHROMIUM} is missing (CI=true requires it)")
+        pytest.skip(f"{CHROMIUM} not installed")
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def test_no_payload_executes_or_survives_in_the_dom(real_data: Path, browser) -> None:
+    vectors = payloads(real_data)
+    assert len(vectors) == 437  # 425 distinct third-party payloads + the 12-case regression list
+    page = browser.new_page()
+    page.route("**/*", lambda route: route.abort())  # nothing leaves the machine
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    findings: list[str] = []
+    for start in range(0, len(vectors), BATCH):
+        batch = vectors[start:start + BATCH]
+        body = "\n".join(markdown.markdown(render_markdown(p, start + i), extensions=EXTENSIONS)
+                         for i, p in enumerate(batch))
+        page.set_content(f"<!doctype html><html><head><meta charset='utf-8'></head>"
+                         f"<body><main id='content'>{body}</main></body></html>",
+                         wait_until="load")
+        page.wait_for_timeout(150)  # let timers and lazy handlers fire if any survived
+        findings += [f"batch {start}: {f}" for f in page.evaluate(CHECK_JS)]
+    page.close()
+    executed = len(dialogs)
+    print(f"\nXSS: {len(vectors)} payloads × 5 fields rendered, {executed} executed, "
+          f"{len(findings)} DOM findings")
+    assert dialogs == []
+    assert findings == []
+
+
+def test_the_oracle_catches_an_unescaped_payload(browser) -> None:
+    page = browser.new_page()
+    page.route("**/*", lambda route: route.abort())
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    raw = markdown.markdown('<img src=x onerror=alert(1)> [x](javascript:alert(2))',
+                            extensions=EXTENSIONS)
+    page.set_content(f"<main id='content'>{raw}</main>", wait_until="load")
+    page.wait_for_timeout(150)
+    findings = page.evaluate(CHECK_JS)
+    page.close()
+    assert dialogs == ["1"]
+    assert "attribute onerror on IMG" in findings
