@@ -124,5 +124,14 @@ def serve(root: Path, port: int, no_build: bool) -> None:
             pass
 
 
+def _register_lanes() -> None:
+    # Each lane's commands live in pipeline/commands/; they add themselves to the group here.
+    from pipeline.commands import editors
+
+    editors.register(main)
+
+
+_register_lanes()
+
 if __name__ == "__main__":
     main()
