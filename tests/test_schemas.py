@@ -9,8 +9,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 from click.testing import CliRunner
-
 from conftest import REPO
+
 from pipeline.cli import main
 from pipeline.models import KINDS
 from pipeline.schemas import schema_comment, schema_files
