@@ -9,6 +9,7 @@
 #   PUBLISH_REMOTE where to push                    [origin]
 #   PUBLISH_BRANCH the branch to push to            [main]
 #   BOT_NAME / BOT_EMAIL  the commit's identity     [github-actions[bot]]
+#   INGEST_STEPS   which `brief ingest` commands to run   [feeds fx]
 #   NO_PUSH=1      commit but do not push (to look at the commit first)
 #   GITHUB_OUTPUT  set by Actions: receives `sha=<commit to build>` and `changed=true|false`
 set -euo pipefail
@@ -18,6 +19,7 @@ REMOTE=${PUBLISH_REMOTE:-origin}
 BRANCH=${PUBLISH_BRANCH:-main}
 BOT_NAME=${BOT_NAME:-github-actions[bot]}
 BOT_EMAIL=${BOT_EMAIL:-41898282+github-actions[bot]@users.noreply.github.com}
+STEPS=${INGEST_STEPS:-feeds fx}
 SNAPSHOTS=sources/snapshots
 
 say() { printf 'publish-ingest: %s\n' "$*" >&2; }
@@ -26,18 +28,24 @@ cd "$(git rev-parse --show-toplevel)"
 
 # Each ingest command comes from its own lane; fail clearly, before fetching anything, when
 # this version of brief lacks one, instead of half-ingesting.
-for cmd in "ingest feeds" "ingest fx"; do
+for step in $STEPS; do
   # shellcheck disable=SC2086  # BRIEF may be a command with arguments
-  if ! $BRIEF $cmd --help >/dev/null 2>&1; then
-    say "\`brief $cmd\` is not available in this version of brief; cannot ingest"
+  if ! $BRIEF ingest "$step" --help >/dev/null 2>&1; then
+    say "\`brief ingest $step\` is not available in this version of brief; cannot ingest"
     exit 3
   fi
 done
 
-# shellcheck disable=SC2086
-$BRIEF ingest feeds
-# shellcheck disable=SC2086
-$BRIEF ingest fx
+for step in $STEPS; do
+  case $step in
+    # Spelled out, so tests/test_workflows.py can check each command exists in the CLI.
+    # shellcheck disable=SC2086
+    feeds) $BRIEF ingest feeds ;;
+    # shellcheck disable=SC2086
+    fx) $BRIEF ingest fx ;;
+    *) say "unknown ingest step '$step' (known: feeds fx)"; exit 2 ;;
+  esac
+done
 
 output() { if [ -n "${GITHUB_OUTPUT:-}" ]; then printf '%s\n' "$1" >>"$GITHUB_OUTPUT"; fi; }
 
