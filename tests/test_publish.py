@@ -35,12 +35,13 @@ case "$*" in
   *--help*) exit 0 ;;
   "ingest feeds")
     mkdir -p sources/snapshots/feeds
-    printf '{"feed": "loopback", "items": %s}\\n' "${STUB_ITEMS:-1}" > sources/snapshots/feeds/loopback.json
+    # The clone's path makes the content new to any repository it is run in.
+    printf '{"feed": "loopback", "seen_in": "%s"}\\n' "$PWD" > sources/snapshots/feeds/loopback.json
     echo "# scribbled by ingest" >> sources/editions.yaml
     echo stray > stray.txt ;;
   "ingest fx")
     mkdir -p sources/snapshots
-    echo '{"EUR": 1.09}' > sources/snapshots/fx.json ;;
+    printf '{"EUR": 1.09, "seen_in": "%s"}\\n' "$PWD" > sources/snapshots/fx.json ;;
   *) echo "stub brief: unexpected $*" >&2; exit 9 ;;
 esac
 """
