@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from click.testing import CliRunner
-
 from conftest import REPO
+
 from pipeline.cli import main
 
 GUIDE = (REPO / "CONTRIBUTING.md").read_text(encoding="utf-8")
