@@ -131,6 +131,9 @@ def _register_lanes() -> None:
     prices.register(main)  # creates the `import` and `ingest` groups
     feeds.register(main)
     main.commands["ingest"].add_command(feeds.ingest_feeds)  # type: ignore[attr-defined]
+    from pipeline.commands import editors
+
+    editors.register(main)
 
 
 _register_lanes()

@@ -71,3 +71,25 @@ def test_build_exit_codes(tiny: Path, tmp_path: Path) -> None:
 
 def test_unknown_command_is_usage_error() -> None:
     assert CliRunner().invoke(main, ["frobnicate"]).exit_code == 2
+
+
+def test_check_github_annotations_count_the_schema_line(tiny: Path) -> None:
+    # Bundled files start with the `# yaml-language-server` comment: lines must still match.
+    write_entry(tiny, "2026-09-10", "bad", body=(
+        "# yaml-language-server: $schema=../../../schemas/entry.schema.json\n"
+        "date: 2026-09-31\nsectoin: top\nheadline: H\nsummary: S\n"
+        "links: [{url: 'ftp://e.org', publisher: X}]\n"))
+    result = CliRunner().invoke(main, ["check", "--root", str(tiny), "--format", "github"])
+    assert result.exit_code == 1
+    lines = [line for line in result.output.splitlines() if line.startswith("::")]
+    assert lines == [
+        "::error file=sources/entries/2026/09-10-bad.yaml,line=2,title=date::"
+        "Input should be a valid date or datetime, day value is outside expected range "
+        "(got '2026-09-31')",
+        "::error file=sources/entries/2026/09-10-bad.yaml,line=2,title=section::"
+        "required field is missing",
+        "::error file=sources/entries/2026/09-10-bad.yaml,line=3,title=sectoin::"
+        "unknown key; did you mean `section`?",
+        "::error file=sources/entries/2026/09-10-bad.yaml,line=6,title=links.0.url::"
+        "link must start with http:// or https://",
+    ]
