@@ -208,13 +208,14 @@ def test_real_ingest_against_a_loopback_feed(scratch, feed_server, tmp_path) -> 
     # feeds.yaml as DESIGN.md describes it (id, url, region, language, topics); the feeds
     # lane owns the format, so adjust here if it differs.
     (clone / "sources" / "feeds.yaml").write_text(
-        f"feeds:\n  - id: loopback\n    url: {feed_server}\n    region: global\n"
-        "    language: en\n    topics: [pricing]\n", encoding="utf-8")
+        "topics:\n  pricing: [price]\n"
+        f"feeds:\n  - id: loopback\n    url: {feed_server}\n    title: Loopback\n"
+        "    region: global\n    language: en\n    topics: [pricing]\n", encoding="utf-8")
     git("add", "sources/feeds.yaml", cwd=clone)
     git("commit", "--quiet", "-m", "Follow the loopback feed", cwd=clone)
     git("push", "--quiet", "origin", "main", cwd=clone)
     # Only feeds: `brief ingest fx` would reach the ECB, and tests stay on 127.0.0.1.
-    result = run_script(clone, REAL_BRIEF, BRIEF_ALLOW_LOOPBACK="1", INGEST_STEPS="feeds")
+    result = run_script(clone, REAL_BRIEF, BRIEF_ALLOW_NETWORK="127.0.0.0/8", INGEST_STEPS="feeds")
     assert result.returncode == 0, result.stderr
     author, files, count = pushed_commit(origin)
     assert (author, count) == (BOT, 3)

@@ -50,6 +50,7 @@ def _print_problems(problems: list[Problem]) -> None:
 @click.option("--only", multiple=True, metavar="FEED_ID", help="Fetch only these feeds.")
 @click.option("--strict", is_flag=True, help="Exit 1 when any feed fails.")
 @click.option("--allow-network", "allowed", multiple=True, metavar="CIDR",
+              envvar="BRIEF_ALLOW_NETWORK",
               help="Also allow this non-public network (e.g. 127.0.0.0/8 for a local test feed).")
 def ingest_feeds(root: Path, only: tuple[str, ...], strict: bool, allowed: tuple[str, ...]) -> None:
     """Fetch every feed in sources/feeds.yaml and update sources/snapshots/feeds/."""
