@@ -124,5 +124,13 @@ def serve(root: Path, port: int, no_build: bool) -> None:
             pass
 
 
+def _register_lanes() -> None:
+    from pipeline.commands import channels
+
+    channels.register(main, ROOT_OPTION, reports_errors)
+
+
+_register_lanes()
+
 if __name__ == "__main__":
     main()
