@@ -30,7 +30,7 @@ def email_html(edition: Edition, series: Series, body_html: str) -> str:
         site_url=site, page_url=edition_url(series, edition.date),
         text_url=f"{site}briefings/{edition.date.isoformat()}.txt", body_html=body_html)
     inliner = css_inline.CSSInliner(keep_at_rules=True, load_remote_stylesheets=False)
-    return inliner.inline(page)
+    return inliner.inline(page).rstrip("\n") + "\n"
 
 
 def default_sender(series: Series) -> str:
