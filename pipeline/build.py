@@ -10,9 +10,9 @@ import calendar
 import datetime as dt
 import itertools
 import shutil
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 from pipeline.compose import Edition, compose_editions
 from pipeline.problems import BuildError

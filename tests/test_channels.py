@@ -13,14 +13,14 @@ import feedparser
 import pytest
 import yaml
 from click.testing import CliRunner
-
 from conftest import REPO, tree_digest, write_entry
+
 from pipeline.build import build_site
 from pipeline.cli import main
+from pipeline.problems import BuildError
 from pipeline.render.datasets import DATA_FILES, DataFile, published_data
 from pipeline.render.ics import fold, ics_text
 from pipeline.render.markdown_html import EXTENSIONS
-from pipeline.problems import BuildError
 
 TODAY = dt.date(2026, 11, 30)
 BUNDLED_DATES = ["2026-08-21", "2026-09-04", "2026-09-12", "2026-09-25", "2026-10-16", "2026-11-20"]

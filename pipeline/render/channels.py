@@ -11,7 +11,7 @@ import csv
 import datetime as dt
 import io
 import itertools
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from pipeline.compose import Edition, Figure, RadarItem, Story
 from pipeline.models.series import Series
@@ -84,7 +84,6 @@ def channel_files(editions: list[Edition], series: Series,
                   charts_of: Mapping[dt.date, Sequence[Chart]] | None = None) -> dict[str, bytes]:
     """Return the feeds, e-mail editions, radar calendar and editions table, by site path."""
     charts_of = charts_of or {}
-    site = str(series.site_url)
     files: dict[str, bytes] = {}
     items = []
     for edition in editions:

@@ -84,8 +84,8 @@ def data_page(data_files: tuple[DataFile, ...]) -> str:
     lines = [
         "---", "title: Data", "description: Every table of data this site publishes.", "---", "",
         "# Data", "",
-        "Every figure and chart on this site comes from the tables below; each is rebuilt with "
-        "the site. CSV files are UTF-8 with a header row.", "",
+        ("Every figure and chart on this site comes from the tables below; each is rebuilt with "
+         "the site. CSV files are UTF-8 with a header row."), "",
     ]
     for d in data_files:
         lines += [f"## {md_text(d.title)}", "",
@@ -97,7 +97,7 @@ def data_page(data_files: tuple[DataFile, ...]) -> str:
         "## Feeds and calendar", "",
         "- [`feed.xml`](feed.xml): the latest editions as an Atom 1.0 feed, full text.",
         "- [`feed.json`](feed.json): the same as a JSON Feed 1.1.",
-        "- [`radar.ics`](radar.ics): the dated events of On the radar, as an iCalendar file to "
-        "subscribe to.", "",
+        ("- [`radar.ics`](radar.ics): the dated events of On the radar, as an iCalendar file to "
+         "subscribe to."), "",
     ]
     return "\n".join(lines)

@@ -52,7 +52,7 @@ def email_message(edition: Edition, series: Series, html: str, text: str, *,
     msg["From"] = sender or default_sender(series)
     if to:
         msg["To"] = to
-    when = dt.datetime.combine(edition.date, dt.time(0, 0), tzinfo=dt.timezone.utc)
+    when = dt.datetime.combine(edition.date, dt.time(0, 0), tzinfo=dt.UTC)
     msg["Date"] = email.utils.format_datetime(when)
     msg["Message-ID"] = f"<briefing-{edition.date.isoformat()}@{host}>"
     msg["List-Id"] = f"{series_name(series)} <briefing.{host}>"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
+from collections.abc import Sequence
 from functools import cache
-from typing import Sequence
 from pathlib import Path
 
 import jinja2
