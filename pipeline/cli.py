@@ -134,6 +134,9 @@ def _register_lanes() -> None:
     from pipeline.commands import editors
 
     editors.register(main)
+    from pipeline.commands import channels
+
+    channels.register(main, ROOT_OPTION, reports_errors)
 
 
 _register_lanes()

@@ -100,3 +100,16 @@ def copy_repo_sources(tmp_path: Path):
         shutil.copytree(REPO / "sources", root / "sources")
         return root
     return make
+
+
+BUILD_DAY = __import__("datetime").date(2026, 11, 30)
+
+
+@pytest.fixture(scope="session")
+def bundled_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The site of the bundled sources, built once per session (per xdist worker); read only."""
+    from pipeline.build import build_site
+
+    out = tmp_path_factory.mktemp("bundled") / "public"
+    build_site(REPO, out, today=BUILD_DAY)
+    return out

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
@@ -11,6 +12,7 @@ import jinja2
 
 from pipeline.compose import Edition, Story
 from pipeline.models.series import Series
+from pipeline.render.charts import Chart
 from pipeline.render.escape import md_editor, md_text, plain_text
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
@@ -41,13 +43,27 @@ def _neighbours(editions: list[Edition], edition: Edition) -> tuple[dt.date | No
     return (dates[i - 1] if i > 0 else None, dates[i + 1] if i + 1 < len(dates) else None)
 
 
-def edition_page(edition: Edition, series: Series, editions: list[Edition], *, home: bool) -> str:
-    """Return the Markdown page of an edition (`home=True`: the site's front page)."""
+def edition_page(edition: Edition, series: Series, editions: list[Edition], *, home: bool,
+                 charts: Sequence[Chart] = (), base_url: str | None = None) -> str:
+    """Return the Markdown page of an edition (`home=True`: the site's front page).
+
+    `base_url` (the site's URL) makes every link absolute, for the copies in feeds and e-mail,
+    which are read away from the site; their charts are then the PNGs, which every reader shows.
+    """
     previous, following = _neighbours(editions, edition)
+    if base_url is not None:
+        link_prefix, root_prefix, asset_prefix, image = base_url + "briefings/", base_url, base_url, "png"
+    elif home:
+        link_prefix, root_prefix, asset_prefix, image = "briefings/", "", "", "svg"
+    else:
+        # Raw HTML links are relative to the page's URL (briefings/DAY/); Markdown images are
+        # relative to its file (briefings/DAY.md), which mkdocs then rewrites.
+        link_prefix, root_prefix, asset_prefix, image = "../", "../../", "../", "svg"
     return environment().get_template("briefing.md.j2").render(
         edition=edition, series=series, numbers=_numbers(edition),
         previous=previous, following=following, source_url=str(series.source_url),
-        link_prefix="briefings/" if home else "../", root_prefix="" if home else "../../",
+        link_prefix=link_prefix, root_prefix=root_prefix,
+        charts_md=[c.markdown(asset_prefix, image) for c in charts],
     )
 
 
@@ -72,10 +88,11 @@ def headline_of(edition: Edition) -> str:
     return edition.title
 
 
-def archive_page(editions: list[Edition]) -> str:
-    """Return the archive page: every edition, newest first, grouped by month."""
+def archive_page(editions: list[Edition], charts: Sequence[Chart] = ()) -> str:
+    """Return the archive page: every edition, newest first, grouped by month, after its charts."""
     newest = sorted(editions, key=lambda e: e.date, reverse=True)
     months = [(f"{month:%B %Y}", list(group)) for month, group in
               itertools.groupby(newest, key=lambda e: e.date.replace(day=1))]
     return environment().get_template("archive.md.j2").render(
-        editions=newest, months=months, headline_of=headline_of)
+        editions=newest, months=months, headline_of=headline_of,
+        charts_md=[c.markdown("", "svg") for c in charts])

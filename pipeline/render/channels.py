@@ -1,0 +1,100 @@
+"""One edition, every channel: the files beside the web pages, from the same composed editions.
+
+Feeds (Atom, JSON Feed), the e-mail edition, the radar calendar and the editions table are all
+rendered from the edition's own Markdown page with absolute links, so a reader gets the same
+edition by web, feed or mail.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import itertools
+from collections.abc import Mapping, Sequence
+
+from pipeline.compose import Edition, Figure, RadarItem, Story
+from pipeline.models.series import Series
+from pipeline.render.charts import Chart, ChartSeries, ChartSpec
+from pipeline.render.escape import plain_text
+from pipeline.render.feeds import atom_feed, edition_updated, edition_url, feed_item, json_feed
+from pipeline.render.ics import radar_calendar
+from pipeline.render.mail import email_html, email_message
+from pipeline.render.markdown_html import markdown_html
+from pipeline.render.pages import edition_page, headline_of, text_edition
+
+
+def editions_per_month(editions: Sequence[Edition]) -> ChartSpec:
+    """Return the chart of how many editions appeared each month, every month in the span."""
+    counts = {month: len(list(group)) for month, group in itertools.groupby(
+        sorted(e.date for e in editions), key=lambda d: (d.year, d.month))}
+    months: list[tuple[int, int]] = []
+    if counts:
+        (y, m), last = min(counts), max(counts)
+        while (y, m) <= last:
+            months.append((y, m))
+            y, m = (y + 1, 1) if m == 12 else (y, m + 1)
+    return ChartSpec(
+        name="editions-per-month", kind="bar", title="Editions per month", x_label="Month",
+        y_label="Editions", unit="editions",
+        categories=tuple(f"{y:04d}-{m:02d}" for y, m in months),
+        series=(ChartSeries("Editions", tuple(float(counts.get(k, 0)) for k in months)),))
+
+
+def _count(edition: Edition, kind: type) -> int:
+    return sum(isinstance(i, kind) for s in edition.sections for i in s.items)
+
+
+def editions_csv(editions: Sequence[Edition], series: Series) -> bytes:
+    """Return data/editions.csv: one row per edition, oldest first (columns in datasets.py)."""
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(["date", "title", "url", "text_url", "email_url", "updated", "stories", "figures",
+                "radar_items"])
+    for e in sorted(editions, key=lambda e: e.date):
+        url = edition_url(series, e.date)
+        w.writerow([e.date.isoformat(), e.title, url,
+                    f"{series.site_url}briefings/{e.date.isoformat()}.txt", f"{url}email.html",
+                    edition_updated(e).isoformat(), _count(e, Story), _count(e, Figure),
+                    _count(e, RadarItem)])
+    return out.getvalue().encode()
+
+
+def edition_body_html(edition: Edition, editions: Sequence[Edition], series: Series,
+                      charts: Sequence[Chart] = ()) -> str:
+    """Return an edition as HTML for feeds and e-mail: every link absolute, charts as PNG.
+
+    Only the editions up to this one are given as neighbours: a feed entry or a mail, once out,
+    must not change when a later edition appears (no "next edition" link).
+    """
+    so_far = [e for e in editions if e.date <= edition.date]
+    return markdown_html(edition_page(edition, series, so_far, home=False, charts=charts,
+                                      base_url=str(series.site_url)))
+
+
+def edition_email(edition: Edition, editions: Sequence[Edition], series: Series,
+                  charts: Sequence[Chart] = (), *, sender: str | None = None,
+                  to: str | None = None) -> bytes:
+    """Return the .eml of an edition: its text edition and its e-mail HTML as alternatives."""
+    html = email_html(edition, series, edition_body_html(edition, editions, series, charts))
+    return email_message(edition, series, html, text_edition(edition), sender=sender, to=to)
+
+
+def channel_files(editions: list[Edition], series: Series,
+                  charts_of: Mapping[dt.date, Sequence[Chart]] | None = None) -> dict[str, bytes]:
+    """Return the feeds, e-mail editions, radar calendar and editions table, by site path."""
+    charts_of = charts_of or {}
+    files: dict[str, bytes] = {}
+    items = []
+    for edition in editions:
+        day = edition.date.isoformat()
+        body = edition_body_html(edition, editions, series, charts_of.get(edition.date, ()))
+        text = text_edition(edition)
+        files[f"briefings/{day}/email.html"] = email_html(edition, series, body).encode()
+        items.append(feed_item(edition, series, body, text,
+                               summary=plain_text(headline_of(edition))))
+    files["feed.xml"] = atom_feed(series, items)
+    files["feed.json"] = json_feed(series, items)
+    files["radar.ics"] = radar_calendar(editions, series)
+    files["data/editions.csv"] = editions_csv(editions, series)
+    return files

@@ -1,0 +1,280 @@
+"""Charts: a declared series of numbers → SVG for the site, PNG for e-mail, CSV, and alt text.
+
+The drawing is pure (spec in, bytes out) and deterministic: matplotlib stamps creation dates and
+random ids unless told not to (STACK-NOTES.md), so two builds give the same bytes. matplotlib is
+imported only when a chart is drawn, so commands that never draw (`brief check`) don't pay for it.
+The only I/O is `ChartCache`, which the build hands a folder so unchanged charts are not redrawn.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import html
+import io
+import json
+import os
+import tempfile
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Literal
+
+# Okabe & Ito, "Color Universal Design" (2008): eight colours told apart with every common form of
+# colour blindness. Black is left out of the cycle: it is the axis and text colour.
+PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442")
+
+# Fixed size and resolution: part of what makes the bytes repeatable. 8 × 4.5 in at 100 dpi gives
+# a 800 × 450 PNG, which mail clients scale down to a 600 px column without blurring text much.
+FIGSIZE_IN = (8.0, 4.5)
+PNG_DPI = 100
+HASH_SALT = "inference-brief"
+
+ChartKind = Literal["line", "bar"]
+
+
+@dataclass(frozen=True)
+class ChartSeries:
+    """One named line or set of bars; `values[i]` belongs to the chart's `categories[i]`."""
+
+    name: str
+    values: tuple[float | None, ...]
+    """None where there is no value (a gap in a line, no bar)."""
+
+
+@dataclass(frozen=True)
+class ChartSpec:
+    """Everything a chart shows, declared: the drawing, CSV and alt text all come from this."""
+
+    name: str
+    """File stem, lower-case with hyphens: `charts/<name>.svg`, `data/<name>.csv`."""
+    kind: ChartKind
+    title: str
+    x_label: str
+    """What the categories are: `Month`, `Edition date`."""
+    y_label: str
+    """What the values are, with their unit: `USD per Mtok`, `Editions`."""
+    unit: str
+    """The unit as alt text reads it after a number: `editions`, `USD per Mtok`."""
+    categories: tuple[str, ...]
+    series: tuple[ChartSeries, ...]
+
+    def __post_init__(self) -> None:
+        for s in self.series:
+            if len(s.values) != len(self.categories):
+                raise ValueError(f"chart {self.name}: series {s.name!r} has {len(s.values)} "
+                                 f"values for {len(self.categories)} categories")
+
+    def digest(self) -> str:
+        """Return a hash of the chart's content, the key under which its drawing is cached."""
+        return hashlib.sha256(json.dumps(asdict(self), sort_keys=True).encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Chart:
+    """A drawn chart: the files it publishes and the text that describes it."""
+
+    spec: ChartSpec
+    svg: bytes
+    png: bytes
+    csv: bytes
+    alt: str
+
+    @property
+    def svg_path(self) -> str:
+        return f"charts/{self.spec.name}.svg"
+
+    @property
+    def png_path(self) -> str:
+        return f"charts/{self.spec.name}.png"
+
+    @property
+    def csv_path(self) -> str:
+        return f"data/{self.spec.name}.csv"
+
+    def files(self) -> dict[str, bytes]:
+        """Return the files this chart publishes, by path relative to the site root."""
+        return {self.svg_path: self.svg, self.png_path: self.png, self.csv_path: self.csv}
+
+    def markdown(self, prefix: str = "", image: Literal["svg", "png"] = "svg") -> str:
+        """Return the chart as Markdown: the image with its alt text, and a link to its CSV.
+
+        `prefix` leads from the page's Markdown file (or an absolute site URL) to the site root.
+        """
+        src = prefix + (self.svg_path if image == "svg" else self.png_path)
+        # The alt text goes in as an HTML-escaped attribute-free string: no brackets or
+        # backslashes, so Markdown cannot end the image early or eat characters.
+        alt = html.escape(self.alt.replace("[", "(").replace("]", ")").replace("\\", "/"))
+        return (f'![{alt}]({src}){{ .chart width="800" height="450" }}\n\n'
+                f"<small>{html.escape(self.spec.title)}: "
+                f"[the data behind this chart (CSV)]({prefix}{self.csv_path})</small>\n")
+
+
+def format_number(value: float) -> str:
+    """Return a number as alt text and CSV read it: no trailing zeros, thousands separated."""
+    if float(value).is_integer():
+        return f"{int(value):,}"
+    return f"{value:,.6g}" if abs(value) >= 1 else f"{value:.4g}"
+
+
+def alt_text(spec: ChartSpec) -> str:
+    """Return a description of the chart from its data: what it shows, extremes, latest value."""
+    kind = "Line chart" if spec.kind == "line" else "Bar chart"
+    cats = spec.categories
+    parts = [f"{kind}: {spec.title}."]
+    if not cats:
+        return parts[0] + " No data yet."
+    parts.append(f"{spec.y_label} by {spec.x_label.lower()}, {len(cats)} "
+                 f"{'point' if len(cats) == 1 else 'points'} from {cats[0]} to {cats[-1]}.")
+    for s in spec.series:
+        known = [(v, c) for v, c in zip(s.values, cats) if v is not None]
+        who = f"{s.name}: " if len(spec.series) > 1 else ""
+        if not known:
+            parts.append(f"{who}no values.")
+            continue
+        # Ties go to the earliest category, so the sentence does not depend on sort stability.
+        high = max(known, key=lambda vc: vc[0])
+        low = min(known, key=lambda vc: vc[0])
+        last = known[-1]
+        unit = f" {spec.unit}"
+        sentence = (f"highest {format_number(high[0])}{unit} ({high[1]}), "
+                    f"lowest {format_number(low[0])}{unit} ({low[1]}), "
+                    f"latest {format_number(last[0])}{unit} ({last[1]}).")
+        parts.append(who + sentence if who else sentence[0].upper() + sentence[1:])
+    return " ".join(parts)
+
+
+def chart_csv(spec: ChartSpec) -> bytes:
+    """Return the CSV behind a chart: one row per category, one column per series."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow([spec.x_label, *(s.name for s in spec.series)])
+    for i, category in enumerate(spec.categories):
+        writer.writerow([category, *("" if s.values[i] is None else repr_value(s.values[i])
+                                     for s in spec.series)])
+    return out.getvalue().encode()
+
+
+def repr_value(value: float | None) -> str:
+    """Return a value as a CSV cell: exact, without thousands separators."""
+    if value is None:
+        return ""
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
+
+
+def _figure(spec: ChartSpec):
+    # The object-oriented API, not pyplot: no global figure registry, no GUI backend; savefig
+    # uses Agg for PNG and the SVG backend for SVG.
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=FIGSIZE_IN, dpi=PNG_DPI, facecolor="white", layout="constrained")
+    ax = fig.add_subplot()
+    ax.set_title(spec.title, loc="left", fontsize=13)
+    ax.set_xlabel(spec.x_label)
+    ax.set_ylabel(spec.y_label)
+    ax.spines[["top", "right"]].set_visible(False)
+    ax.grid(axis="y", color="#dddddd", linewidth=0.8)
+    ax.set_axisbelow(True)
+    return fig, ax
+
+
+def _ticks(ax, categories: tuple[str, ...]) -> None:
+    positions = list(range(len(categories)))
+    # At most about a dozen labels, so they never overlap whatever the number of points.
+    step = max(1, -(-len(categories) // 12))
+    ax.set_xticks(positions[::step], [categories[i] for i in positions[::step]])
+
+
+def _save(fig) -> tuple[bytes, bytes]:
+    import matplotlib
+
+    with matplotlib.rc_context({"svg.hashsalt": HASH_SALT, "svg.fonttype": "none"}):
+        svg = io.BytesIO()
+        fig.savefig(svg, format="svg", metadata={"Date": None})
+        png = io.BytesIO()
+        fig.savefig(png, format="png", dpi=PNG_DPI, metadata={"Software": None})
+    return svg.getvalue(), png.getvalue()
+
+
+def line_chart(spec: ChartSpec) -> tuple[bytes, bytes]:
+    """Return (svg_bytes, png_bytes) of a line chart of the spec's series over its categories."""
+    fig, ax = _figure(spec)
+    x = range(len(spec.categories))
+    markers = "osD^v<>"
+    for i, s in enumerate(spec.series):
+        values = [float("nan") if v is None else v for v in s.values]
+        ax.plot(x, values, color=PALETTE[i % len(PALETTE)], marker=markers[i % len(markers)],
+                linewidth=2, label=s.name)
+    _ticks(ax, spec.categories)
+    if len(spec.series) > 1:
+        ax.legend(frameon=False)
+    return _save(fig)
+
+
+def bar_chart(spec: ChartSpec) -> tuple[bytes, bytes]:
+    """Return (svg_bytes, png_bytes) of a bar chart, bars of several series side by side."""
+    fig, ax = _figure(spec)
+    n = max(1, len(spec.series))
+    width = 0.8 / n
+    for i, s in enumerate(spec.series):
+        xs = [j + (i - (n - 1) / 2) * width for j, v in enumerate(s.values) if v is not None]
+        ys = [v for v in s.values if v is not None]
+        # Hatching as well as colour, so series differ in grey-scale print too.
+        ax.bar(xs, ys, width=width, color=PALETTE[i % len(PALETTE)], label=s.name,
+               hatch=("", "//", "..", "xx")[i % 4], edgecolor="white")
+    _ticks(ax, spec.categories)
+    ax.yaxis.get_major_locator().set_params(integer=all(
+        v is None or float(v).is_integer() for s in spec.series for v in s.values))
+    if len(spec.series) > 1:
+        ax.legend(frameon=False)
+    return _save(fig)
+
+
+def draw(spec: ChartSpec) -> Chart:
+    """Return the drawn chart of a spec, with its CSV and alt text."""
+    svg, png = (line_chart if spec.kind == "line" else bar_chart)(spec)
+    return Chart(spec=spec, svg=svg, png=png, csv=chart_csv(spec), alt=alt_text(spec))
+
+
+class ChartCache:
+    """Draws charts, keeping each drawing under `folder` by content hash so it is drawn once.
+
+    The key covers the spec, the matplotlib version and this module's own code, so a change to
+    any of them draws afresh. Entries are written whole (temporary file, then rename), so a
+    killed build never leaves half a PNG to be reused.
+    """
+
+    def __init__(self, folder: Path) -> None:
+        from importlib.metadata import version
+
+        self.folder = folder
+        code = Path(__file__).read_bytes()
+        self._salt = hashlib.sha256(code + version("matplotlib").encode()).hexdigest()[:16]
+        self.hits = 0
+        self.misses = 0
+
+    def _paths(self, spec: ChartSpec) -> tuple[Path, Path]:
+        key = hashlib.sha256((self._salt + spec.digest()).encode()).hexdigest()
+        return self.folder / f"{key}.svg", self.folder / f"{key}.png"
+
+    def chart(self, spec: ChartSpec) -> Chart:
+        """Return the chart of `spec`, drawn now or read from the cache."""
+        svg_path, png_path = self._paths(spec)
+        try:
+            svg, png = svg_path.read_bytes(), png_path.read_bytes()
+            self.hits += 1
+            return Chart(spec=spec, svg=svg, png=png, csv=chart_csv(spec), alt=alt_text(spec))
+        except OSError:
+            pass
+        chart = draw(spec)
+        self.misses += 1
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            for path, body in ((svg_path, chart.svg), (png_path, chart.png)):
+                fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=".tmp-")
+                with os.fdopen(fd, "wb") as f:
+                    f.write(body)
+                os.replace(tmp, path)
+        except OSError:
+            # A read-only checkout still builds; it only draws every time.
+            pass
+        return chart

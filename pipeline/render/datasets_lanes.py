@@ -1,0 +1,90 @@
+"""The data files the prices and hardware lanes publish, with what each column means."""
+
+from __future__ import annotations
+
+from pipeline.render.datasets import Column, DataFile
+
+_PRICE_COLUMNS = (
+    Column("provider", "The provider, as its file under sources/prices/ names it."),
+    Column("model", "The model id as the provider lists it."),
+    Column("currency", "The currency of the list (ISO 4217), kept as the provider publishes it."),
+    Column("unit_price", "The price as published, in `currency` per million tokens."),
+    Column("meter", "input, cached_input, cache_write or output."),
+    Column("window", "The named time window (peak, off_peak …); empty when the price holds all week."),
+    Column("context_above_tokens", "The context band: the whole request is billed at this rate "
+                                   "above this many prompt tokens; 0 for the base band."),
+    Column("mode", "realtime or batch."),
+    Column("effective_from", "When the price took effect (inclusive, UTC)."),
+    Column("effective_to", "When it ended (exclusive, UTC); empty while it holds."),
+    Column("usd_per_mtok", "US dollars per million tokens at the ECB rate of effective_from."),
+    Column("fx_usd_per_unit", "The ECB reference rate used: US dollars per unit of `currency`."),
+    Column("fx_date", "The day of that rate (the last ECB fixing on or before effective_from)."),
+    Column("source_url", "Where the price was read."),
+    Column("checked", "When an editor last checked it there."),
+    Column("source_file", "Our source file in the repository."),
+)
+
+_HARDWARE_COLUMNS = tuple(Column(name, text) for name, text in (
+    ("suite", "Benchmark suite: MLPerf Inference or InferenceX."),
+    ("round", "Round or version of the suite."),
+    ("result_id", "The publisher's result id (cite it)."),
+    ("submitter", "Who submitted the result."),
+    ("system", "The system as submitted."),
+    ("accelerator", "Canonical accelerator name (H200, B200, MI325X …)."),
+    ("accelerator_text", "The accelerator as the file names it."),
+    ("accelerator_count", "Accelerators in the system (per node × nodes)."),
+    ("model", "Benchmark model."),
+    ("accuracy_target", "Accuracy target (99 or 99.9 % of reference); one row per result."),
+    ("scenario", "Offline, Server, Interactive …"),
+    ("division", "closed or open."),
+    ("availability", "available or preview."),
+    ("inferred", "True when the publisher marks the result as inferred."),
+    ("official", "False for unofficial runs."),
+    ("flags", "Why a row is not compared with closed, available, measured ones."),
+    ("metric", "What `value` measures."),
+    ("value", "The result as published."),
+    ("units", "Units of `value` (Tokens/s …)."),
+    ("value_per_accelerator", "value ÷ accelerator_count."),
+    ("power_w", "System power in watts, where measured."),
+    ("tokens_per_joule", "Tokens per second ÷ watts, where power is given."),
+    ("ttft_bound_ms", "Time-to-first-token bound of the scenario, in ms."),
+    ("tpot_bound_ms", "Time-per-output-token bound, in ms."),
+    ("interactivity_tok_s_user", "Tokens per second per user (InferenceX)."),
+    ("isl", "Input sequence length (InferenceX)."),
+    ("osl", "Output sequence length (InferenceX)."),
+    ("concurrency", "Concurrent requests (InferenceX)."),
+    ("precision", "Weight precision, where given."),
+    ("published", "The day the result was published."),
+    ("source_file", "Our copy of the publisher's file."),
+    ("row_ref", "The row within that file."),
+    ("citation_id", "Id to cite (result id, or round#key)."),
+    ("details_url", "The publisher's page for the result."),
+    ("cost_basis", "Cost basis of the hourly cost (owner TCO, rental, cloud list)."),
+    ("cost_basis_label", "The cost basis in words."),
+    ("cost_placeholder", "True when the hourly cost is the source's own placeholder estimate."),
+    ("usd_per_accelerator_hour", "US dollars per accelerator-hour on this basis."),
+    ("fx_rate_date", "Day of the ECB rate, for costs not in USD."),
+    ("cost_source", "Who published the cost."),
+    ("cost_source_url", "Where the cost was read."),
+    ("tokens_per_usd", "value_per_accelerator × 3600 ÷ usd_per_accelerator_hour."),
+    ("usd_per_mtok", "1,000,000 ÷ tokens_per_usd."),
+))
+
+LANE_DATA_FILES: tuple[DataFile, ...] = (
+    DataFile("data/prices.csv", "Prices", "Every price of every provider's list, one row per "
+             "model, currency list, meter, window, band, mode and period.", _PRICE_COLUMNS),
+    DataFile("data/prices.json", "Prices (JSON)", "The same rows as prices.csv, as a JSON array.",
+             _PRICE_COLUMNS),
+    DataFile("data/blended.csv", "Blended prices", "Blended USD per million tokens of every model "
+             "for every workload profile, as of every edition date.", (
+                 Column("provider", "The provider."), Column("model", "The model id."),
+                 Column("profile", "The workload profile id (chat-3-1, cached-agent …)."),
+                 Column("as_of", "The edition date the price holds for."),
+                 Column("usd_per_mtok", "Blended US dollars per million tokens."),
+                 Column("tokens_per_usd", "1,000,000 ÷ usd_per_mtok."))),
+    DataFile("data/hardware.csv", "Hardware results and tokens per dollar",
+             "Benchmark results, normalized, one row per result and cost basis.",
+             _HARDWARE_COLUMNS),
+    DataFile("data/hardware.json", "Hardware results (JSON)",
+             "The same rows as hardware.csv, as a JSON array.", _HARDWARE_COLUMNS),
+)

@@ -1,0 +1,155 @@
+"""The built site in headless Chromium: reading path, search, charts, console, and axe-core.
+
+Debian's chromium driven by playwright (which downloads no browser here: STACK-NOTES.md), against
+the bundled site served on 127.0.0.1. Skipped when chromium, playwright or axe-core is missing,
+failing instead under CI=true. Screenshots go to test-artifacts/screenshots/.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import shutil
+import subprocess
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from conftest import IN_CI, REPO
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run"]
+AXE = REPO / "node_modules" / "axe-core" / "axe.min.js"
+SHOTS = REPO / "test-artifacts" / "screenshots"
+EDITIONS = ["2026-08-21", "2026-09-04", "2026-09-12", "2026-09-25", "2026-10-16", "2026-11-20"]
+
+
+def _missing(what: str) -> None:
+    if IN_CI:
+        pytest.fail(f"{what} is missing and CI=true: the browser tests must run")
+    pytest.skip(f"{what} is missing")
+
+
+def _ensure_axe() -> Path | None:
+    if not AXE.exists() and shutil.which("npm"):
+        subprocess.run(["npm", "install", "--no-save", "--no-audit", "--no-fund", "axe-core"],
+                       cwd=REPO, capture_output=True, timeout=120, check=False)
+    return AXE if AXE.exists() else None
+
+
+@pytest.fixture(scope="session")
+def site_url(bundled_site: Path) -> Iterator[str]:
+    """The bundled site served by a stdlib server on 127.0.0.1, on a free port."""
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            pass
+
+    handler = functools.partial(Quiet, directory=str(bundled_site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """One Chromium for this module. Not per session: Playwright's sync API keeps an event loop
+    running while it is open, and other modules' tests call asyncio.run."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _missing("playwright")
+    if not CHROMIUM.exists():
+        _missing(str(CHROMIUM))
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser):
+    """A fresh page that records console errors and failed requests; asserts none at the end."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("console", lambda m: errors.append(f"console: {m.text}") if m.type == "error" else None)
+    pg.on("pageerror", lambda e: errors.append(f"page error: {e}"))
+    pg.on("requestfailed", lambda r: errors.append(f"request failed: {r.url}"))
+    pg.errors = errors
+    yield pg
+    context.close()
+    assert errors == []
+
+
+def shot(page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def test_reading_path_home_edition_chart_search_archive(page, site_url: str) -> None:
+    page.goto(site_url)
+    assert EDITIONS[-1] in page.locator("h1").first.inner_text()
+    shot(page, "01-home")
+
+    page.get_by_role("link", name="All editions").first.click()
+    page.wait_for_url("**/archive/")
+    latest = page.locator(f'a[href$="briefings/{EDITIONS[-1]}/"]').first
+    latest.click()
+    page.wait_for_url(f"**/briefings/{EDITIONS[-1]}/")
+    assert "Context & numbers" in page.locator("article").inner_text()
+    # Every image of the edition says what it shows (the figure lanes add charts here).
+    for img in page.locator("article img").all():
+        assert img.is_visible() and (img.get_attribute("alt") or "").strip()
+    shot(page, "02-latest-edition")
+
+    page.goto(site_url + "archive/")
+    chart = page.locator("article img.chart").first
+    chart.scroll_into_view_if_needed()
+    assert chart.is_visible()
+    assert chart.evaluate("img => img.complete && img.naturalWidth") > 0  # the SVG loaded
+    assert chart.get_attribute("alt").startswith("Bar chart: Editions per month.")
+    assert page.locator('a[href$="data/editions-per-month.csv"]').count() == 1
+    listed = {a.get_attribute("href").rstrip("/").rsplit("/", 1)[-1]
+              for a in page.locator("article li a").all()}
+    assert set(EDITIONS) <= listed
+    shot(page, "03-archive")
+
+    page.goto(site_url)
+    search = page.locator("input.md-search__input")
+    search.click()
+    # Typed key by key: Material's search listens to key events, which fill() does not send.
+    search.press_sequentially("MLPerf", delay=20)
+    results = page.locator(".md-search-result__item a")
+    results.first.wait_for(timeout=10_000)
+    hrefs = [a.get_attribute("href") for a in results.all()]
+    # Every title says MLPerf; the edition whose story is about MLPerf v6.1 must be among them.
+    assert any("briefings/2026-10-16/" in h for h in hrefs), hrefs
+    shot(page, "04-search-mlperf")
+
+    page.goto(site_url + "data/")
+    shot(page, "05-data")
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("path", ["", f"briefings/{EDITIONS[2]}/", "archive/", "about/", "data/"])
+def test_no_serious_accessibility_violations(browser, site_url: str, path: str,
+                                            scheme: str) -> None:
+    axe = _ensure_axe()
+    if axe is None:
+        _missing(f"axe-core ({AXE}; `npm install --no-save axe-core`)")
+    context = browser.new_context(color_scheme=scheme, viewport={"width": 1280, "height": 900})
+    pg = context.new_page()
+    pg.goto(site_url + path)
+    pg.add_script_tag(path=str(axe))
+    result = pg.evaluate("async () => await axe.run()")
+    context.close()
+    bad = [(v["id"], v["impact"], len(v["nodes"]), v["nodes"][0]["target"])
+           for v in result["violations"] if v["impact"] in ("serious", "critical")]
+    assert bad == [], bad

@@ -1,0 +1,226 @@
+"""Every channel of an edition: Atom and JSON feeds, e-mail, radar calendar, Data page, stability."""
+
+from __future__ import annotations
+
+import datetime as dt
+import email
+import email.policy
+import json
+import re
+from pathlib import Path
+
+import feedparser
+import pytest
+import yaml
+from click.testing import CliRunner
+from conftest import REPO, tree_digest, write_entry
+
+from pipeline.build import build_site
+from pipeline.cli import main
+from pipeline.problems import BuildError
+from pipeline.render.datasets import DATA_FILES, DataFile, published_data
+from pipeline.render.ics import fold, ics_text
+from pipeline.render.markdown_html import EXTENSIONS
+
+TODAY = dt.date(2026, 11, 30)
+BUNDLED_DATES = ["2026-08-21", "2026-09-04", "2026-09-12", "2026-09-25", "2026-10-16", "2026-11-20"]
+SITE = "https://inference-brief.github.io/inference-brief/"
+
+
+# Feeds ---------------------------------------------------------------------------------------
+
+def test_atom_feed_parses_with_the_required_fields(bundled_site: Path) -> None:
+    d = feedparser.parse((bundled_site / "feed.xml").read_bytes())
+    assert d.version == "atom10" and not d.bozo
+    # RFC 4287 §4.1.1: a feed has id, title, updated, and an author (here at feed level).
+    assert d.feed.id == SITE and d.feed.title and d.feed.updated == "2026-11-20T00:00:00Z"
+    assert d.feed.author and any(link.rel == "self" for link in d.feed.links)
+    assert [e.id for e in d.entries] == [f"{SITE}briefings/{day}/" for day in
+                                         reversed(BUNDLED_DATES)]
+    for entry in d.entries:
+        # §4.1.2: each entry has id, title, updated; content here, full text.
+        assert entry.title and entry.updated and entry.link == entry.id
+        assert entry.content[0].type == "text/html"
+        assert "<h2" in entry.content[0].value and "Sources" in entry.content[0].value
+    # Links inside the content are absolute: a feed reader has no page to resolve them against.
+    assert not re.search(r'(?:href|src)="(?!https?://|#)', d.entries[0].content[0].value)
+
+
+def test_json_feed_has_the_required_fields(bundled_site: Path) -> None:
+    # feedparser 6.0 reads no JSON Feed (support is unreleased), so check the 1.1 spec's
+    # required and recommended fields directly.
+    doc = json.loads((bundled_site / "feed.json").read_bytes())
+    assert doc["version"] == "https://jsonfeed.org/version/1.1"
+    assert doc["title"] and doc["home_page_url"] == SITE and doc["feed_url"] == f"{SITE}feed.json"
+    assert [i["id"] for i in doc["items"]] == [f"{SITE}briefings/{d}/" for d in reversed(BUNDLED_DATES)]
+    for item in doc["items"]:
+        assert isinstance(item["id"], str) and item["url"] == item["id"]
+        assert item["content_html"] and item["content_text"]
+        assert re.fullmatch(r"\d{4}-\d\d-\d\dT00:00:00Z", item["date_modified"])
+    atom = feedparser.parse((bundled_site / "feed.xml").read_bytes())
+    assert doc["items"][0]["content_html"] == atom.entries[0].content[0].value
+
+
+def test_feeds_are_linked_from_every_page(bundled_site: Path) -> None:
+    for page in ("index.html", "archive/index.html", "about/index.html", "data/index.html",
+                 "briefings/2026-09-12/index.html"):
+        head = (bundled_site / page).read_text().split("</head>")[0]
+        assert 'type="application/atom+xml"' in head and 'feed.xml"' in head, page
+        assert 'type="application/feed+json"' in head, page
+
+
+# E-mail ---------------------------------------------------------------------------------------
+
+def test_email_html_is_for_mail_clients(bundled_site: Path) -> None:
+    page = (bundled_site / "briefings" / "2026-09-12" / "email.html").read_text()
+    assert "<script" not in page.lower() and 'rel="stylesheet"' not in page
+    assert 'role="presentation"' in page and 'style="' in page  # tables, CSS inlined
+    assert "@media (prefers-color-scheme: dark)" in page  # at-rules kept for clients that read them
+    assert not re.search(r'(?:href|src)="(?!https?://|#)', page)
+    assert "— 2026-09-12</h1>" in page and "Top developments" in page
+    assert "2026-09-25" not in page  # no "next edition" link: a sent mail never changes
+
+
+def test_brief_email_writes_a_multipart_message(tmp_path: Path, bundled_site: Path) -> None:
+    out = tmp_path / "e.eml"
+    result = CliRunner().invoke(main, ["email", "2026-09-12", "--root", str(REPO),
+                                       "--out", str(out), "--to", "reader@example.org"])
+    assert result.exit_code == 0, result.output
+    raw = out.read_bytes()
+    assert b"\r\n" in raw and b"\n" not in raw.replace(b"\r\n", b"")
+    msg = email.message_from_bytes(raw, policy=email.policy.default)
+    assert msg.get_content_type() == "multipart/alternative"
+    assert msg["Date"] == "Sat, 12 Sep 2026 00:00:00 +0000"
+    assert msg["Message-ID"] == "<briefing-2026-09-12@inference-brief.github.io>"
+    assert msg["To"] == "reader@example.org" and msg["Subject"].endswith("2026-09-12")
+    text = msg.get_body(("plain",)).get_content()
+    html = msg.get_body(("html",)).get_content()
+    assert text.replace("\r\n", "\n") == (bundled_site / "briefings" / "2026-09-12.txt").read_text()
+    assert html.replace("\r\n", "\n") == (bundled_site / "briefings" / "2026-09-12" /
+                                          "email.html").read_text()
+    again = tmp_path / "again.eml"
+    CliRunner().invoke(main, ["email", "2026-09-12", "--root", str(REPO), "--out", str(again),
+                              "--to", "reader@example.org"])
+    assert again.read_bytes() == raw
+
+
+def test_brief_email_refuses_a_day_without_edition() -> None:
+    result = CliRunner().invoke(main, ["email", "2026-09-13", "--root", str(REPO)])
+    assert result.exit_code == 1
+    assert result.output == ("error: 2026-09-13 is not an edition date (latest editions up to "
+                             "it: 2026-08-21, 2026-09-04, 2026-09-12)\n")
+
+
+# Calendar -------------------------------------------------------------------------------------
+
+def test_radar_calendar_is_rfc5545(bundled_site: Path) -> None:
+    raw = (bundled_site / "radar.ics").read_bytes()
+    assert raw.endswith(b"\r\n") and b"\n" not in raw.replace(b"\r\n", b"")
+    lines = raw.split(b"\r\n")[:-1]
+    assert all(len(line) <= 75 for line in lines)
+    unfolded = raw.decode().replace("\r\n ", "").split("\r\n")
+    assert unfolded[0] == "BEGIN:VCALENDAR" and "VERSION:2.0" in unfolded
+    uid = "UID:sonnet-5-intro-price-ends@inference-brief.github.io"
+    start = unfolded.index(uid) - 1
+    event = unfolded[start:unfolded.index("END:VEVENT", start) + 1]
+    assert event[0] == "BEGIN:VEVENT"
+    assert "DTSTAMP:20260821T000000Z" in event  # the announcing edition's date, not the build's
+    assert "DTSTART;VALUE=DATE:20260901" in event and "DTEND;VALUE=DATE:20260902" in event
+
+
+def test_ics_folding_and_escaping() -> None:
+    assert ics_text("a,b;c\\d\ne") == "a\\,b\\;c\\\\d\\ne"
+    line = "DESCRIPTION:" + "价格" * 40
+    folded = fold(line).encode()
+    parts = folded.split(b"\r\n")
+    assert all(len(p) <= 75 for p in parts) and all(p.startswith(b" ") for p in parts[1:])
+    assert b"".join(p[1:] if i else p for i, p in enumerate(parts)).decode() == line
+
+
+# Data page -------------------------------------------------------------------------------------
+
+def test_every_listed_data_file_is_published(bundled_site: Path) -> None:
+    page = (bundled_site / "data" / "index.html").read_text()
+    for d in DATA_FILES:
+        assert (bundled_site / d.path).is_file(), d.path
+        assert d.title in page and all(f"<code>{c.name}</code>" in page for c in d.columns)
+    header = (bundled_site / "data" / "editions.csv").read_text().splitlines()[0]
+    declared = next(d for d in DATA_FILES if d.path == "data/editions.csv")
+    assert header.split(",") == [c.name for c in declared.columns]
+    assert 'href="../data/"' in (bundled_site / "index.html").read_text() or "Data" in page
+
+
+def test_data_registry_and_files_must_agree() -> None:
+    extra = DataFile("data/prices.csv", "Prices", "x", ())
+    files = {"data/editions.csv": b"", "data/editions-per-month.csv": b""}
+    assert published_data(files) == tuple(sorted(DATA_FILES, key=lambda d: d.path))
+    # A declared file this tree does not write (no prices here) is simply not listed.
+    assert extra not in published_data(files, DATA_FILES + (extra,))
+    with pytest.raises(BuildError, match="not declared in DATA_FILES .*: data/stray.json"):
+        published_data({**files, "data/stray.json": b"{}"})
+
+
+def test_feed_html_uses_the_sites_markdown_extensions() -> None:
+    config = yaml.safe_load((REPO / "site" / "mkdocs.yml").read_text())
+    names = [next(iter(x)) if isinstance(x, dict) else x for x in config["markdown_extensions"]]
+    assert tuple(names) == EXTENSIONS
+
+
+# Stability and corrections ----------------------------------------------------------------------
+
+CORRECTED = """\
+date: 2026-09-06
+section: top
+headline: After Boundary
+summary: A short paragraph about After Boundary.
+links:
+  - url: https://example.org/after-boundary
+    publisher: Example News
+corrections:
+  - date: 2026-10-03
+    note: The price was per million output tokens, not input tokens.
+"""
+
+
+def test_a_later_entry_leaves_earlier_editions_as_they_were(tiny: Path, tmp_path: Path) -> None:
+    build_site(tiny, tmp_path / "before", today=TODAY)
+    write_entry(tiny, "2026-09-10", "later-price-change", section="numbers",
+                headline="Later price change")
+    build_site(tiny, tmp_path / "after", today=TODAY)
+    before, after = tree_digest(tmp_path / "before"), tree_digest(tmp_path / "after")
+    for path in ("briefings/2026-09-05/index.html", "briefings/2026-09-05.txt",
+                 "briefings/2026-09-05/email.html"):
+        assert before[path] == after[path], path
+    assert before["briefings/2026-09-12/index.html"] != after["briefings/2026-09-12/index.html"]
+    feed = lambda root: {e.id: (e.updated, e.content[0].value) for e in
+                         feedparser.parse((root / "feed.xml").read_bytes()).entries}
+    old, new = feed(tmp_path / "before"), feed(tmp_path / "after")
+    key = "https://example.org/brief/briefings/2026-09-05/"
+    assert old[key] == new[key]
+
+
+def test_a_correction_shows_on_the_edition_and_moves_its_feed_entry(tiny: Path,
+                                                                    tmp_path: Path) -> None:
+    build_site(tiny, tmp_path / "before", today=TODAY)
+    write_entry(tiny, "2026-09-06", "after-boundary", body=CORRECTED)
+    build_site(tiny, tmp_path / "after", today=TODAY)
+    page = (tmp_path / "after" / "briefings" / "2026-09-12" / "index.html").read_text()
+    assert "Correction, 2026-10-03" in page
+    assert "The price was per million output tokens, not input tokens." in page
+    updated = lambda root: {e.id: e.updated for e in
+                            feedparser.parse((root / "feed.xml").read_bytes()).entries}
+    key = "https://example.org/brief/briefings/2026-09-12/"
+    assert updated(tmp_path / "before")[key] == "2026-09-12T00:00:00Z"
+    assert updated(tmp_path / "after")[key] == "2026-10-03T00:00:00Z"
+    doc = json.loads((tmp_path / "after" / "feed.json").read_bytes())
+    assert doc["items"][0]["date_modified"] == "2026-10-03T00:00:00Z"
+    assert doc["items"][0]["date_published"] == "2026-09-12T00:00:00Z"
+
+
+def test_two_builds_give_identical_charts_and_feeds(tmp_path: Path, bundled_site: Path) -> None:
+    # A second build, without the chart cache of the first (a fresh root), must match it.
+    other = build_site(REPO, tmp_path / "again", today=TODAY).out
+    for path in ("charts/editions-per-month.svg", "charts/editions-per-month.png",
+                 "data/editions-per-month.csv", "data/editions.csv", "feed.xml", "feed.json",
+                 "radar.ics", "briefings/2026-09-12/email.html"):
+        assert (bundled_site / path).read_bytes() == (other / path).read_bytes(), path

@@ -1,0 +1,99 @@
+"""Charts: deterministic SVG and PNG, CSV and alt text from the data, a cache that skips redraws."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import REPO
+
+from pipeline.render import charts
+from pipeline.render.charts import ChartCache, ChartSeries, ChartSpec, alt_text, chart_csv, draw
+
+PRICES = ChartSpec(
+    name="v4-flash-output", kind="line", title="DeepSeek V4 Flash output price", x_label="Date",
+    y_label="USD per Mtok", unit="USD per Mtok",
+    categories=("2026-08-01", "2026-09-10", "2026-10-01"),
+    series=(ChartSeries("Standard", (0.42, 0.28, None)), ChartSeries("Off-peak", (0.21, 0.14, 0.14))),
+)
+MONTHS = ChartSpec(
+    name="editions-per-month", kind="bar", title="Editions per month", x_label="Month",
+    y_label="Editions", unit="editions", categories=("2026-08", "2026-09", "2026-10"),
+    series=(ChartSeries("Editions", (1.0, 3.0, 1.0)),),
+)
+
+
+def test_alt_text_says_what_extremes_and_latest() -> None:
+    assert alt_text(MONTHS) == (
+        "Bar chart: Editions per month. Editions by month, 3 points from 2026-08 to 2026-10. "
+        "Highest 3 editions (2026-09), lowest 1 editions (2026-08), latest 1 editions (2026-10).")
+    assert alt_text(PRICES) == (
+        "Line chart: DeepSeek V4 Flash output price. USD per Mtok by date, 3 points from "
+        "2026-08-01 to 2026-10-01. Standard: highest 0.42 USD per Mtok (2026-08-01), lowest "
+        "0.28 USD per Mtok (2026-09-10), latest 0.28 USD per Mtok (2026-09-10). Off-peak: "
+        "highest 0.21 USD per Mtok (2026-08-01), lowest 0.14 USD per Mtok (2026-09-10), latest "
+        "0.14 USD per Mtok (2026-10-01).")
+
+
+def test_alt_text_of_an_empty_chart() -> None:
+    empty = ChartSpec("e", "bar", "Nothing", "Month", "Editions", "editions", (), ())
+    assert alt_text(empty) == "Bar chart: Nothing. No data yet."
+
+
+def test_csv_behind_the_chart() -> None:
+    assert chart_csv(PRICES) == (b"Date,Standard,Off-peak\n2026-08-01,0.42,0.21\n"
+                                 b"2026-09-10,0.28,0.14\n2026-10-01,,0.14\n")
+    assert chart_csv(MONTHS) == b"Month,Editions\n2026-08,1\n2026-09,3\n2026-10,1\n"
+
+
+def test_series_must_match_categories() -> None:
+    with pytest.raises(ValueError, match="series 'A' has 1 values for 2 categories"):
+        ChartSpec("x", "line", "T", "X", "Y", "u", ("a", "b"), (ChartSeries("A", (1.0,)),))
+
+
+@pytest.mark.parametrize("spec", [PRICES, MONTHS], ids=["line", "bar"])
+def test_drawing_is_deterministic_and_undated(spec: ChartSpec) -> None:
+    a, b = draw(spec), draw(spec)
+    assert (a.svg, a.png) == (b.svg, b.png)
+    assert a.svg.startswith(b"<?xml") and b"<svg" in a.svg
+    assert b"<dc:date>" not in a.svg
+    assert a.png.startswith(b"\x89PNG") and b"matplotlib" not in a.png.lower()
+    # The palette's colours, not matplotlib's defaults.
+    assert charts.PALETTE[0].lower().encode() in a.svg.lower()
+
+
+def test_markdown_links_image_alt_and_csv() -> None:
+    chart = draw(MONTHS)
+    md = chart.markdown("../")
+    assert md.startswith(f"![{chart.alt}](../charts/editions-per-month.svg)")
+    assert "[the data behind this chart (CSV)](../data/editions-per-month.csv)" in md
+    assert "(https://e.org/charts/editions-per-month.png)" in chart.markdown("https://e.org/", "png")
+
+
+def test_cache_draws_a_chart_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    cache = ChartCache(tmp_path / "charts")
+    first = cache.chart(MONTHS)
+    assert (cache.hits, cache.misses) == (0, 1)
+    assert len(list((tmp_path / "charts").glob("*.svg"))) == 1
+
+    def no_drawing(spec: ChartSpec):
+        raise AssertionError("drew a chart whose data had not changed")
+
+    monkeypatch.setattr(charts, "draw", no_drawing)
+    again = ChartCache(tmp_path / "charts").chart(MONTHS)
+    assert again == first
+    changed = ChartSpec(**{**MONTHS.__dict__, "series": (ChartSeries("Editions", (1.0, 3.0, 2.0)),)})
+    with pytest.raises(AssertionError, match="drew a chart"):
+        ChartCache(tmp_path / "charts").chart(changed)
+
+
+def test_check_does_not_import_matplotlib(tiny: Path) -> None:
+    code = ("import sys; from click.testing import CliRunner; from pipeline.cli import main; "
+            f"r = CliRunner().invoke(main, ['check', '--root', {str(tiny)!r}]); "
+            "assert r.exit_code == 0, r.output; print('matplotlib' in sys.modules)")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=False,
+                          env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"})
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "False"
