@@ -97,6 +97,16 @@ class PageStore:
         os.replace(scratch, self.path)
 
 
+def _render_nothing(page: Any) -> Any:
+    """Return a stand-in for `page.render` of a reused page: empty content, anchors unknown."""
+    def render(config: Any, files: Any) -> None:
+        page.content = ""
+        # None tells mkdocs' anchor check the page was not rendered, so links into it are not
+        # checked against an empty page (they were checked when it was rendered).
+        page.present_anchor_ids = None
+    return render
+
+
 class ReusePages(BasePlugin):
     """An mkdocs plugin, added in-process, that reuses the cached HTML of unchanged pages."""
 
@@ -130,6 +140,7 @@ class ReusePages(BasePlugin):
         if cached is None:
             return None
         self.reused[src] = cached
+        page.render = _render_nothing(page)  # mkdocs would set up a Markdown converter per page
         return STUB_SOURCE
 
     def on_env(self, env: jinja2.Environment, *, config: Any, files: Any) -> jinja2.Environment:
