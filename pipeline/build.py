@@ -9,21 +9,22 @@ from __future__ import annotations
 import calendar
 import datetime as dt
 import itertools
+import os
 import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from pipeline.compose import Edition, compose_editions
+from pipeline import build_stamp
 from pipeline.problems import BuildError
 from pipeline.render import output
-from pipeline.render.channels import channel_files, editions_per_month
-from pipeline.render.charts import Chart, ChartCache, ChartSpec, draw
-from pipeline.render.datasets import DATA_FILES, data_page, published_data
-from pipeline.render.datasets_lanes import LANE_DATA_FILES
 from pipeline.render.mkdocs_site import SITE_DIR, build_mkdocs
-from pipeline.render.pages import archive_page, edition_page, text_edition
-from pipeline.sources import Sources, load_sources
+
+if TYPE_CHECKING:
+    from pipeline.compose import Edition
+    from pipeline.render.charts import Chart, ChartCache, ChartSpec
+    from pipeline.sources import Sources
 
 
 @dataclass(frozen=True)
@@ -34,7 +35,7 @@ class BuildResult:
 
 
 def edition_charts(sources: Sources, editions: list[Edition],
-                   chart: Callable[[ChartSpec], Chart] = draw) -> dict[dt.date, list[Chart]]:
+                   chart: Callable[[ChartSpec], Chart] | None = None) -> dict[dt.date, list[Chart]]:
     """Return the charts of each edition's Context & numbers, by edition date.
 
     Empty until the lanes with figures (prices, hardware) add theirs here; each chart must be
@@ -49,6 +50,13 @@ def site_files(sources: Sources, editions: list[Edition],
 
     `cache` keeps chart drawings between builds; without one every chart is drawn.
     """
+    # Imported here, not at the top: an unchanged rebuild returns before needing any of it.
+    from pipeline.render.channels import channel_files, editions_per_month
+    from pipeline.render.charts import draw
+    from pipeline.render.datasets import DATA_FILES, data_page, published_data
+    from pipeline.render.datasets_lanes import LANE_DATA_FILES
+    from pipeline.render.pages import archive_page, edition_page, text_edition
+
     if not editions:
         raise BuildError("no editions to build: editions.yaml lists no date up to today")
     series = sources.series
@@ -135,6 +143,21 @@ def epoch_of(editions: list[Edition]) -> int:
 
 def build_site(root: Path, out: Path, *, today: dt.date) -> BuildResult:
     """Build the site of `root`'s sources into `out`; on any failure `out` stays as it was."""
+    # Incremental builds (issue 8): nothing to do when inputs and output are as the last good
+    # build left them; this check imports nothing heavy, so the imports below come after it.
+    cache = build_stamp.cache_dir(root)
+    inputs = build_stamp.inputs_signature(root, out, today)
+    with output.build_lock(out):
+        stamp = build_stamp.read_stamp(cache, out)
+        if build_stamp.is_up_to_date(stamp, inputs, out):
+            assert stamp is not None
+            return BuildResult(editions=stamp.editions, files=stamp.files, out=out)
+
+    from pipeline.compose import compose_editions
+    from pipeline.render.charts import ChartCache
+    from pipeline.render.page_cache import PageStore, ReusePages, site_key
+    from pipeline.sources import load_sources
+
     sources = load_sources(root)
     editions = compose_editions(sources, sources.series.edition_dates(today))
     files = site_files(sources, editions, ChartCache(root / ".cache" / "charts"))
@@ -147,10 +170,23 @@ def build_site(root: Path, out: Path, *, today: dt.date) -> BuildResult:
                 target = docs / path
                 target.parent.mkdir(parents=True, exist_ok=True)
                 target.write_bytes(body)
+            if keep := os.environ.get("BRIEF_KEEP_DOCS"):
+                # For benchmarks/run.py: the same Markdown, for a plain `mkdocs build` beside ours.
+                shutil.copytree(docs, Path(keep) / "docs", dirs_exist_ok=True)
             built = scratch / "site"
-            build_mkdocs(docs, built, site_url=str(sources.series.site_url),
-                         epoch=epoch_of(editions))
+            site_url = str(sources.series.site_url)
+            store = PageStore(cache / "mkdocs-pages.marshal" if cache else None)
+            reuse = ReusePages(store, site_key(SITE_DIR / "mkdocs.yml", [SITE_DIR / "overrides"],
+                                               site_url=site_url), files,
+                               bytecode_dir=cache / "jinja" if cache else None)
+            build_mkdocs(docs, built, site_url=site_url, epoch=epoch_of(editions),
+                         plugins={"brief-page-cache": reuse})
+            store.save()
             output.swap_in(built, out, scratch)
         finally:
             shutil.rmtree(scratch, ignore_errors=True)
-    return BuildResult(editions=len(editions), files=len(files), out=out)
+        result = BuildResult(editions=len(editions), files=len(files), out=out)
+        build_stamp.write_stamp(cache, out, build_stamp.Stamp(
+            inputs=inputs, output=build_stamp.output_signature(out),
+            editions=result.editions, files=result.files))
+    return result

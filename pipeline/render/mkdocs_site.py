@@ -36,8 +36,12 @@ class _Collect(logging.Handler):
 
 
 def build_mkdocs(docs_dir: Path, site_dir: Path, *, site_url: str, epoch: int,
-                 config_file: Path = SITE_DIR / "mkdocs.yml") -> None:
-    """Build the site with mkdocs (strict: a warning fails the build) at a fixed build time."""
+                 config_file: Path = SITE_DIR / "mkdocs.yml",
+                 plugins: dict[str, object] | None = None) -> None:
+    """Build the site with mkdocs (strict: a warning fails the build) at a fixed build time.
+
+    `plugins`: plugin instances to add in-process, by name (the page cache, render/page_cache.py).
+    """
     # Imported here: mkdocs and its theme take a noticeable time to import, and `brief check`
     # never needs them.
     from mkdocs.commands.build import build
@@ -53,6 +57,8 @@ def build_mkdocs(docs_dir: Path, site_dir: Path, *, site_url: str, epoch: int,
         with _env("SOURCE_DATE_EPOCH", str(epoch)), _env("NO_MKDOCS_2_WARNING", "1"):
             config = load_config(config_file=str(config_file), docs_dir=str(docs_dir),
                                  site_dir=str(site_dir), site_url=site_url, strict=True)
+            for name, plugin in (plugins or {}).items():
+                config.plugins[name] = plugin  # registers its events, like a configured plugin
             build(config)
     except (MkDocsException, SystemExit) as err:
         detail = "; ".join(collect.messages) or str(err)

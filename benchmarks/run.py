@@ -1,0 +1,208 @@
+"""`python -m benchmarks.run --out FILE [--scales 1,year] [--runs 3]`: time builds at each scale.
+
+For each scale a synthetic sources tree is generated in a scratch folder (benchmarks/generate.py)
+and built by `brief build` in a child process, so wall time includes start-up and imports, and the
+child's peak RSS comes from `os.wait4`. Measured, each as median, min and max of the runs:
+
+- cold: no cache, no previous output;
+- unchanged: the same build again;
+- new edition: after adding the next day's edition and its entries;
+- changed price: after changing one price (skipped until the prices lane lands);
+- plain mkdocs: `mkdocs build` alone, same mkdocs.yml, of the Markdown our build generated
+  (dumped once through BRIEF_KEEP_DOCS), into a fresh folder: the renderer alone;
+- floor: loading the sources, composing and rendering the templates alone, in a child process.
+
+This prints and writes what it measured; the goals of issue 8 are ratios read off the table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from benchmarks.generate import KindNotAvailable, Scale, add_edition, change_one_price, generate, \
+    last_day, parse_scale
+
+REPO = Path(__file__).resolve().parents[1]
+METRICS = ("cold", "unchanged", "new_edition", "changed_price", "plain_mkdocs", "floor")
+
+
+@dataclass
+class Run:
+    """One child process: wall seconds and peak RSS in MiB."""
+
+    seconds: float
+    rss_mib: float
+
+
+@dataclass
+class ScaleResult:
+    scale: str
+    editions: int = 0
+    site_bytes: int = 0
+    skipped: list[str] = field(default_factory=list)
+    runs: dict[str, list[Run]] = field(default_factory=dict)
+
+    def summary(self) -> dict:
+        out: dict = {"editions": self.editions, "site_bytes": self.site_bytes,
+                     "skipped": self.skipped, "metrics": {}}
+        for name in METRICS:
+            runs = self.runs.get(name)
+            if not runs:
+                out["metrics"][name] = None
+                continue
+            secs = [r.seconds for r in runs]
+            out["metrics"][name] = {
+                "median_s": statistics.median(secs), "min_s": min(secs), "max_s": max(secs),
+                "peak_rss_mib": max(r.rss_mib for r in runs), "runs_s": secs}
+        return out
+
+
+def _env(**extra: str) -> dict[str, str]:
+    env = {**os.environ, "PYTHONPATH": str(REPO), "NO_MKDOCS_2_WARNING": "1", **extra}
+    env.pop("BRIEF_KEEP_DOCS", None)
+    env.update(extra)
+    return env
+
+
+def timed(cmd: list[str], env: dict[str, str], cwd: Path = REPO) -> Run:
+    """Run `cmd` to completion; return its wall time and the child's own peak RSS."""
+    with tempfile.TemporaryFile() as log:
+        start = time.perf_counter()
+        proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=log, stderr=log)
+        # os.wait4 gives this child's rusage, not the sum over every child so far.
+        _, status, usage = os.wait4(proc.pid, 0)
+        seconds = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        if proc.returncode != 0:
+            log.seek(0)
+            raise RuntimeError(f"{' '.join(cmd)} failed:\n{log.read().decode(errors='replace')}")
+    return Run(seconds, usage.ru_maxrss / 1024)  # ru_maxrss is in KiB on Linux
+
+
+def build_cmd(root: Path, today: str) -> list[str]:
+    return [sys.executable, "-m", "pipeline.cli", "build", "--root", str(root),
+            "--out", str(root / "public"), "--today", today]
+
+
+def floor(root: str, today: str) -> None:
+    """Load, compose and render templates alone (what our build does before mkdocs)."""
+    import datetime as dt
+
+    from pipeline.build import site_files
+    from pipeline.compose import compose_editions
+    from pipeline.sources import load_sources
+
+    sources = load_sources(Path(root))
+    editions = compose_editions(sources, sources.series.edition_dates(dt.date.fromisoformat(today)))
+    site_files(sources, editions)
+
+
+def dump_docs(root: Path, today: str, keep: Path) -> None:
+    """Build once with BRIEF_KEEP_DOCS, and lay out a plain mkdocs project of its Markdown."""
+    timed(build_cmd(root, today), _env(BRIEF_CACHE="off", BRIEF_KEEP_DOCS=str(keep)))
+    shutil.copy(REPO / "site" / "mkdocs.yml", keep / "mkdocs.yml")
+    shutil.copytree(REPO / "site" / "overrides", keep / "overrides")
+
+
+def tree_bytes(top: Path) -> int:
+    return sum(p.stat().st_size for p in top.rglob("*") if p.is_file())
+
+
+def measure(scale: Scale, runs: int, work: Path, say) -> ScaleResult:
+    """Generate the tree of `scale` and time every kind of build `runs` times."""
+    result = ScaleResult(scale.name, runs={m: [] for m in METRICS})
+    root = work / f"scale-{scale.name}"
+    result.skipped = generate(scale, root)
+    for kind in result.skipped:
+        say(f"  [{scale.name}] skipped {kind}: no generator for its format yet")
+    today = last_day(scale).isoformat()
+    keep = work / f"docs-{scale.name}"
+    dump_docs(root, today, keep)
+    epoch = str(int(time.mktime(time.strptime(today, "%Y-%m-%d"))))
+    for i in range(runs):
+        say(f"  [{scale.name}] run {i + 1}/{runs}")
+        shutil.rmtree(root / ".cache", ignore_errors=True)
+        shutil.rmtree(root / "public", ignore_errors=True)
+        result.runs["cold"].append(timed(build_cmd(root, today), _env()))
+        result.runs["unchanged"].append(timed(build_cmd(root, today), _env()))
+        today = add_edition(root, scale).isoformat()
+        result.runs["new_edition"].append(timed(build_cmd(root, today), _env()))
+        try:
+            change_one_price(root)
+            result.runs["changed_price"].append(timed(build_cmd(root, today), _env()))
+        except KindNotAvailable:
+            pass
+        site = work / f"plain-{scale.name}-{i}"
+        result.runs["plain_mkdocs"].append(timed(
+            [sys.executable, "-m", "mkdocs", "build", "-q", "--strict", "-f",
+             str(keep / "mkdocs.yml"), "-d", str(site)], _env(SOURCE_DATE_EPOCH=epoch)))
+        shutil.rmtree(site, ignore_errors=True)
+        result.runs["floor"].append(timed(
+            [sys.executable, "-c", f"from benchmarks.run import floor; floor({str(root)!r}, "
+             f"{today!r})"], _env()))
+    if "changed_price" in result.skipped or not result.runs["changed_price"]:
+        say(f"  [{scale.name}] skipped the changed-price rebuild: no prices format yet")
+    result.editions = len(list((root / "public" / "briefings").glob("*.txt")))
+    result.site_bytes = tree_bytes(root / "public")
+    return result
+
+
+def table(results: list[ScaleResult]) -> str:
+    """Return the results as a fixed-width table, with each build against plain mkdocs."""
+    lines = [f"{'scale':>6} {'build':<14} {'median s':>9} {'min s':>7} {'max s':>7} "
+             f"{'× mkdocs':>8} {'RSS MiB':>8}"]
+    for r in results:
+        summary = r.summary()["metrics"]
+        plain = summary["plain_mkdocs"]["median_s"] if summary["plain_mkdocs"] else None
+        for name in METRICS:
+            m = summary[name]
+            if m is None:
+                lines.append(f"{r.scale:>6} {name:<14} {'skipped':>9}")
+                continue
+            ratio = f"{m['median_s'] / plain:8.3f}" if plain else f"{'':>8}"
+            lines.append(f"{r.scale:>6} {name:<14} {m['median_s']:9.3f} {m['min_s']:7.3f} "
+                         f"{m['max_s']:7.3f} {ratio} {m['peak_rss_mib']:8.1f}")
+        lines.append(f"{r.scale:>6} {r.editions} editions, site {r.site_bytes / 2**20:.1f} MiB")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.run", description=__doc__.split(
+        "\n")[0])
+    parser.add_argument("--out", required=True, type=Path, help="Write the results as JSON here.")
+    parser.add_argument("--scales", default="1,year",
+                        help="Comma-separated: 1 (bundled), year (365 daily editions), <N>d.")
+    parser.add_argument("--runs", type=int, default=3, help="Runs per measurement (median).")
+    args = parser.parse_args(argv)
+    try:
+        scales = [parse_scale(s.strip()) for s in args.scales.split(",") if s.strip()]
+    except ValueError as err:
+        parser.error(str(err))
+
+    def say(text: str) -> None:
+        print(text, file=sys.stderr, flush=True)
+
+    results = []
+    with tempfile.TemporaryDirectory(prefix="brief-bench-") as tmp:
+        for scale in scales:
+            say(f"scale {scale.name}: generating and building")
+            results.append(measure(scale, args.runs, Path(tmp), say))
+    print(table(results))
+    args.out.write_text(json.dumps({
+        "python": sys.version.split()[0], "runs": args.runs,
+        "scales": {r.scale: r.summary() for r in results}}, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

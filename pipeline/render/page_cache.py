@@ -1,0 +1,175 @@
+"""Reuse the HTML of edition pages whose Markdown did not change, inside one mkdocs build.
+
+mkdocs has no incremental build of its own (`--dirty` goes by file times and warns that links go
+stale), and at a year of editions the pages themselves are most of its time: Markdown conversion,
+Material's page template and the search plugin's HTML parsing, page by page (see the profile in
+benchmarks/README.md). Editions are not in the navigation (site/mkdocs.yml), so the HTML of an
+edition page depends only on its own Markdown, its path, the mkdocs configuration, the theme and
+the static navigation; that is the key under which its HTML and its search-index entries are kept.
+
+The plugin below leaves every page in mkdocs' file list (so the sitemap, the search index and link
+checks see the whole site) but hands mkdocs a stub for each page it has: front matter choosing a
+one-line template, so there is nothing to convert or render; after rendering, it swaps the stub's
+output for the cached HTML and the search plugin's stub entries for the cached ones, in place, so
+the index keeps mkdocs' page order. The output is byte-identical to a cold build (tests/test_page_cache.py).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import marshal
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from mkdocs.plugins import BasePlugin, event_priority
+
+STUB_TEMPLATE = "brief-cached-page.html"
+STUB_SOURCE = f"---\ntemplate: {STUB_TEMPLATE}\n---\n"
+CACHED_PREFIX = "briefings/"
+"""Pages under this folder are outside the navigation, so their HTML can be reused."""
+STORE_VERSION = 1
+
+
+def site_key(config_file: Path, theme_dirs: list[Path], *, site_url: str, extra: str = "") -> str:
+    """Return the digest of what every page's HTML depends on besides its own Markdown."""
+    import mkdocs
+    import material
+
+    digest = hashlib.sha256(f"{STORE_VERSION}\n{sys.version}\n{mkdocs.__version__}\n"
+                            f"{getattr(material, '__version__', '')}\n{site_url}\n{extra}\n".encode())
+    digest.update(config_file.read_bytes())
+    for folder in theme_dirs:
+        for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+            digest.update(f"{path.relative_to(folder).as_posix()}\n".encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def page_key(site: str, src_uri: str, markdown: bytes) -> str:
+    """Return the cache key of one page: the site's key, the page's path and its Markdown."""
+    return hashlib.sha256(f"{site}\n{src_uri}\n".encode() + markdown).hexdigest()
+
+
+def is_reusable(markdown: bytes) -> bool:
+    """May a page's HTML be reused? Not when it links another Markdown file: mkdocs checks and
+    rewrites such links against the whole site, so the page would depend on more than itself."""
+    return b".md" not in markdown
+
+
+class PageStore:
+    """Rendered pages by key (HTML and search entries), in one file under `.cache/`."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self.pages: dict[str, tuple[str, list[dict[str, Any]]]] = {}
+        self.used: set[str] = set()
+        self.added = 0
+        if path is not None:
+            try:
+                data = marshal.loads(path.read_bytes())
+                if isinstance(data, dict):
+                    self.pages = data
+            except (OSError, ValueError, EOFError, TypeError):
+                self.pages = {}
+
+    def get(self, key: str) -> tuple[str, list[dict[str, Any]]] | None:
+        found = self.pages.get(key)
+        if found is not None:
+            self.used.add(key)
+        return found
+
+    def put(self, key: str, html: str, entries: list[dict[str, Any]]) -> None:
+        self.pages[key] = (html, entries)
+        self.used.add(key)
+        self.added += 1
+
+    def save(self) -> None:
+        """Write the pages this build used (dropping the rest), when anything changed."""
+        if self.path is None or (not self.added and self.used == set(self.pages)):
+            return
+        kept = {k: v for k, v in self.pages.items() if k in self.used}
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        scratch = self.path.with_suffix(f".{os.getpid()}.tmp")
+        scratch.write_bytes(marshal.dumps(kept))
+        os.replace(scratch, self.path)
+
+
+def _render_nothing(page: Any) -> Any:
+    """Return a stand-in for `page.render` of a reused page: empty content, anchors unknown."""
+    def render(config: Any, files: Any) -> None:
+        page.content = ""
+        # None tells mkdocs' anchor check the page was not rendered, so links into it are not
+        # checked against an empty page (they were checked when it was rendered).
+        page.present_anchor_ids = None
+    return render
+
+
+class ReusePages(BasePlugin):
+    """An mkdocs plugin, added in-process, that reuses the cached HTML of unchanged pages."""
+
+    def __init__(self, store: PageStore, site: str, markdown: dict[str, bytes],
+                 bytecode_dir: Path | None = None) -> None:
+        super().__init__()
+        self.store = store
+        self.bytecode_dir = bytecode_dir
+        """Where jinja2 keeps the theme's compiled templates: compiling them took ~0.5 s a build."""
+        self.site = site
+        self.markdown = markdown
+        """The Markdown the build wrote, by path in the docs folder: no need to read it back."""
+        self.keys: dict[str, str] = {}
+        self.reused: dict[str, tuple[str, list[dict[str, Any]]]] = {}
+        self.entries_before = 0
+        self.rendered = 0
+
+    def _search_entries(self, config: Any) -> list[dict[str, Any]] | None:
+        search = config.plugins.get("search") or config.plugins.get("material/search")
+        index = getattr(search, "search_index", None)
+        return getattr(index, "entries", None)
+
+    def on_page_read_source(self, *, page: Any, config: Any) -> str | None:
+        src = page.file.src_uri
+        md = self.markdown.get(src)
+        if md is None or not src.startswith(CACHED_PREFIX) or not is_reusable(md):
+            return None
+        key = page_key(self.site, src, md)
+        self.keys[src] = key
+        cached = self.store.get(key)
+        if cached is None:
+            return None
+        self.reused[src] = cached
+        page.render = _render_nothing(page)  # mkdocs would set up a Markdown converter per page
+        return STUB_SOURCE
+
+    def on_env(self, env: jinja2.Environment, *, config: Any, files: Any) -> jinja2.Environment:
+        # Non-empty: mkdocs writes nothing for an empty page, and the stub's output is replaced.
+        env.loader = jinja2.ChoiceLoader([jinja2.DictLoader({STUB_TEMPLATE: "stub"}), env.loader])
+        if self.bytecode_dir is not None:
+            self.bytecode_dir.mkdir(parents=True, exist_ok=True)
+            env.bytecode_cache = jinja2.FileSystemBytecodeCache(str(self.bytecode_dir))
+        return env
+
+    @event_priority(100)  # before the search plugin indexes the page
+    def on_page_context(self, context: Any, *, page: Any, config: Any, nav: Any) -> Any:
+        entries = self._search_entries(config)
+        self.entries_before = len(entries) if entries is not None else 0
+        return context
+
+    @event_priority(-100)  # after every other plugin has seen the page
+    def on_post_page(self, output: str, *, page: Any, config: Any) -> str:
+        src = page.file.src_uri
+        entries = self._search_entries(config)
+        if src in self.reused:
+            html, cached_entries = self.reused[src]
+            if entries is not None:
+                del entries[self.entries_before:]
+                entries.extend(dict(e) for e in cached_entries)
+            return html
+        self.rendered += 1
+        key = self.keys.get(src)
+        if key is not None:
+            new = [dict(e) for e in entries[self.entries_before:]] if entries is not None else []
+            self.store.put(key, output, new)
+        return output

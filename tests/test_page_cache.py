@@ -1,0 +1,149 @@
+"""Incremental builds give the bytes of a cold build, after every kind of change (issue 8)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO, tree_digest, write_entry
+from pipeline import build_stamp
+from pipeline.build import build_site
+from pipeline.render import page_cache, pages
+from pipeline.render.page_cache import PageStore, ReusePages, is_reusable, page_key
+
+TODAY = dt.date(2026, 11, 30)
+
+
+@pytest.fixture
+def reused(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Record the pages each build took from the cache instead of rendering them."""
+    seen: list[str] = []
+    original = ReusePages.on_post_page
+
+    def spy(self: ReusePages, output: str, *, page, config) -> str:
+        if page.file.src_uri in self.reused:
+            seen.append(page.file.src_uri)
+        return original(self, output, page=page, config=config)
+
+    spy.mkdocs_priority = original.mkdocs_priority  # type: ignore[attr-defined]
+    monkeypatch.setattr(ReusePages, "on_post_page", spy)
+    return seen
+
+
+@pytest.fixture
+def code_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A copy of the templates the build renders with, so a test can change one."""
+    code = tmp_path / "code"
+    shutil.copytree(REPO / "templates", code / "templates")
+    monkeypatch.setattr(build_stamp, "CODE", code)
+    monkeypatch.setattr(build_stamp, "CODE_DIRS", ("templates",))
+    env = pages.environment.__wrapped__(code / "templates")  # the same set-up, another folder
+    monkeypatch.setattr(pages, "environment", lambda: env)
+    return code
+
+
+def cold_digest(root: Path, out: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    """Build with no cache at all and return the tree's digest."""
+    with monkeypatch.context() as m:
+        m.setenv("BRIEF_CACHE", "off")
+        build_site(root, out, today=TODAY)
+    return tree_digest(out)
+
+
+def test_incremental_builds_equal_cold_builds(copy_repo_sources, tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch,
+                                              reused: list[str], code_copy: Path) -> None:
+    root = copy_repo_sources()
+    public = root / "public"
+    build_site(root, public, today=TODAY)
+    assert (root / ".cache" / "mkdocs-pages.marshal").is_file()
+    editions = len(list((public / "briefings").glob("*.txt")))
+
+    # Nothing changed: the stamp says so and nothing is built (the tree is not even replaced).
+    inode = public.stat().st_ino
+    build_site(root, public, today=TODAY)
+    assert public.stat().st_ino == inode
+
+    # Inputs touched, contents the same: a real build, every edition page from the cache.
+    reused.clear()
+    (root / "sources" / "editions.yaml").touch()
+    build_site(root, public, today=TODAY)
+    assert len(reused) == editions
+    assert tree_digest(public) == cold_digest(root, tmp_path / "cold-touched", monkeypatch)
+
+    # One new edition: it and its predecessor (whose "next" link appears) are rendered.
+    reused.clear()
+    series = root / "sources" / "editions.yaml"
+    series.write_text(series.read_text().replace("  - 2026-11-20\n", "  - 2026-11-20\n  - 2026-11-27\n"))
+    write_entry(root, "2026-11-25", "new-edition-story", headline="A story of the new edition")
+    build_site(root, public, today=TODAY)
+    assert len(reused) == editions - 1
+    assert "briefings/2026-11-27.md" not in reused and "briefings/2026-11-20.md" not in reused
+    assert tree_digest(public) == cold_digest(root, tmp_path / "cold-new", monkeypatch)
+
+    # One changed entry: only its edition's page is rendered again.
+    reused.clear()
+    entry = root / "sources" / "entries" / "2026" / "09-12-tpu-efficiency.yaml"
+    entry.write_text(entry.read_text().replace("up to 50% more", "up to half again as much"))
+    build_site(root, public, today=TODAY)
+    assert "briefings/2026-09-12.md" not in reused and len(reused) == editions
+    assert "half again" in (public / "briefings" / "2026-09-12" / "index.html").read_text()
+    assert tree_digest(public) == cold_digest(root, tmp_path / "cold-entry", monkeypatch)
+
+    # A changed template: every edition page changes, so none is reused.
+    reused.clear()
+    template = code_copy / "templates" / "briefing.md.j2"
+    template.write_text(template.read_text().replace("## Sources", "## Sources cited"))
+    build_site(root, public, today=TODAY)
+    assert reused == []
+    assert "Sources cited" in (public / "briefings" / "2026-09-12" / "index.html").read_text()
+    assert tree_digest(public) == cold_digest(root, tmp_path / "cold-template", monkeypatch)
+
+
+def test_changed_output_is_rebuilt(tiny: Path) -> None:
+    # The stamp covers the output too: a file edited or removed in public/ is put back.
+    public = tiny / "public"
+    build_site(tiny, public, today=TODAY)
+    before = tree_digest(public)
+    (public / "briefings" / "2026-09-12.txt").unlink()
+    (public / "index.html").write_text("defaced")
+    build_site(tiny, public, today=TODAY)
+    assert tree_digest(public) == before
+
+
+def test_a_page_linking_markdown_is_never_reused() -> None:
+    # mkdocs checks and rewrites links to other Markdown files against the whole site.
+    assert not is_reusable(b"See [the other edition](2026-09-05.md).")
+    assert is_reusable(b"See [the other edition](../2026-09-05/).")
+
+
+def test_page_key_changes_with_path_markdown_and_site() -> None:
+    base = page_key("site", "briefings/2026-09-12.md", b"# A")
+    assert base != page_key("site", "briefings/2026-09-13.md", b"# A")
+    assert base != page_key("site", "briefings/2026-09-12.md", b"# B")
+    assert base != page_key("other", "briefings/2026-09-12.md", b"# A")
+
+
+def test_store_keeps_only_pages_used_by_the_last_build(tmp_path: Path) -> None:
+    path = tmp_path / "pages.marshal"
+    store = PageStore(path)
+    store.put("a", "<html>a</html>", [{"location": "a/", "title": "A", "text": ""}])
+    store.put("b", "<html>b</html>", [])
+    store.save()
+    again = PageStore(path)
+    assert again.get("a") == ("<html>a</html>", [{"location": "a/", "title": "A", "text": ""}])
+    again.save()
+    assert set(PageStore(path).pages) == {"a"}
+
+
+def test_a_damaged_store_is_ignored(tmp_path: Path) -> None:
+    path = tmp_path / "pages.marshal"
+    path.write_bytes(b"not marshal data")
+    assert PageStore(path).pages == {}
+
+
+def test_stub_renders_through_a_template_mkdocs_can_find() -> None:
+    assert page_cache.STUB_TEMPLATE in page_cache.STUB_SOURCE
