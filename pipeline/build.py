@@ -24,6 +24,7 @@ from pipeline.render.mkdocs_site import SITE_DIR, build_mkdocs
 if TYPE_CHECKING:
     from pipeline.compose import Edition
     from pipeline.render.charts import Chart, ChartCache, ChartSpec
+    from pipeline.render.datasets import DataFile
     from pipeline.sources import Sources
 
 
@@ -41,7 +42,26 @@ def edition_charts(sources: Sources, editions: list[Edition],
     Empty until the lanes with figures (prices, hardware) add theirs here; each chart must be
     computed as of its edition's date, so a later source never changes an earlier edition.
     """
-    return {e.date: [] for e in editions}
+    charts: dict[dt.date, list[Chart]] = {e.date: [] for e in editions}
+    if not sources.prices or sources.rates is None or chart is None:
+        return charts
+    from pipeline.render.prices_page import cheapest_chart_spec
+
+    profile = sources.series.profiles[0]
+    for e in editions:
+        charts[e.date].append(chart(cheapest_chart_spec(sources.prices, sources.rates, profile,
+                                                        e.date)))
+    return charts
+
+
+def chart_data_files(charts: list[Chart]) -> tuple[DataFile, ...]:
+    """Return the Data page entries of the CSV files behind charts, described from their specs."""
+    from pipeline.render.datasets import Column, DataFile
+
+    return tuple(DataFile(c.csv_path, c.spec.title, f"The data behind the chart “{c.spec.title}”.",
+                          (Column(c.spec.x_label, "The category of each bar or point."),
+                           *(Column(s.name, c.spec.y_label) for s in c.spec.series)))
+                 for c in charts)
 
 
 def site_files(sources: Sources, editions: list[Edition],
@@ -81,7 +101,9 @@ def site_files(sources: Sources, editions: list[Edition],
     encoded = {path: body.encode() if isinstance(body, str) else body
                for path, body in files.items()}
     # Last, so it sees every data file the lanes above wrote (and refuses undeclared ones).
-    encoded["data.md"] = data_page(published_data(encoded, DATA_FILES + LANE_DATA_FILES)).encode()
+    declared = DATA_FILES + LANE_DATA_FILES + chart_data_files(
+        [c for cs in charts_of.values() for c in cs])
+    encoded["data.md"] = data_page(published_data(encoded, declared)).encode()
     return encoded
 
 

@@ -11,6 +11,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
+from pipeline.render.charts import ChartSeries, ChartSpec
 from pipeline.cost import blended_usd, day_end, effective_price, models_of, usd_list_first
 from pipeline.models.prices import PriceFile, WorkloadProfile
 from pipeline.normalize.fx import RateNotFound, RateTable
@@ -120,3 +121,17 @@ def cheapest_svg(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
         ax.set_xlabel("million tokens per USD")
         ax.tick_params(labelsize=6)
     return _svg(fig)
+
+
+def cheapest_chart_spec(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
+                        profile: WorkloadProfile, as_of: dt.date, top: int = 8) -> ChartSpec:
+    """Return the spec of an edition's chart: the models with the most tokens per dollar for
+    `profile`, as of the edition's date (so a later price never changes an earlier edition)."""
+    rows = current_rows(files, rates, profile, as_of)[:top]
+    return ChartSpec(
+        name=f"tokens-per-dollar-{profile.id}-{as_of.isoformat()}", kind="bar",
+        title=f"Most tokens per US dollar, {profile.title}, as of {as_of.isoformat()}",
+        x_label="Model", y_label="Million tokens per USD (blended)", unit="million tokens per USD",
+        categories=tuple(f"{name} {model}" for name, model, *_ in rows),
+        series=(ChartSeries("Million tokens per USD",
+                            tuple(round(tpu / 1e6, 3) for *_, tpu, _fx in rows)),))
