@@ -59,7 +59,9 @@ def test_json_feed_has_the_required_fields(bundled_site: Path) -> None:
         assert re.fullmatch(r"\d{4}-\d\d-\d\dT00:00:00Z", item["date_modified"])
     atom = feedparser.parse((bundled_site / "feed.xml").read_bytes())
     # feedparser re-serializes void elements (`<img … />` → `<img …>`); the content is the same.
-    assert doc["items"][0]["content_html"].replace(" />", ">") == atom.entries[0].content[0].value
+    def same(html: str) -> str:
+        return html.replace(" />", ">")
+    assert same(doc["items"][0]["content_html"]) == same(atom.entries[0].content[0].value)
 
 
 def test_feeds_are_linked_from_every_page(bundled_site: Path) -> None:
