@@ -181,7 +181,13 @@ def _ticks(ax, categories: tuple[str, ...]) -> None:
     positions = list(range(len(categories)))
     # At most about a dozen labels, so they never overlap whatever the number of points.
     step = max(1, -(-len(categories) // 12))
-    ax.set_xticks(positions[::step], [categories[i] for i in positions[::step]])
+    labels = [categories[i] for i in positions[::step]]
+    ax.set_xticks(positions[::step], labels)
+    # Long labels (model names) would run into each other side by side: slant them.
+    if max((len(x) for x in labels), default=0) * len(labels) > 80:
+        ax.tick_params(axis="x", labelrotation=30, labelsize=7)
+        for label in ax.get_xticklabels():
+            label.set_horizontalalignment("right")
 
 
 def _save(fig) -> tuple[bytes, bytes]:
