@@ -151,18 +151,6 @@ def test_rebases_when_an_editor_pushed_meanwhile(scratch, stub_brief, tmp_path) 
     assert all(f.startswith("sources/snapshots/") for f in files)
 
 
-@pytest.mark.skipif(has_command("ingest", "feeds") and has_command("ingest", "fx"),
-                    reason="both ingest commands exist")
-def test_missing_ingest_command_fails_clearly(scratch) -> None:
-    origin, clone = scratch
-    result = run_script(clone, REAL_BRIEF)
-    assert result.returncode == 3
-    missing = "feeds" if not has_command("ingest", "feeds") else "fx"
-    assert result.stderr.strip() == (f"publish-ingest: `brief ingest {missing}` is not available "
-                                     "in this version of brief; cannot ingest")
-    assert pushed_commit(origin)[2] == 1
-
-
 ATOM = b"""<?xml version="1.0" encoding="utf-8"?>
 <feed xmlns="http://www.w3.org/2005/Atom">
   <title>Loopback pricing news</title>
