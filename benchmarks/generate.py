@@ -9,12 +9,17 @@ raise `KindNotAvailable`, and the harness skips them and says so.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
+import json
+import random
 import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
+
+from pipeline.feed_state import RETENTION_DAYS
 
 _DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
@@ -114,25 +119,182 @@ def write_entries(root: Path, editions: int) -> int:
     return count
 
 
+def _until(root: Path) -> dt.date:
+    """Return the last edition day of a generated tree (the cadence's `until`)."""
+    series = yaml.safe_load((root / "sources" / "editions.yaml").read_text(encoding="utf-8"))
+    return series["cadence"]["until"]
+
+
+def _bundled_feed_items() -> list[dict]:
+    """Return the items of the bundled feed snapshots, the model texts of the synthetic ones."""
+    items = []
+    for path in sorted((BUNDLED / "snapshots" / "feeds").glob("*.json")):
+        items += json.loads(path.read_text(encoding="utf-8")).get("items", [])
+    return items
+
+
 def write_feeds(root: Path, feeds: int = 200, items: int = 100) -> None:
     """Write sources/feeds.yaml and feed snapshots: `feeds` feeds × `items` items in the window."""
-    raise KindNotAvailable("feeds: the feeds format is not on main yet (lead: fill after merging)")
+    bundled = yaml.safe_load((BUNDLED / "feeds.yaml").read_text(encoding="utf-8"))
+    topics = list(bundled["topics"])
+    models = _bundled_feed_items()
+    until = _until(root)
+    end = dt.datetime(until.year, until.month, until.day, 12, tzinfo=dt.UTC)
+    # Spread each feed's items over the 90-day retention window before the last edition.
+    step = dt.timedelta(days=RETENTION_DAYS - 1) / items
+    entries = []
+    folder = root / "sources" / "snapshots" / "feeds"
+    folder.mkdir(parents=True, exist_ok=True)
+    for f in range(feeds):
+        feed_id = f"synthetic-feed-{f + 1:03d}"
+        cn = f % 4 == 3
+        url = f"https://feeds.example.com/{feed_id}.xml"
+        entries.append({"id": feed_id, "url": url, "title": f"Synthetic feed {f + 1}",
+                        "region": "cn" if cn else "global", "language": "zh" if cn else "en",
+                        "topics": [topics[f % len(topics)]], "weight": 1.0})
+        snap_items = []
+        for n in range(items):
+            model = models[(f * items + n) % len(models)]
+            when = (end - step * n - dt.timedelta(minutes=f)).strftime("%Y-%m-%dT%H:%M:%SZ")
+            snap_items.append({
+                "id": hashlib.sha1(f"{feed_id}/{n}".encode()).hexdigest()[:20],
+                "url": f"https://news.example.com/{feed_id}/{n + 1}",
+                "title": f"{model['title']} ({feed_id} #{n + 1})",
+                "summary_html": model.get("summary_html", ""),
+                "summary_text": model.get("summary_text", ""),
+                "published": when, "date_flag": None, "first_seen": when,
+                "language": model.get("language"), "author": None})
+        snapshot = {"feed_id": feed_id, "url": url, "title": f"Synthetic feed {f + 1}",
+                    "language": "zh" if cn else "en",
+                    "validators": {"etag": None, "last_modified": None},
+                    "health": {"last_attempt": end.strftime("%Y-%m-%dT%H:%M:%SZ"),
+                               "last_success": end.strftime("%Y-%m-%dT%H:%M:%SZ"),
+                               "status": 200, "consecutive_failures": 0, "last_error": None,
+                               "gone": False, "retry_after": None},
+                    "items": snap_items}
+        (folder / f"{feed_id}.json").write_text(
+            json.dumps(snapshot, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    doc = {"topics": bundled["topics"], "feeds": entries}
+    (root / "sources" / "feeds.yaml").write_text(
+        yaml.dump(doc, Dumper=_DUMPER, sort_keys=False, allow_unicode=True), encoding="utf-8")
+
+
+PRICE_MONTHS = 12
+"""A year of monthly price changes per model, from YEAR_START."""
+
+
+def _price_records(rng: random.Random, model: str, base: float, currency: str) -> list[dict]:
+    records = []
+    price = base
+    for month in range(PRICE_MONTHS):
+        start = dt.date(YEAR_START.year + (YEAR_START.month - 1 + month) // 12,
+                        (YEAR_START.month - 1 + month) % 12 + 1, 1)
+        record: dict = {"model": model, "from": start}
+        if month < PRICE_MONTHS - 1:
+            nxt = month + 1
+            record["to"] = dt.date(YEAR_START.year + (YEAR_START.month - 1 + nxt) // 12,
+                                   (YEAR_START.month - 1 + nxt) % 12 + 1, 1)
+        record["source_url"] = f"https://prices.example.com/{currency.lower()}/{model}"
+        record["checked"] = start
+        record["prices"] = [{"meter": "input", "price": round(price, 4)},
+                            {"meter": "cached_input", "price": round(price / 10, 4)},
+                            {"meter": "output", "price": round(price * 4, 4)}]
+        records.append(record)
+        price *= rng.choice((0.8, 0.9, 0.95, 1.0, 1.05, 1.1))
+    return records
 
 
 def write_prices(root: Path, providers: int = 60, models: int = 20) -> None:
     """Write sources/prices/: `providers` × `models` price histories with monthly changes."""
-    raise KindNotAvailable("prices: the price format is not on main yet (lead: fill after merging)")
+    rng = random.Random(8)
+    folder = root / "sources" / "prices"
+    folder.mkdir(parents=True, exist_ok=True)
+    for p in range(providers):
+        provider = f"synthetic-provider-{p + 1:02d}"
+        lists = []
+        usd = []
+        for m in range(models):
+            usd += _price_records(rng, f"model-{p + 1:02d}-{m + 1:02d}",
+                                  rng.choice((0.1, 0.5, 1.0, 2.5, 5.0, 15.0)), "USD")
+        lists.append({"currency": "USD", "unit": "per_1m_tokens", "records": usd})
+        if p == 0:
+            # One provider also publishes a list in yuan, as DeepSeek does.
+            cny = []
+            for m in range(models):
+                cny += _price_records(rng, f"model-{p + 1:02d}-{m + 1:02d}",
+                                      rng.choice((1.0, 2.0, 4.0, 8.0)), "CNY")
+            lists.insert(0, {"currency": "CNY", "unit": "per_1m_tokens", "records": cny})
+        doc = {"provider": provider, "name": f"Synthetic Provider {p + 1}", "lists": lists}
+        (folder / f"{provider}.yaml").write_text(
+            yaml.dump(doc, Dumper=_DUMPER, sort_keys=False, allow_unicode=True, width=100),
+            encoding="utf-8")
+
+
+# Accelerator texts as MLPerf submitters write them; each matches one accelerators.yaml pattern.
+_ACCELERATOR_TEXT = {
+    "H100": "NVIDIA H100-SXM-80GB", "H200": "NVIDIA H200-SXM-141GB",
+    "B200": "NVIDIA B200-SXM-180GB", "B300": "NVIDIA B300-SXM-270GB", "GB200": "NVIDIA GB200",
+    "GB300": "NVIDIA GB300", "MI300X": "AMD Instinct MI300X 192GB HBM3",
+    "MI325X": "AMD Instinct MI325X 256GB HBM3e", "MI355X": "AMD Instinct MI355X",
+    "TPU v7": "Google TPU v7 (Ironwood)"}
+_BENCH = (("llama2-70b-99", "Offline"), ("llama2-70b-99", "Server"),
+          ("llama2-70b-99.9", "Interactive"), ("deepseek-r1", "Server"),
+          ("deepseek-r1", "Offline"), ("llama3.1-405b", "Server"))
 
 
 def write_benchmark_rows(root: Path, rows: int = 20_000) -> None:
     """Write sources/benchmarks/ result files holding `rows` benchmark rows in all."""
-    raise KindNotAvailable("benchmarks: the benchmark-row format is not on main yet "
-                           "(lead: fill after merging)")
+    rng = random.Random(20_000)
+    hardware = root / "sources" / "hardware"
+    if not hardware.exists():
+        shutil.copytree(BUNDLED / "hardware", hardware)
+    # Only accelerators with an hourly cost: a result on one without is a check error.
+    costed = {c["accelerator"] for c in yaml.safe_load(
+        (hardware / "costs.yaml").read_text(encoding="utf-8"))["costs"]}
+    names = [a["name"] for a in yaml.safe_load(
+        (hardware / "accelerators.yaml").read_text(encoding="utf-8"))["accelerators"]
+             if a["name"] in costed]
+    texts = [_ACCELERATOR_TEXT.get(n, n) for n in names]
+    out = []
+    for i in range(rows):
+        text = texts[i % len(texts)]
+        model, scenario = _BENCH[(i // len(texts)) % len(_BENCH)]
+        submitter = text.split()[0]
+        out.append({
+            "ID": f"5.1-{i + 1:05d}", "Submitter": submitter, "Availability": "available",
+            "Category": "closed" if i % 5 else "open", "Suite": "datacenter",
+            "System": f"Synthetic system {i % 97 + 1} (8x {text})", "Model": model,
+            "Scenario": scenario, "Nodes": 1, "Accelerator": text, "a#": 8, "version": "v5.1",
+            "inferred": 0, "has_power": False,
+            "Details": f"https://github.com/mlcommons/inference_results_v5.1/tree/main/closed/"
+                       f"{submitter}/results/synthetic-{i + 1}",
+            "Performance_Result": round(rng.uniform(1_000, 200_000), 1),
+            "Performance_Units": "Tokens/s"})
+    path = root / "sources" / "benchmarks" / "mlperf-inference" / "v5.1" / "summary_results.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
+    index = {"files": [{
+        "path": "mlperf-inference/v5.1/summary_results.json", "suite": "mlperf-inference",
+        "round": "v5.1", "published": dt.date(2025, 9, 9),
+        "source_url": "https://github.com/mlcommons/inference_results_v5.1/blob/main/"
+                      "summary_results.json",
+        "note": f"Synthetic: {rows} rows in the v5.1 array schema (benchmarks/generate.py)."}]}
+    (root / "sources" / "benchmarks" / "index.yaml").write_text(
+        yaml.dump(index, Dumper=_DUMPER, sort_keys=False, allow_unicode=True), encoding="utf-8")
 
 
 def change_one_price(root: Path) -> None:
     """Change one price in a generated tree (the "one changed price" rebuild)."""
-    raise KindNotAvailable("prices: no price format on main yet, so no price to change")
+    folder = root / "sources" / "prices"
+    path = next(iter(sorted(folder.glob("*.yaml"))), None)
+    if path is None:
+        raise KindNotAvailable("prices: this tree has no price files")
+    text = path.read_text(encoding="utf-8")
+    # The last `price:` of the file: the output price of a model's current record. Edit the text,
+    # as an editor would, and lower it by a tenth.
+    match = list(re.finditer(r"price: ([0-9.]+)", text))[-1]
+    new = f"price: {round(float(match[1]) * 0.9, 4)}"
+    path.write_text(text[:match.start()] + new + text[match.end():], encoding="utf-8")
 
 
 # The kinds beyond entries and the series, in the order they are generated.
