@@ -12,8 +12,37 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from pipeline.formats.benchmark_record import BenchmarkRecord
-from pipeline.models.hardware import HourlyCost
+from pipeline.models.hardware import Accelerator, BenchmarkFile, HourlyCost
 from pipeline.normalize.accelerators import NameMatch, match_accelerator
+
+# Where the hardware sources live, relative to the repository root (for citations).
+ACCELERATORS = "sources/hardware/accelerators.yaml"
+COSTS = "sources/hardware/costs.yaml"
+BENCHMARKS = "sources/benchmarks"
+INDEX = f"{BENCHMARKS}/index.yaml"
+
+
+@dataclass(frozen=True)
+class FileReport:
+    """What became of one benchmark file's rows."""
+
+    path: str
+    schema: str
+    total_rows: int
+    table_rows: int
+    skipped: tuple[tuple[str, int], ...]
+    """(reason, rows) for the rows not in the table, most frequent first."""
+
+
+@dataclass(frozen=True)
+class Hardware:
+    """The validated hardware sources."""
+
+    accelerators: tuple[Accelerator, ...]
+    costs: tuple[HourlyCost, ...]
+    files: tuple[BenchmarkFile, ...]
+    reports: tuple[FileReport, ...] = ()
+
 
 SECONDS_PER_HOUR = 3600
 TOKEN_UNITS = "Tokens/s"

@@ -12,7 +12,10 @@ from collections.abc import Sequence
 
 from pipeline.compose import Citation, Figure, RadarItem, in_window
 from pipeline.hardware import (
+    BENCHMARKS,
+    COSTS,
     CostedRow,
+    Hardware,
     HardwareRow,
     UsdPerUnit,
     basis_label,
@@ -20,7 +23,6 @@ from pipeline.hardware import (
     costed_rows,
     usd_identity,
 )
-from pipeline.hardware_source import BENCHMARKS, COSTS, Hardware
 
 PREFERRED_BASIS = "owner_tco/hyperscaler"
 """The basis figures quote first: the one InferenceX itself defaults to."""

@@ -10,17 +10,26 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter
-from dataclasses import dataclass
 from pathlib import Path
 
 from pipeline.formats.benchmark_record import ReadResult
 from pipeline.formats.inferencex import read_inferencex_rows
 from pipeline.formats.mlperf import FormatError, read_mlperf_summary
-from pipeline.hardware import FileInfo, HardwareRow, normalize_records, rows_missing_cost
+from pipeline.hardware import (
+    ACCELERATORS,
+    BENCHMARKS,
+    COSTS,
+    INDEX,
+    FileInfo,
+    FileReport,
+    Hardware,
+    HardwareRow,
+    normalize_records,
+    rows_missing_cost,
+)
 from pipeline.models.hardware import (
     Accelerator,
     AcceleratorsFile,
-    BenchmarkFile,
     BenchmarksIndex,
     CostsFile,
     HourlyCost,
@@ -29,33 +38,6 @@ from pipeline.normalize.accelerators import compiled_patterns
 from pipeline.problems import Problem
 from pipeline.sources import read_model, rel
 from pipeline.yamlio import line_of
-
-ACCELERATORS = "sources/hardware/accelerators.yaml"
-COSTS = "sources/hardware/costs.yaml"
-BENCHMARKS = "sources/benchmarks"
-INDEX = f"{BENCHMARKS}/index.yaml"
-
-
-@dataclass(frozen=True)
-class FileReport:
-    """What became of one benchmark file's rows."""
-
-    path: str
-    schema: str
-    total_rows: int
-    table_rows: int
-    skipped: tuple[tuple[str, int], ...]
-    """(reason, rows) for the rows not in the table, most frequent first."""
-
-
-@dataclass(frozen=True)
-class Hardware:
-    """The validated hardware sources."""
-
-    accelerators: tuple[Accelerator, ...]
-    costs: tuple[HourlyCost, ...]
-    files: tuple[BenchmarkFile, ...]
-    reports: tuple[FileReport, ...] = ()
 
 
 def read_benchmark(data: bytes, suite: str, round_: str, info: FileInfo,

@@ -24,7 +24,7 @@ from pipeline.yamlio import Lines, line_of, parse_yaml
 
 if typing.TYPE_CHECKING:
     from pipeline.hardware import HardwareRow
-    from pipeline.hardware_source import Hardware
+    from pipeline.hardware import Hardware
     from pipeline.models.prices import PriceFile
     from pipeline.models.feeds import FeedsFile, Snapshot
     from pipeline.normalize.fx import RateTable
