@@ -137,14 +137,16 @@ def price_files(sources: Sources, dates: list[dt.date]) -> dict[str, str | bytes
     as_of = max(dates)
     monday = as_of - dt.timedelta(days=as_of.weekday())
     rows = price_rows(files, rates)
+    blended = blended_rows(files, rates, profiles, dates)
     return {
         "prices.md": prices_page.prices_page_md(files, rates, profiles, as_of),
-        "charts/price-history.svg": prices_page.price_history_svg(files, rates, profiles[0], dates),
+        "charts/price-history.svg": prices_page.price_history_svg(
+            files, rates, profiles[0], dates, blended),
         "charts/hour-of-week.svg": prices_page.hour_of_week_svg(files, monday),
         "charts/cheapest.svg": prices_page.cheapest_svg(files, rates, profiles, as_of),
         "data/prices.csv": csv_bytes(rows, PRICE_COLUMNS),
         "data/prices.json": json_bytes(rows, PRICE_COLUMNS),
-        "data/blended.csv": csv_bytes(blended_rows(files, rates, profiles, dates), BLENDED_COLUMNS),
+        "data/blended.csv": csv_bytes(blended, BLENDED_COLUMNS),
     }
 
 

@@ -6,6 +6,7 @@ Prices here are per million tokens in the list's own currency unless a name says
 
 from __future__ import annotations
 
+import bisect
 import datetime as dt
 import statistics
 from collections.abc import Iterable, Mapping
@@ -28,15 +29,25 @@ def day_end(day: dt.date) -> dt.datetime:
 
 def record_at(plist: PriceList, model: str, at: dt.datetime) -> PriceRecord | None:
     """Return the record of `model` in force at the UTC instant `at`, if any."""
-    for record in plist.records:
-        if record.model == model and record.from_ <= at and (record.to is None or at < record.to):
-            return record
-    return None
+    starts, records = plist.periods.get(model, ((), ()))
+    # Periods of a model never overlap (prices_source.py rejects that), so the one in force is
+    # the last to start by `at`, if it has not ended.
+    i = bisect.bisect_right(starts, at) - 1
+    if i < 0:
+        return None
+    record = records[i]
+    return record if record.to is None or at < record.to else None
 
 
 def models_of(plist: PriceList) -> list[str]:
     """Return the models a list has ever priced, in first-seen order."""
-    return list(dict.fromkeys(r.model for r in plist.records))
+    return list(plist.periods)
+
+
+def quoted_models(price_file: PriceFile) -> dict[str, PriceList]:
+    """Return every model of a provider, in first-seen order, with the list to quote it from
+    (see `usd_list_first`)."""
+    return price_file.quote_lists
 
 
 def tier_key(price: Price) -> TierKey:
@@ -140,6 +151,16 @@ def blended_per_mtok(plist: PriceList, record: PriceRecord, profile: WorkloadPro
                      at: dt.datetime) -> float | None:
     """Return the blended price per Mtok (list currency) of a record for a profile, or None when
     the input or output price is missing."""
+    # Without windows the blend is the same all year; with them it depends on the week (DST).
+    key = (id(plist), profile, week_start(at) if record.uses_windows else None)
+    memo = record.blended_memo
+    if key not in memo:
+        memo[key] = _blend(plist, record, profile, at)
+    return memo[key]
+
+
+def _blend(plist: PriceList, record: PriceRecord, profile: WorkloadProfile,
+           at: dt.datetime) -> float | None:
     total = 0.0
     for window, weight in window_weights(plist, record, profile, at).items():
         def price(meter: str, window: str | None = window) -> float | None:
@@ -191,8 +212,7 @@ def blended_usd(plist: PriceList, model: str, profile: WorkloadProfile, at: dt.d
 def usd_list_first(price_file: PriceFile, model: str) -> PriceList | None:
     """Return the list to quote a model from: the provider's USD list when it prices the model,
     else its first list that does (converted at the ECB rate)."""
-    having = [p for p in price_file.lists if model in models_of(p)]
-    return next((p for p in having if p.currency == "USD"), having[0] if having else None)
+    return price_file.quote_lists.get(model)
 
 
 def tokens_per_dollar(usd_per_mtok: float) -> float:
@@ -259,6 +279,8 @@ def price_diff(files: Mapping[str, PriceFile], start: dt.datetime,
         for plist in price_file.lists:
             for model in models_of(plist):
                 ra, rb = record_at(plist, model, start), record_at(plist, model, end)
+                if ra is rb:
+                    continue  # one record in force throughout: nothing moved
                 old, new = _published(plist, ra), _published(plist, rb)
                 whole = (ra is None) != (rb is None)
                 for key in sorted(set(old) | set(new), key=lambda k: tuple(map(str, k))):

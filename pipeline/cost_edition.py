@@ -12,12 +12,11 @@ from pipeline.cost import (
     blended_usd,
     day_end,
     median_change,
-    models_of,
     price_change,
     price_diff,
+    quoted_models,
     record_at,
     tier_price,
-    usd_list_first,
 )
 from pipeline.models.prices import PriceFile, PriceList, PriceRecord, WorkloadProfile
 from pipeline.normalize.fx import RateNotFound, RateTable, rate_on
@@ -141,8 +140,7 @@ def _cheapest(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
               profile: WorkloadProfile, at: dt.datetime):
     best = None
     for _, sourced in sorted(files.items()):
-        for model in dict.fromkeys(m for p in sourced.model.lists for m in models_of(p)):
-            plist = usd_list_first(sourced.model, model)
+        for model, plist in quoted_models(sourced.model).items():
             try:
                 b = plist and blended_usd(plist, model, profile, at, rates)
             except RateNotFound:
@@ -155,8 +153,7 @@ def _cheapest(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
 def _median_figure(files, profile, start, end, previous) -> Figure | None:
     changes, cites = [], []
     for _, sourced in sorted(files.items()):
-        for model in dict.fromkeys(m for p in sourced.model.lists for m in models_of(p)):
-            plist = usd_list_first(sourced.model, model)
+        for model, plist in quoted_models(sourced.model).items():
             change = price_change(plist, model, profile, start, end)
             if change is not None:
                 changes.append(change)
@@ -174,14 +171,15 @@ def _median_figure(files, profile, start, end, previous) -> Figure | None:
 
 
 def price_radar(files: Mapping[str, Sourced[PriceFile]], date: dt.date) -> list[RadarItem]:
-    """Return On the radar items for price records that start after the edition of `date`."""
+    """Return On the radar items for price records that start after the edition of `date` and
+    were known by then (checked on or before it): a later source never changes an earlier
+    edition, and a year of history does not put every later month on every edition's radar."""
     items = []
     end = day_end(date)
     for provider, sourced in sorted(files.items()):
         for plist in sourced.model.lists:
-            for record in sorted(plist.records, key=lambda r: r.from_):
-                if record.from_ <= end:
-                    continue
+            ahead = [r for r in plist.records if r.from_ > end and r.checked <= date]
+            for record in sorted(ahead, key=lambda r: r.from_):
                 now = record_at(plist, record.model, end)
                 parts = []
                 for p in record.prices:

@@ -3,14 +3,15 @@
 
 from __future__ import annotations
 
+import bisect
 import csv
 import datetime as dt
 import io
 import json
 from collections.abc import Iterable, Mapping
 
-from pipeline.cost import blended_usd, day_end, models_of, record_fx, tier_key, usd_list_first
-from pipeline.models.prices import PriceFile, WorkloadProfile
+from pipeline.cost import blended_usd, day_end, quoted_models, record_fx, tier_key
+from pipeline.models.prices import PriceFile, PriceList, WorkloadProfile
 from pipeline.normalize.fx import RateNotFound, RateTable
 from pipeline.normalize.units import meter_label, per_mtok
 from pipeline.sources import Sourced
@@ -69,26 +70,42 @@ def price_rows(files: Mapping[str, Sourced[PriceFile]], rates: RateTable) -> lis
 
 def blended_rows(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
                  profiles: Iterable[WorkloadProfile], dates: Iterable[dt.date]) -> list[dict]:
-    """Return the blended USD per Mtok and tokens per USD of every model, profile and date."""
+    """Return the blended USD per Mtok and tokens per USD of every model and profile on the
+    first of `dates` it is priced and on each date its blend changed: a row holds until the
+    model's next row or a gap (so the table grows with price changes, not with editions)."""
+    days = sorted(dates)
+    ends = [day_end(d) for d in days]
     rows = []
-    profiles = list(profiles)
-    for day in sorted(dates):
-        at = day_end(day)
-        for provider, sourced in sorted(files.items()):
-            models = dict.fromkeys(m for p in sourced.model.lists for m in models_of(p))
-            for model in models:
-                plist = usd_list_first(sourced.model, model)
-                for profile in profiles:
-                    try:
-                        b = blended_usd(plist, model, profile, at, rates)
-                    except RateNotFound:
-                        b = None
-                    if b is None:
+    for provider, sourced in sorted(files.items()):
+        for model, plist in quoted_models(sourced.model).items():
+            for profile in profiles:
+                last, stop = None, 0
+                for record in plist.periods[model][1]:
+                    first = bisect.bisect_left(ends, record.from_)
+                    after = len(days) if record.to is None else bisect.bisect_left(ends, record.to)
+                    if first >= after:
                         continue
-                    rows.append({"provider": provider, "model": model, "profile": profile.id,
-                                 "as_of": day.isoformat(), "usd_per_mtok": round(b.usd_per_mtok, 9),
-                                 "tokens_per_usd": round(b.tokens_per_usd, 3)})
+                    if first != stop:
+                        last = None  # days without a price in between: the next one is news
+                    stop = after
+                    # Without windows a record's blend is the same on every day of its period.
+                    for i in range(first, after if record.uses_windows else first + 1):
+                        value = _blended_value(plist, model, profile, ends[i], rates)
+                        if value is not None and value != last:
+                            rows.append({"provider": provider, "model": model,
+                                         "profile": profile.id, "as_of": days[i].isoformat(),
+                                         "usd_per_mtok": value[0], "tokens_per_usd": value[1]})
+                        last = value
     return rows
+
+
+def _blended_value(plist: PriceList, model: str, profile: WorkloadProfile, at: dt.datetime,
+                   rates: RateTable) -> tuple[float, float] | None:
+    try:
+        b = blended_usd(plist, model, profile, at, rates)
+    except RateNotFound:
+        return None
+    return None if b is None else (round(b.usd_per_mtok, 9), round(b.tokens_per_usd, 3))
 
 
 def csv_bytes(rows: list[dict], columns: tuple[str, ...]) -> bytes:

@@ -117,3 +117,30 @@ def test_prices_page_and_charts_are_deterministic(bundled):
     assert one == hour_of_week_svg(files, dt.date(2026, 9, 7))
     assert one.startswith(b"<?xml") and b"<dc:date>" not in one
     assert cheapest_svg(files, rates, PROFILES, dt.date(2026, 9, 12)).count(b"<svg") == 1
+
+
+def test_blended_table_keeps_only_the_dates_a_blend_changed(bundled):
+    """The table has a row where a model's blend is new or changed, day by day, and no other:
+    the same as computing every model on every date and dropping repeats."""
+    from pipeline.cost import blended_usd, day_end, quoted_models
+    from pipeline.normalize.fx import RateNotFound
+
+    files, rates = bundled
+    days = [dt.date(2026, 1, 1) + dt.timedelta(days=i) for i in range(330)]
+    expected = []
+    for provider, sourced in sorted(files.items()):
+        for model, plist in quoted_models(sourced.model).items():
+            for profile in PROFILES:
+                last = None
+                for day in days:
+                    try:
+                        b = blended_usd(plist, model, profile, day_end(day), rates)
+                    except RateNotFound:
+                        b = None
+                    value = b and (round(b.usd_per_mtok, 9), round(b.tokens_per_usd, 3))
+                    if value and value != last:
+                        expected.append((provider, model, profile.id, day.isoformat(), *value))
+                    last = value
+    rows = blended_rows(files, rates, PROFILES, days)
+    assert [tuple(r.values()) for r in rows] == expected
+    assert len(rows) < len(days)  # one row per change, not per day

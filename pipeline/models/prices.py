@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import zoneinfo
+from functools import cached_property
 from typing import Annotated, Literal
 
 from pydantic import BeforeValidator, ConfigDict, Field, field_validator, model_validator
@@ -149,6 +150,17 @@ class PriceRecord(SourceModel):
     note: str | None = None
     """A short remark for editors (a promotion, a rounding the page makes)."""
 
+    @cached_property
+    def uses_windows(self) -> bool:
+        """Does any price of the record apply in a named window only?"""
+        return any(p.window for p in self.prices)
+
+    @cached_property
+    def blended_memo(self) -> dict[tuple, float | None]:
+        """Blended prices of this record already computed, for the cost core (cost.py): a year of
+        editions asks for the same few thousand of them millions of times."""
+        return {}
+
     @model_validator(mode="after")
     def _period(self) -> PriceRecord:
         if self.to is not None and self.to <= self.from_:
@@ -185,6 +197,20 @@ class PriceList(SourceModel):
         """Return the window called `name`."""
         return next(w for w in self.windows if w.name == name)
 
+    # Indexes for the cost core, computed once per loaded list (the model is frozen): a year of
+    # editions asks which record was in force millions of times, and a scan per question made
+    # composing take minutes (benchmarks/README.md).
+    @cached_property
+    def periods(self) -> dict[str, tuple[list[dt.datetime], list[PriceRecord]]]:
+        """Each model's records sorted by start, with the starts alone (to bisect), in
+        first-seen order of the models."""
+        found: dict[str, list[PriceRecord]] = {}
+        for record in self.records:
+            found.setdefault(record.model, []).append(record)
+        return {model: ([r.from_ for r in rs], rs)
+                for model, rs in ((m, sorted(rs, key=lambda r: r.from_))
+                                  for m, rs in found.items())}
+
 
 class PriceFile(SourceModel):
     """A provider's price history."""
@@ -195,6 +221,17 @@ class PriceFile(SourceModel):
     """The provider as readers know it: `DeepSeek`."""
     lists: list[PriceList] = Field(min_length=1)
     """Its price lists, one per currency it publishes."""
+
+    @cached_property
+    def quote_lists(self) -> dict[str, PriceList]:
+        """The list to quote each model from, models in first-seen order: the USD list when it
+        prices the model, else the first list that does (converted at the ECB rate)."""
+        quote: dict[str, PriceList] = {}
+        for plist in sorted(self.lists, key=lambda p: p.currency != "USD"):
+            for model in plist.periods:
+                quote.setdefault(model, plist)
+        order = dict.fromkeys(m for p in self.lists for m in p.periods)
+        return {m: quote[m] for m in order}
 
     @model_validator(mode="after")
     def _one_list_per_currency(self) -> PriceFile:

@@ -76,10 +76,11 @@ LANE_DATA_FILES: tuple[DataFile, ...] = (
     DataFile("data/prices.json", "Prices (JSON)", "The same rows as prices.csv, as a JSON array.",
              _PRICE_COLUMNS),
     DataFile("data/blended.csv", "Blended prices", "Blended USD per million tokens of every model "
-             "for every workload profile, as of every edition date.", (
+             "for every workload profile: a row on the first edition date the model is priced and on "
+             "each edition date its blended price changed; it holds until the model's next row.", (
                  Column("provider", "The provider."), Column("model", "The model id."),
                  Column("profile", "The workload profile id (chat-3-1, cached-agent …)."),
-                 Column("as_of", "The edition date the price holds for."),
+                 Column("as_of", "The edition date from which the price holds."),
                  Column("usd_per_mtok", "Blended US dollars per million tokens."),
                  Column("tokens_per_usd", "1,000,000 ÷ usd_per_mtok."))),
     DataFile("data/hardware.csv", "Hardware results and tokens per dollar",

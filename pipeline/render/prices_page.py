@@ -12,9 +12,10 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
 from pipeline.render.charts import ChartSeries, ChartSpec
-from pipeline.cost import blended_usd, day_end, effective_price, models_of, usd_list_first
+from pipeline.cost import blended_usd, day_end, effective_price, models_of, quoted_models
 from pipeline.models.prices import PriceFile, WorkloadProfile
 from pipeline.normalize.fx import RateNotFound, RateTable
+from pipeline.price_tables import blended_rows
 from pipeline.sources import Sourced
 
 plt.rcParams["svg.hashsalt"] = "inference-brief"  # stable ids: same bytes on every build
@@ -29,11 +30,11 @@ def _svg(fig) -> bytes:
 
 def current_rows(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
                  profile: WorkloadProfile, as_of: dt.date) -> list[tuple]:
-    """Return (provider, model, currency, usd_per_mtok, tokens_per_usd, record) sorted by price."""
+    """Return (provider name, model, currency, usd_per_mtok, tokens_per_usd, fx date), cheapest
+    first."""
     rows = []
     for _, sourced in sorted(files.items()):
-        for model in dict.fromkeys(m for p in sourced.model.lists for m in models_of(p)):
-            plist = usd_list_first(sourced.model, model)
+        for model, plist in quoted_models(sourced.model).items():
             try:
                 b = blended_usd(plist, model, profile, day_end(as_of), rates)
             except RateNotFound:
@@ -65,26 +66,37 @@ def prices_page_md(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
     return "\n".join(lines)
 
 
+HISTORY_MODELS = 12
+"""Models drawn in the price history: more lines than this cannot be told apart."""
+
+
 def price_history_svg(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
-                      profile: WorkloadProfile, dates: list[dt.date]) -> bytes:
-    """Return an SVG of each model's blended USD per Mtok over `dates` (log scale)."""
+                      profile: WorkloadProfile, dates: list[dt.date],
+                      blended: list[dict] | None = None) -> bytes:
+    """Return an SVG of the blended USD per Mtok over `dates` (log scale) of the models that give
+    the most tokens per dollar on the last date; every model is in data/blended.csv.
+
+    `blended`: the rows of `price_tables.blended_rows` for these dates, when already computed.
+    """
+    names = {provider: sourced.model.name for provider, sourced in files.items()}
+    shown = {(name, model) for name, model, *_ in
+             current_rows(files, rates, profile, max(dates))[:HISTORY_MODELS]}
+    rows = blended if blended is not None else blended_rows(files, rates, [profile], dates)
+    lines: dict[tuple[str, str], list[tuple[dt.date, float]]] = {}
+    for r in rows:
+        line = (names[r["provider"]], r["model"])
+        if r["profile"] == profile.id and line in shown:
+            lines.setdefault(line, []).append((dt.date.fromisoformat(r["as_of"]),
+                                               r["usd_per_mtok"]))
     fig, ax = plt.subplots(figsize=(8, 4.5))
-    for _, sourced in sorted(files.items()):
-        for model in dict.fromkeys(m for p in sourced.model.lists for m in models_of(p)):
-            plist = usd_list_first(sourced.model, model)
-            points = []
-            for day in dates:
-                try:
-                    b = blended_usd(plist, model, profile, day_end(day), rates)
-                except RateNotFound:
-                    b = None
-                if b:
-                    points.append((day, b.usd_per_mtok))
-            if points:
-                ax.step(*zip(*points), where="post", label=f"{sourced.model.name} {model}")
+    for (name, model), points in sorted(lines.items()):
+        # Rows mark changes only; the last value holds to the last date.
+        points = [*points, (max(dates), points[-1][1])]
+        ax.step(*zip(*points), where="post", label=f"{name} {model}")
     ax.set_yscale("log")
     ax.set_ylabel(f"USD per Mtok ({profile.title})")
-    ax.legend(fontsize=6, ncols=2)
+    if lines:
+        ax.legend(fontsize=6, ncols=2)
     return _svg(fig)
 
 
@@ -106,7 +118,8 @@ def hour_of_week_svg(files: Mapping[str, Sourced[PriceFile]], week_monday: dt.da
                             where="post", label=f"{model} ({plist.currency})")
     ax.set_xticks(range(0, 169, 24), ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun", ""])
     ax.set_ylabel(f"{meter} price per Mtok, list currency")
-    ax.legend(fontsize=6)
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(fontsize=6)
     return _svg(fig)
 
 
