@@ -178,11 +178,14 @@ def build_site(root: Path, out: Path, *, today: dt.date) -> BuildResult:
             return BuildResult(editions=stamp.editions, files=stamp.files, out=out)
 
     from pipeline.compose import compose_editions
+    from pipeline.parse_cache import ParseCache
     from pipeline.render.charts import ChartCache
     from pipeline.render.page_cache import PageStore, ReusePages, site_key
     from pipeline.sources import load_sources
 
-    sources = load_sources(root)
+    parsed = ParseCache(cache / "parsed" if cache else None)
+    sources = load_sources(root, parsed)
+    parsed.prune()
     editions = compose_editions(sources, sources.series.edition_dates(today))
     files = site_files(sources, editions, ChartCache(root / ".cache" / "charts"))
     with output.build_lock(out):

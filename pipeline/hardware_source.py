@@ -35,6 +35,7 @@ from pipeline.models.hardware import (
     HourlyCost,
 )
 from pipeline.normalize.accelerators import compiled_patterns
+from pipeline.parse_cache import NO_CACHE, ParseCache
 from pipeline.problems import Problem
 from pipeline.sources import read_model, rel
 from pipeline.yamlio import line_of
@@ -54,14 +55,17 @@ def read_benchmark(data: bytes, suite: str, round_: str, info: FileInfo,
     return rows, report
 
 
-def load_hardware(root: Path) -> tuple[Hardware | None, list[HardwareRow], list[Problem]]:
-    """Return (hardware sources, normalized benchmark rows, problems) for the repository `root`."""
+def load_hardware(root: Path, cache: ParseCache = NO_CACHE,
+                  ) -> tuple[Hardware | None, list[HardwareRow], list[Problem]]:
+    """Return (hardware sources, normalized benchmark rows, problems) for the repository `root`.
+
+    `cache` keeps parsed files and each benchmark file's rows, by content (parse_cache.py)."""
     problems: list[Problem] = []
-    accs, found = read_model(root / ACCELERATORS, AcceleratorsFile, root)
+    accs, found = read_model(root / ACCELERATORS, AcceleratorsFile, root, cache)
     problems += found
-    costs, found = read_model(root / COSTS, CostsFile, root)
+    costs, found = read_model(root / COSTS, CostsFile, root, cache)
     problems += found
-    index, found = read_model(root / INDEX, BenchmarksIndex, root)
+    index, found = read_model(root / INDEX, BenchmarksIndex, root, cache)
     problems += found
     if accs is None or costs is None or index is None:
         return None, [], problems
@@ -82,12 +86,19 @@ def load_hardware(root: Path) -> tuple[Hardware | None, list[HardwareRow], list[
                                     line=line_of(index.lines, ("files", i, "path"))))
             continue
         info = FileInfo(name, entry.published, str(entry.source_url), entry.official)
+        # The rows depend on the file, how the index describes it and the accelerator names.
+        key = cache.key(f"benchmark {entry.suite} {entry.round} {info!r} {accelerators!r}",
+                        name, data)
+        kept = cache.get(key)
         try:
-            found_rows, report = read_benchmark(data, entry.suite, entry.round, info, accelerators)
+            found_rows, report = kept or read_benchmark(data, entry.suite, entry.round, info,
+                                                        accelerators)
         except FormatError as err:
             problems.append(Problem(name, "", f"not read as {entry.suite}: {err}",
                                     severity="warning"))
             continue
+        if kept is None:
+            cache.put(key, (found_rows, report))
         rows += found_rows
         reports.append(report)
         problems += [Problem(name, "", f"{n} of {report.total_rows} rows not in the table: "

@@ -12,6 +12,7 @@ from pathlib import Path
 from pipeline.models.prices import PriceFile, PriceList
 from pipeline.normalize.fx import ECB_CURRENCIES
 from pipeline.normalize.windows import overlap, record_windows
+from pipeline.parse_cache import NO_CACHE, ParseCache
 from pipeline.problems import Problem
 from pipeline.sources import Sourced, read_model
 from pipeline.yamlio import Lines, line_of
@@ -21,12 +22,12 @@ JUMP_FACTOR = 100.0
 
 
 def load_prices(root: Path, known_currencies: frozenset[str] = ECB_CURRENCIES,
-                ) -> tuple[dict[str, Sourced[PriceFile]], list[Problem]]:
+                cache: ParseCache = NO_CACHE) -> tuple[dict[str, Sourced[PriceFile]], list[Problem]]:
     """Return {provider: validated price file} and every problem found in `sources/prices/`."""
     files: dict[str, Sourced[PriceFile]] = {}
     problems: list[Problem] = []
     for path in sorted((root / "sources" / "prices").glob("*.y*ml")):
-        sourced, found = read_model(path, PriceFile, root)
+        sourced, found = read_model(path, PriceFile, root, cache)
         problems += found
         if sourced is None:
             continue

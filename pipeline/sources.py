@@ -19,6 +19,7 @@ from pydantic import BaseModel, ValidationError
 
 from pipeline.models.entries import Entry
 from pipeline.models.series import Series
+from pipeline.parse_cache import NO_CACHE, ParseCache
 from pipeline.problems import Problem, SourceError
 from pipeline.yamlio import Lines, line_of, parse_yaml
 
@@ -81,13 +82,27 @@ def rel(path: Path, root: Path) -> str:
         return path.as_posix()
 
 
-def read_model(path: Path, model: type[M], root: Path) -> tuple[Sourced[M] | None, list[Problem]]:
-    """Parse and validate one YAML file against `model`; return it or the problems found."""
+def read_model(path: Path, model: type[M], root: Path, cache: ParseCache = NO_CACHE,
+               ) -> tuple[Sourced[M] | None, list[Problem]]:
+    """Parse and validate one YAML file against `model`; return it or the problems found.
+
+    `cache` keeps what parsed without problems, by content (see parse_cache.py)."""
     name = rel(path, root)
     try:
         data = path.read_bytes()
     except OSError as err:
         return None, [Problem(name, "", f"cannot read the file: {err.strerror}")]
+    key = cache.key(model.__qualname__, name, data)
+    kept = cache.get(key)
+    if kept is not None:
+        return kept, []
+    sourced, problems = _parse_model(data, name, model)
+    if sourced is not None and not problems:
+        cache.put(key, sourced)
+    return sourced, problems
+
+
+def _parse_model(data: bytes, name: str, model: type[M]) -> tuple[Sourced[M] | None, list[Problem]]:
     doc, lines, problems = parse_yaml(data, name)
     if doc is None or problems:
         return None, problems
@@ -162,14 +177,15 @@ def _innermost_model(annotation: object) -> object:
 _ENTRY_NAME = re.compile(r"^(?P<month>\d\d)-(?P<day>\d\d)-(?P<slug>[a-z0-9][a-z0-9-]*)\.yaml$")
 
 
-def load_entries(root: Path, section_ids: set[str] | None) -> tuple[list[CuratedEntry], list[Problem]]:
+def load_entries(root: Path, section_ids: set[str] | None, cache: ParseCache = NO_CACHE,
+                 ) -> tuple[list[CuratedEntry], list[Problem]]:
     """Load `sources/entries/YYYY/MM-DD-slug.yaml`; check names, sections and unique ids."""
     entries: list[CuratedEntry] = []
     problems: list[Problem] = []
     first_path: dict[str, str] = {}
     for path in sorted((root / "sources" / "entries").rglob("*.y*ml")):
         name = rel(path, root)
-        sourced, found = read_model(path, Entry, root)
+        sourced, found = read_model(path, Entry, root, cache)
         problems += found
         if sourced is None:
             continue
@@ -196,8 +212,10 @@ def load_entries(root: Path, section_ids: set[str] | None) -> tuple[list[Curated
     return entries, problems
 
 
-def load_sources(root: Path) -> Sources:
-    """Load and validate every source under `root/sources`; raise SourceError with all problems."""
+def load_sources(root: Path, cache: ParseCache = NO_CACHE) -> Sources:
+    """Load and validate every source under `root/sources`; raise SourceError with all problems.
+
+    `cache`: parsed files kept between builds (the build passes one; `brief check` need not)."""
     problems: list[Problem] = []
     series_path = root / "sources" / "editions.yaml"
     series: Sourced[Series] | None = None
@@ -207,21 +225,21 @@ def load_sources(root: Path) -> Sources:
         series, found = read_model(series_path, Series, root)
         problems += found
     section_ids = {s.id for s in series.model.sections} if series else None
-    entries, found = load_entries(root, section_ids)
+    entries, found = load_entries(root, section_ids, cache)
     problems += found
     hardware, hardware_rows = None, []
     if (root / "sources" / "hardware").is_dir():
         # Imported here: the hardware loader builds on read_model from this module.
         from pipeline.hardware_source import load_hardware
 
-        hardware, hardware_rows, found = load_hardware(root)
+        hardware, hardware_rows, found = load_hardware(root, cache)
         problems += found
     prices, rates = {}, None
     if (root / "sources" / "prices").is_dir():
         from pipeline.ingest.fx import load_rate_table
         from pipeline.prices_source import load_prices
 
-        prices, found = load_prices(root)
+        prices, found = load_prices(root, cache=cache)
         problems += found
         rates = load_rate_table(root)
         problems += claim_problems(entries, prices, rates)

@@ -1,0 +1,84 @@
+"""Parsed source files kept between builds, by content hash (`.cache/parsed/`).
+
+Parsing YAML is most of loading the sources: at a year's scale (sources/prices/ alone is ~30 MB of
+YAML) it took seconds, and a rebuild after one new edition would pay it again for files that did
+not change. A file's validated model (with its line map) is kept under the digest of its bytes,
+what it was read as and the code that reads it, so an edited file, a changed model or parser is
+parsed afresh. Only files without problems are kept: an editor always sees every problem again.
+Entries are written whole (temporary file, then rename); entries no build used are pruned after a
+good build. This module is I/O at the edge: the pure core never sees it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import tempfile
+from pathlib import Path
+from typing import Any
+
+CODE = Path(__file__).resolve().parent
+_code_digest: str | None = None
+
+
+def _code() -> str:
+    """Return a digest of the package's code: a model or parser change invalidates every entry."""
+    global _code_digest
+    if _code_digest is None:
+        digest = hashlib.sha256()
+        for path in sorted(CODE.rglob("*.py")):
+            digest.update(path.relative_to(CODE).as_posix().encode() + b"\0" + path.read_bytes())
+        _code_digest = digest.hexdigest()
+    return _code_digest
+
+
+class ParseCache:
+    """Parsed files under `folder`, or nothing kept when `folder` is None."""
+
+    def __init__(self, folder: Path | None) -> None:
+        self.folder = folder
+        self.used: set[str] = set()
+        self.hits = 0
+        self.misses = 0
+
+    def key(self, kind: str, name: str, data: bytes) -> str:
+        """Return the key of a file's bytes read as `kind` (a model's or format's name)."""
+        return hashlib.sha256(f"{_code()}\0{kind}\0{name}\0".encode() + data).hexdigest()
+
+    def get(self, key: str) -> Any | None:
+        if self.folder is None:
+            return None
+        try:
+            value = pickle.loads((self.folder / f"{key}.pickle").read_bytes())
+        except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError,
+                TypeError, ValueError):
+            self.misses += 1
+            return None
+        self.used.add(key)
+        self.hits += 1
+        return value
+
+    def put(self, key: str, value: Any) -> None:
+        if self.folder is None:
+            return
+        self.used.add(key)
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=".tmp-")
+            with os.fdopen(fd, "wb") as f:
+                pickle.dump(value, f, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(tmp, self.folder / f"{key}.pickle")
+        except OSError:
+            pass  # a read-only checkout still builds; it only parses every time
+
+    def prune(self) -> None:
+        """Delete the entries this run did not use (call after loading every source)."""
+        if self.folder is None or not self.folder.is_dir():
+            return
+        for path in self.folder.glob("*.pickle"):
+            if path.stem not in self.used:
+                path.unlink(missing_ok=True)
+
+
+NO_CACHE = ParseCache(None)

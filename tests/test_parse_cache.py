@@ -1,0 +1,55 @@
+"""Parsed sources are kept between builds by content, and never hide a problem."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from pipeline.parse_cache import ParseCache
+from pipeline.problems import SourceError
+from pipeline.sources import load_sources
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    shutil.copytree(ROOT / "sources", tmp_path / "sources")
+    return tmp_path
+
+
+def test_a_second_load_reads_every_file_from_the_cache_and_gets_the_same_sources(tree):
+    cold = ParseCache(tree / ".cache" / "parsed")
+    first = load_sources(tree, cold)
+    assert cold.hits == 0 and cold.misses > 30
+    warm = ParseCache(tree / ".cache" / "parsed")
+    second = load_sources(tree, warm)
+    assert warm.misses == 0 and warm.hits == cold.misses
+    assert second.entries == first.entries and second.prices == first.prices
+    assert second.hardware_rows == first.hardware_rows
+
+
+def test_an_edited_file_is_parsed_again_and_its_problem_reported_every_time(tree):
+    load_sources(tree, ParseCache(tree / ".cache" / "parsed"))
+    path = tree / "sources" / "prices" / "openai.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("currency: USD",
+                                                             "currency: usd", 1),
+                    encoding="utf-8")
+    for _ in range(2):
+        with pytest.raises(SourceError) as err:
+            load_sources(tree, ParseCache(tree / ".cache" / "parsed"))
+        assert any(p.path == "sources/prices/openai.yaml" and "currency" in p.field
+                   for p in err.value.problems)
+
+
+def test_entries_no_load_used_are_pruned(tree):
+    folder = tree / ".cache" / "parsed"
+    load_sources(tree, ParseCache(folder))
+    before = set(folder.glob("*.pickle"))
+    (tree / "sources" / "prices" / "zhipu.yaml").unlink()
+    cache = ParseCache(folder)
+    load_sources(tree, cache)
+    cache.prune()
+    assert len(set(folder.glob("*.pickle"))) == len(before) - 1
