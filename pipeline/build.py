@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pipeline import build_stamp
+from pipeline import build_stamp, parse_cache
 from pipeline.problems import BuildError
 from pipeline.render import output
 from pipeline.render.mkdocs_site import SITE_DIR, build_mkdocs
@@ -159,6 +159,30 @@ def sources_page(sources: Sources, latest: Edition) -> str:
     return sources_page_md(sources.feeds.feeds, sources.snapshots, latest.date, latest.previous)
 
 
+def load_parts(path: Path | None) -> dict:
+    """Return the computed edition parts the last build kept (empty when none or unreadable)."""
+    import pickle
+
+    try:
+        found = pickle.loads(path.read_bytes()) if path else {}
+    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError,
+            ValueError):
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def save_parts(path: Path | None, parts: dict) -> None:
+    """Keep this build's edition parts for the next (written aside, then renamed)."""
+    import pickle
+
+    if path is None:
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    scratch = path.with_suffix(f".{os.getpid()}.tmp")
+    scratch.write_bytes(pickle.dumps(parts, protocol=pickle.HIGHEST_PROTOCOL))
+    os.replace(scratch, path)
+
+
 def epoch_of(editions: list[Edition]) -> int:
     """Return the build time we stamp on the site: midnight UTC of the newest edition."""
     newest = max(e.date for e in editions)
@@ -177,7 +201,7 @@ def build_site(root: Path, out: Path, *, today: dt.date) -> BuildResult:
             assert stamp is not None
             return BuildResult(editions=stamp.editions, files=stamp.files, out=out)
 
-    from pipeline.compose import compose_editions
+    from pipeline.compose import compose_reusing
     from pipeline.parse_cache import ParseCache
     from pipeline.render.charts import ChartCache
     from pipeline.render.page_cache import PageStore, ReusePages, site_key
@@ -186,7 +210,9 @@ def build_site(root: Path, out: Path, *, today: dt.date) -> BuildResult:
     parsed = ParseCache(cache / "parsed" if cache else None)
     sources = load_sources(root, parsed)
     parsed.prune()
-    editions = compose_editions(sources, sources.series.edition_dates(today))
+    parts_file = cache / "edition-parts.pickle" if cache else None
+    editions, parts = compose_reusing(sources, sources.series.edition_dates(today),
+                                      load_parts(parts_file), parse_cache.code_digest())
     files = site_files(sources, editions, ChartCache(root / ".cache" / "charts"))
     with output.build_lock(out):
         scratch = output.scratch_dir(out)
@@ -209,6 +235,7 @@ def build_site(root: Path, out: Path, *, today: dt.date) -> BuildResult:
             build_mkdocs(docs, built, site_url=site_url, epoch=epoch_of(editions),
                          plugins={"brief-page-cache": reuse})
             store.save()
+            save_parts(parts_file, parts)
             output.swap_in(built, out, scratch)
         finally:
             shutil.rmtree(scratch, ignore_errors=True)

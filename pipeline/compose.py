@@ -8,7 +8,9 @@ returns Stories, Figures or RadarItems; this module puts them in the series' sec
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from pipeline.sources import CuratedEntry, Sources
 
@@ -118,18 +120,22 @@ def curated_item(c: CuratedEntry) -> Item:
     return Figure(label=e.headline, text_md=e.summary, citations=cites, id=c.id)
 
 
-def compose_edition(sources: Sources, date: dt.date, previous: dt.date | None) -> Edition:
-    """Return the edition of `date`: its window's entries, by section, in the series' order."""
+def compose_edition(sources: Sources, date: dt.date, previous: dt.date | None,
+                    parts: Parts | None = None) -> Edition:
+    """Return the edition of `date`: its window's entries, by section, in the series' order.
+
+    `parts`: computed parts of editions from an earlier build, by key (see compose_editions)."""
+    parts = parts if parts is not None else Parts(sources, [date], {}, "")
     series = sources.series
     chosen = [c for c in sources.entries if in_window(c.entry.date, previous, date)]
-    computed = _computed_items(sources, date, previous)
+    computed = parts.computed(date, previous)
     curated_urls = {str(link.url) for c in chosen for link in c.entry.links}
     sections = []
     for section in series.sections:
         items = [curated_item(c) for c in chosen if c.entry.section == section.id]
         if section.id in ("top", "local") and len(items) < section.quota:
-            items += _feed_items(sources, date, previous, local=section.id == "local",
-                                 limit=section.quota - len(items), exclude_urls=curated_urls)
+            items += parts.feed_items(date, previous, local=section.id == "local",
+                                      limit=section.quota - len(items), exclude_urls=curated_urls)
         items += computed.get(section.id, [])
         sections.append(SectionContent(section.id, section.title, tuple(items[: section.quota])))
     corrections = tuple((x.date, c.id, x.note) for c in chosen for x in c.entry.corrections)
@@ -138,34 +144,75 @@ def compose_edition(sources: Sources, date: dt.date, previous: dt.date | None) -
                    sources=_numbered_sources(sections))
 
 
-def _computed_items(sources: Sources, date: dt.date, previous: dt.date | None
-                    ) -> dict[str, list[Item]]:
-    """Return the items computed from data (not written by editors), by section id."""
-    from pipeline.hardware_compose import hardware_figures, hardware_radar
+class Parts:
+    """The computed parts of editions (price, hardware and feed items), each computed once per
+    key and reused from `known` (an earlier build's parts) when its key is there.
 
-    from pipeline.cost_edition import price_figures, price_radar
+    A key is the digest of what the part reads (edition_keys.py), so a reused part is the part a
+    fresh computation would give. `used` collects the parts of this composition, by key, for the
+    caller to keep for the next build. Pure: data in, data out.
+    """
 
-    items: dict[str, list[Item]] = {"numbers": [], "radar": []}
-    if sources.prices and sources.rates is not None:
-        items["numbers"] += price_figures(sources.prices, sources.rates,
-                                          sources.series.profiles, date, previous)
-        items["radar"] += price_radar(sources.prices, date)
-    if sources.hardware is not None:
-        items["numbers"] += hardware_figures(sources.hardware, sources.hardware_rows, date, previous)
-        items["radar"] += hardware_radar(sources.hardware, date)
-    return items
+    def __init__(self, sources: Sources, dates: list[dt.date], known: Mapping[str, Any],
+                 code: str) -> None:
+        from pipeline import edition_keys as keys
+
+        self.sources, self.known, self.code = sources, known, code
+        self.used: dict[str, Any] = {}
+        self._price_keys = dict(zip(dates, keys.price_keys(sources, dates, code))) if (
+            sources.prices and sources.rates is not None) else {}
+        self._hardware_key = (keys.hardware_key(sources, code)
+                              if sources.hardware is not None else "")
+        self._feeds_by_day = keys.feed_items_by_day(sources) if sources.feeds else ([], [])
+
+    def _reuse(self, key: str, compute: Callable[[], Any]) -> Any:
+        if key not in self.used:
+            self.used[key] = self.known[key] if key in self.known else compute()
+        return self.used[key]
+
+    def computed(self, date: dt.date, previous: dt.date | None) -> dict[str, list[Item]]:
+        """Return the items computed from data (not written by editors), by section id."""
+        from pipeline.cost_edition import price_figures, price_radar
+        from pipeline.hardware_compose import hardware_figures, hardware_radar
+
+        s = self.sources
+        items: dict[str, list[Item]] = {"numbers": [], "radar": []}
+        if s.prices and s.rates is not None:
+            key = self._price_keys.get(date) or _digest_of("prices", date, self.code)
+            numbers, radar = self._reuse(f"{key} {previous}", lambda: (
+                price_figures(s.prices, s.rates, s.series.profiles, date, previous),
+                price_radar(s.prices, date)))
+            items["numbers"] += numbers
+            items["radar"] += radar
+        if s.hardware is not None:
+            numbers, radar = self._reuse(f"{self._hardware_key} {date} {previous}", lambda: (
+                hardware_figures(s.hardware, s.hardware_rows, date, previous),
+                hardware_radar(s.hardware, date)))
+            items["numbers"] += numbers
+            items["radar"] += radar
+        return items
+
+    def feed_items(self, date: dt.date, previous: dt.date | None, *, local: bool, limit: int,
+                   exclude_urls: set[str]) -> list[Item]:
+        """Return ranked feed stories that fill a section where curated entries are fewer than
+        its quota (none when there are no feeds)."""
+        feeds = self.sources.feeds
+        if feeds is None:
+            return []
+        from pipeline.edition_keys import feed_window_key
+        from pipeline.rank import feed_stories
+
+        window = feed_window_key(self.sources, date, previous, self.code, self._feeds_by_day)
+        key = f"{window} {local} {limit} {sorted(exclude_urls)!r}"
+        return self._reuse(key, lambda: list(feed_stories(
+            feeds.feeds, self.sources.snapshots, feeds.topics, date, previous, local=local,
+            limit=limit, exclude_urls=exclude_urls)))
 
 
-def _feed_items(sources: Sources, date: dt.date, previous: dt.date | None, *, local: bool,
-                limit: int, exclude_urls: set[str]) -> list[Item]:
-    """Return ranked feed stories that fill a section where curated entries are fewer than its
-    quota (none when there are no feeds)."""
-    if sources.feeds is None:
-        return []
-    from pipeline.rank import feed_stories
+def _digest_of(*parts: object) -> str:
+    import hashlib
 
-    return list(feed_stories(sources.feeds.feeds, sources.snapshots, sources.feeds.topics, date,
-                             previous, local=local, limit=limit, exclude_urls=exclude_urls))
+    return hashlib.sha256(repr(parts).encode()).hexdigest()
 
 
 def _numbered_sources(sections: list[SectionContent]) -> tuple[Citation, ...]:
@@ -179,9 +226,20 @@ def _numbered_sources(sections: list[SectionContent]) -> tuple[Citation, ...]:
 
 def compose_editions(sources: Sources, dates: list[dt.date]) -> list[Edition]:
     """Return every edition of `dates` (sorted), each with its window."""
+    return compose_reusing(sources, dates, {}, "")[0]
+
+
+def compose_reusing(sources: Sources, dates: list[dt.date], known: Mapping[str, Any], code: str,
+                    ) -> tuple[list[Edition], dict[str, Any]]:
+    """Return every edition of `dates` (sorted) and the computed parts they used, by key,
+    reusing the parts of `known` (an earlier build's) whose key did not change.
+
+    `code` is a digest of the package's code, part of every key."""
+    dates = sorted(dates)
+    parts = Parts(sources, dates, known, code)
     editions = []
     previous = None
-    for date in sorted(dates):
-        editions.append(compose_edition(sources, date, previous))
+    for date in dates:
+        editions.append(compose_edition(sources, date, previous, parts))
         previous = date
-    return editions
+    return editions, parts.used

@@ -22,7 +22,7 @@ CODE = Path(__file__).resolve().parent
 _code_digest: str | None = None
 
 
-def _code() -> str:
+def code_digest() -> str:
     """Return a digest of the package's code: a model or parser change invalidates every entry."""
     global _code_digest
     if _code_digest is None:
@@ -44,7 +44,7 @@ class ParseCache:
 
     def key(self, kind: str, name: str, data: bytes) -> str:
         """Return the key of a file's bytes read as `kind` (a model's or format's name)."""
-        return hashlib.sha256(f"{_code()}\0{kind}\0{name}\0".encode() + data).hexdigest()
+        return hashlib.sha256(f"{code_digest()}\0{kind}\0{name}\0".encode() + data).hexdigest()
 
     def get(self, key: str) -> Any | None:
         if self.folder is None:

@@ -93,6 +93,27 @@ def test_incremental_builds_equal_cold_builds(copy_repo_sources, tmp_path: Path,
     assert "half again" in (public / "briefings" / "2026-09-12" / "index.html").read_text()
     assert tree_digest(public) == cold_digest(root, tmp_path / "cold-entry", monkeypatch)
 
+    # A changed price, a feed item's changed headline, a changed hourly cost: the editions whose
+    # computed parts read them are recomposed (edition_keys.py), and only those.
+    prices = root / "sources" / "prices" / "openai.yaml"
+    prices.write_text(prices.read_text().replace("price: 15.00}", "price: 14.00}", 1))
+    deepseek = root / "sources" / "prices" / "deepseek.yaml"  # the cut the 09-12 edition reports
+    deepseek.write_text(deepseek.read_text().replace("{meter: cached_input, price: 0.02}",
+                                                     "{meter: cached_input, price: 0.03}", 1))
+    build_site(root, public, today=TODAY)
+    assert "0.03" in (public / "briefings" / "2026-09-12" / "index.html").read_text()
+    assert tree_digest(public) == cold_digest(root, tmp_path / "cold-price", monkeypatch)
+    snapshot = root / "sources" / "snapshots" / "feeds" / "mlcommons.json"
+    snapshot.write_text(snapshot.read_text(encoding="utf-8").replace(
+        "MLPerf Inference v6.1", "MLPerf Inference round v6.1", 1), encoding="utf-8")
+    build_site(root, public, today=TODAY)
+    assert "round v6.1" in (public / "briefings" / "2026-09-12" / "index.html").read_text()
+    assert tree_digest(public) == cold_digest(root, tmp_path / "cold-feed", monkeypatch)
+    costs = root / "sources" / "hardware" / "costs.yaml"
+    costs.write_text(costs.read_text().replace("amount_per_hour: 1.3\n", "amount_per_hour: 1.4\n", 1))
+    build_site(root, public, today=TODAY)
+    assert tree_digest(public) == cold_digest(root, tmp_path / "cold-cost", monkeypatch)
+
     # A changed template: every edition page changes, so none is reused.
     reused.clear()
     template = code_copy / "templates" / "briefing.md.j2"

@@ -1,0 +1,90 @@
+"""Pure: what each computed part of an edition reads, as a digest, so a build can reuse the parts
+whose inputs did not change (issue 8: one new edition must not recompose a year of them).
+
+An edition is its curated entries (cheap, always recomposed) plus three computed parts:
+
+- feed stories: the feed items published in the edition's window, the feeds' settings and topics,
+  and what the curated entries leave to fill (quota, their links);
+- price figures and radar: the price records known by the edition's date (started by then or
+  checked by then) and the ECB rates up to it; records are ordered by that day, so each edition's
+  digest is a running digest's state at its date and a price change only touches the editions
+  from the change on;
+- hardware figures and radar: all hardware sources (they change a few times a year).
+
+Every key also covers the package's code, so a change to how a part is computed recomputes it.
+"""
+
+from __future__ import annotations
+
+import bisect
+import datetime as dt
+import hashlib
+from collections.abc import Iterable, Sequence
+
+from pipeline.sources import Sources
+
+
+def _digest(*parts: object) -> str:
+    return hashlib.sha256("\0".join(map(repr, parts)).encode()).hexdigest()
+
+
+def prefix_digests(items: Iterable[tuple[dt.date, str]], dates: Sequence[dt.date]) -> list[str]:
+    """Return, for each of `dates` (sorted), a digest of every item dated on or before it."""
+    running = hashlib.sha256()
+    ordered = sorted(items)
+    out, i = [], 0
+    for date in dates:
+        while i < len(ordered) and ordered[i][0] <= date:
+            running.update(ordered[i][1].encode() + b"\0")
+            i += 1
+        out.append(running.hexdigest())
+    return out
+
+
+def price_keys(sources: Sources, dates: Sequence[dt.date], code: str) -> list[str]:
+    """Return the key of the price part of each edition of `dates` (sorted)."""
+    profiles = repr(sources.series.profiles)
+    items = []
+    for provider, sourced in sorted(sources.prices.items()):
+        head = f"{provider} {sourced.model.name}"
+        for plist in sourced.model.lists:
+            lhead = f"{head} {plist.currency} {plist.unit} {plist.windows!r}"
+            # Known by an edition's date: in force by then, or announced (checked) by then.
+            items += [(min(r.from_.date(), r.checked), f"{lhead} {r!r}") for r in plist.records]
+    rates = sources.rates
+    currencies = sorted({p.currency for s in sources.prices.values() for p in s.model.lists}
+                        - {"USD"})
+    if rates is not None:
+        for currency in currencies:
+            days, values = rates.days.get(currency, ()), rates.usd_per_unit.get(currency, ())
+            items += [(d, f"{currency} {d} {v!r}") for d, v in zip(days, values)]
+    return [_digest("prices", code, profiles, d, prefix) for d, prefix in
+            zip(dates, prefix_digests(items, dates))]
+
+
+def hardware_key(sources: Sources, code: str) -> str:
+    """Return the key of every edition's hardware part (without its dates)."""
+    return _digest("hardware", code, sources.hardware, sources.hardware_rows)
+
+
+def feed_window_key(sources: Sources, date: dt.date, previous: dt.date | None, code: str,
+                    by_day: tuple[list[dt.date], list[str]]) -> str:
+    """Return the digest of the feed items of the window (previous, date] and the feed settings.
+
+    `by_day`: every item's (published UTC day, repr) sorted by day, from `feed_items_by_day`; the
+    window is a slice of it (with a day's margin: the window is by UTC day).
+    """
+    from pipeline.rank import FIRST_EDITION_DAYS
+
+    start = previous or date - dt.timedelta(days=FIRST_EDITION_DAYS)
+    days, reprs = by_day
+    window = reprs[bisect.bisect_right(days, start):bisect.bisect_right(days, date)]
+    feeds = sources.feeds
+    return _digest("feeds", code, date, previous, feeds, window)
+
+
+def feed_items_by_day(sources: Sources) -> tuple[list[dt.date], list[str]]:
+    """Return every feed item's published day and its repr (with its feed id), sorted by day."""
+    pairs = sorted((item.published.date(), f"{feed_id} {item!r}")
+                   for feed_id, snap in sources.snapshots.items() for item in snap.items)
+    return [d for d, _ in pairs], [r for _, r in pairs]
