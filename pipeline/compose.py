@@ -9,8 +9,12 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from pipeline.sources import CuratedEntry, Sources
+
+if TYPE_CHECKING:
+    from pipeline.hardware_compose import FigureIndex
 
 
 @dataclass(frozen=True)
@@ -118,11 +122,14 @@ def curated_item(c: CuratedEntry) -> Item:
     return Figure(label=e.headline, text_md=e.summary, citations=cites, id=c.id)
 
 
-def compose_edition(sources: Sources, date: dt.date, previous: dt.date | None) -> Edition:
-    """Return the edition of `date`: its window's entries, by section, in the series' order."""
+def compose_edition(sources: Sources, date: dt.date, previous: dt.date | None, *,
+                    hardware_index: FigureIndex | None = None) -> Edition:
+    """Return the edition of `date`: its window's entries, by section, in the series' order.
+
+    `hardware_index` is the figure_index of `sources.hardware_rows`, when already built."""
     series = sources.series
     chosen = [c for c in sources.entries if in_window(c.entry.date, previous, date)]
-    computed = _computed_items(sources, date, previous)
+    computed = _computed_items(sources, date, previous, hardware_index)
     curated_urls = {str(link.url) for c in chosen for link in c.entry.links}
     sections = []
     for section in series.sections:
@@ -138,8 +145,8 @@ def compose_edition(sources: Sources, date: dt.date, previous: dt.date | None) -
                    sources=_numbered_sources(sections))
 
 
-def _computed_items(sources: Sources, date: dt.date, previous: dt.date | None
-                    ) -> dict[str, list[Item]]:
+def _computed_items(sources: Sources, date: dt.date, previous: dt.date | None,
+                    hardware_index: FigureIndex | None = None) -> dict[str, list[Item]]:
     """Return the items computed from data (not written by editors), by section id."""
     from pipeline.hardware_compose import hardware_figures, hardware_radar
 
@@ -151,7 +158,8 @@ def _computed_items(sources: Sources, date: dt.date, previous: dt.date | None
                                           sources.series.profiles, date, previous)
         items["radar"] += price_radar(sources.prices, date)
     if sources.hardware is not None:
-        items["numbers"] += hardware_figures(sources.hardware, sources.hardware_rows, date, previous)
+        rows = sources.hardware_rows if hardware_index is None else hardware_index
+        items["numbers"] += hardware_figures(sources.hardware, rows, date, previous)
         items["radar"] += hardware_radar(sources.hardware, date)
     return items
 
@@ -179,9 +187,14 @@ def _numbered_sources(sections: list[SectionContent]) -> tuple[Citation, ...]:
 
 def compose_editions(sources: Sources, dates: list[dt.date]) -> list[Edition]:
     """Return every edition of `dates` (sorted), each with its window."""
+    from pipeline.hardware_compose import figure_index
+
+    # The benchmark table indexed once for all dates, not once per edition (20,000 rows made a
+    # year of daily editions take minutes); each edition then costs only its fresh groups.
+    hardware_index = figure_index(sources.hardware_rows) if sources.hardware is not None else None
     editions = []
     previous = None
     for date in sorted(dates):
-        editions.append(compose_edition(sources, date, previous))
+        editions.append(compose_edition(sources, date, previous, hardware_index=hardware_index))
         previous = date
     return editions
