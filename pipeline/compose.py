@@ -164,6 +164,7 @@ class Parts:
         self._hardware_key = (keys.hardware_key(sources, code)
                               if sources.hardware is not None else "")
         self._feeds_by_day = keys.feed_items_by_day(sources) if sources.feeds else ([], [])
+        self._hardware_index: Any = None
 
     def _reuse(self, key: str, compute: Callable[[], Any]) -> Any:
         if key not in self.used:
@@ -186,11 +187,19 @@ class Parts:
             items["radar"] += radar
         if s.hardware is not None:
             numbers, radar = self._reuse(f"{self._hardware_key} {date} {previous}", lambda: (
-                hardware_figures(s.hardware, s.hardware_rows, date, previous),
+                hardware_figures(s.hardware, self.hardware_index(), date, previous),
                 hardware_radar(s.hardware, date)))
             items["numbers"] += numbers
             items["radar"] += radar
         return items
+
+    def hardware_index(self) -> Any:
+        """Return the hardware rows indexed for figures, built once, when first needed."""
+        from pipeline.hardware_compose import figure_index
+
+        if self._hardware_index is None:
+            self._hardware_index = figure_index(self.sources.hardware_rows)
+        return self._hardware_index
 
     def feed_items(self, date: dt.date, previous: dt.date | None, *, local: bool, limit: int,
                    exclude_urls: set[str]) -> list[Item]:

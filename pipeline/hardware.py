@@ -210,9 +210,14 @@ def usd_identity(currency: str, date: dt.date) -> tuple[float, dt.date]:
 
 def tokens_per_usd(tokens_per_s_per_accelerator: float, usd_per_accelerator_hour: float) -> float:
     """Return tokens per US dollar: tokens/s per accelerator × 3600 / USD per accelerator-hour."""
+    _check_hourly(usd_per_accelerator_hour)
+    return tokens_per_s_per_accelerator * SECONDS_PER_HOUR / usd_per_accelerator_hour
+
+
+def _check_hourly(usd_per_accelerator_hour: float) -> None:
+    """Raise CostError unless an hourly cost is above zero."""
     if usd_per_accelerator_hour <= 0:
         raise CostError("an hourly cost must be above zero; a missing cost is never $0")
-    return tokens_per_s_per_accelerator * SECONDS_PER_HOUR / usd_per_accelerator_hour
 
 
 def usd_per_mtok(tokens_per_s_per_accelerator: float, usd_per_accelerator_hour: float) -> float:
@@ -233,7 +238,27 @@ def current_costs(costs: Sequence[HourlyCost], accelerator: str,
     return [newest[k] for k in sorted(newest)]
 
 
-@dataclass(frozen=True)
+def costs_in_force(costs: Sequence[HourlyCost], as_of: dt.date) -> dict[str, list[HourlyCost]]:
+    """Return `current_costs` of every accelerator that has one on `as_of`, by accelerator.
+
+    One pass over the costs for all accelerators, for callers that would otherwise scan the
+    costs once per table row."""
+    newest: dict[tuple[str, str, str], HourlyCost] = {}
+    for cost in costs:
+        if cost.date > as_of:
+            continue
+        key = (cost.accelerator, cost.basis, cost.scenario)
+        if key not in newest or cost.date >= newest[key].date:
+            newest[key] = cost
+    by_accelerator: dict[str, list[HourlyCost]] = {}
+    for key in sorted(newest):
+        by_accelerator.setdefault(key[0], []).append(newest[key])
+    return by_accelerator
+
+
+# Slots: a build makes one per row and cost basis (60,000 for 20,000 rows); no __dict__ each
+# makes them quicker to create and lighter on the garbage collector.
+@dataclass(frozen=True, slots=True)
 class CostedRow:
     """A table row with one cost basis applied (cost fields empty when no cost applies)."""
 
@@ -256,28 +281,45 @@ def costed_rows(rows: Sequence[HardwareRow], costs: Sequence[HourlyCost], as_of:
                 usd_per_unit: UsdPerUnit = usd_identity) -> list[CostedRow]:
     """Return each row once per cost basis that applies on `as_of` (token throughput only);
     rows in other units, or with no cost, appear once with empty cost fields."""
+    in_force = costs_in_force(costs, as_of)
+    # Each accelerator's costs in USD, converted once, when its first token row needs them: a
+    # cost that cannot be converted still fails on the row that first needs it.
+    usd_costs: dict[str, list[tuple[HourlyCost, float, dt.date]]] = {}
     out: list[CostedRow] = []
     for row in rows:
-        applicable = current_costs(costs, row.accelerator, as_of) if row.units == TOKEN_UNITS else []
-        if not applicable:
+        if row.units != TOKEN_UNITS or row.accelerator not in in_force:
             out.append(CostedRow(row))
             continue
-        for cost in applicable:
-            rate, rate_date = usd_per_unit(cost.currency, cost.date)
-            usd_hour = cost.amount_per_hour * rate
-            out.append(CostedRow(row, cost, usd_hour, rate_date,
-                                 tokens_per_usd(row.value_per_accelerator, usd_hour),
-                                 usd_per_mtok(row.value_per_accelerator, usd_hour)))
+        applicable = usd_costs.get(row.accelerator)
+        if applicable is None:
+            applicable = usd_costs[row.accelerator] = [
+                _usd_cost(cost, usd_per_unit) for cost in in_force[row.accelerator]]
+        for cost, usd_hour, rate_date in applicable:
+            per_usd = tokens_per_usd(row.value_per_accelerator, usd_hour)
+            # The same expression usd_per_mtok evaluates, without computing per_usd twice.
+            out.append(CostedRow(row, cost, usd_hour, rate_date, per_usd, 1_000_000 / per_usd))
     return out
+
+
+def _usd_cost(cost: HourlyCost, usd_per_unit: UsdPerUnit) -> tuple[HourlyCost, float, dt.date]:
+    """Return (cost, USD per accelerator-hour, the exchange rate's date).
+
+    The hourly cost is checked here, before the next cost is converted, so the first error raised
+    is the one costing a row cost by cost would raise."""
+    rate, rate_date = usd_per_unit(cost.currency, cost.date)
+    usd_hour = cost.amount_per_hour * rate
+    _check_hourly(usd_hour)
+    return cost, usd_hour, rate_date
 
 
 def rows_missing_cost(rows: Sequence[HardwareRow], costs: Sequence[HourlyCost],
                       as_of: dt.date) -> list[HardwareRow]:
     """Return the first headline token-throughput row of each accelerator that has no cost."""
+    in_force = costs_in_force(costs, as_of)
     missing: dict[str, HardwareRow] = {}
     for row in rows:
-        if (row.units == TOKEN_UNITS and row.is_headline and row.accelerator not in missing
-                and not current_costs(costs, row.accelerator, as_of)):
+        if (row.units == TOKEN_UNITS and row.accelerator not in in_force
+                and row.accelerator not in missing and row.is_headline):
             missing[row.accelerator] = row
     return list(missing.values())
 

@@ -8,12 +8,15 @@ window (previous, date] first contains that date; costs are those in force on th
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from bisect import bisect_right
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
-from pipeline.compose import Citation, Figure, RadarItem, in_window
+from pipeline.compose import Citation, Figure, RadarItem
 from pipeline.hardware import (
     BENCHMARKS,
     COSTS,
+    TOKEN_UNITS,
     CostedRow,
     Hardware,
     HardwareRow,
@@ -23,6 +26,9 @@ from pipeline.hardware import (
     costed_rows,
     usd_identity,
 )
+
+Group = tuple[str, str, str, str]
+"""(suite, model, scenario, division), as HardwareRow.group_key."""
 
 PREFERRED_BASIS = "owner_tco/hyperscaler"
 """The basis figures quote first: the one InferenceX itself defaults to."""
@@ -39,20 +45,53 @@ def _cost_citation(c: CostedRow) -> Citation:
                     f"{c.cost.accelerator} {c.cost_basis}")
 
 
-def hardware_figures(hw: Hardware, rows: Sequence[HardwareRow], date: dt.date,
+@dataclass(frozen=True)
+class FigureIndex:
+    """The table as hardware figures read it, indexed once for all the editions of a build.
+
+    Costing the whole public table for every edition made a year of daily editions take minutes;
+    with this index an edition finds its newly published groups by bisection and costs only the
+    rows of those groups (figures compare rows within one group only)."""
+
+    fresh_dates: tuple[dt.date, ...]
+    """Publication dates, ascending, of the rows that can make a group fresh: headline token
+    results outside InferenceX (its sweeps need an interactivity target to name one figure)."""
+    fresh_groups: tuple[Group, ...]
+    """The group of each of those rows, in the same order."""
+    groups: Mapping[Group, tuple[HardwareRow, ...]]
+    """Every row with a publication date, by group, in table order: best_per_accelerator keeps the
+    first of tied rows, so the order must be the table's."""
+
+
+def figure_index(rows: Sequence[HardwareRow]) -> FigureIndex:
+    """Return the index hardware_figures reads `rows` through."""
+    fresh = sorted(((r.published, r.group_key) for r in rows
+                    if r.published is not None and r.units == TOKEN_UNITS
+                    and r.suite != "InferenceX" and r.is_headline), key=lambda p: p[0])
+    groups: dict[Group, list[HardwareRow]] = {}
+    for r in rows:
+        if r.published is not None:
+            groups.setdefault(r.group_key, []).append(r)
+    return FigureIndex(tuple(day for day, _ in fresh), tuple(group for _, group in fresh),
+                       {group: tuple(rs) for group, rs in groups.items()})
+
+
+def hardware_figures(hw: Hardware, rows: Sequence[HardwareRow] | FigureIndex, date: dt.date,
                      previous: dt.date | None, usd_per_unit: UsdPerUnit = usd_identity,
                      max_figures: int = 3) -> list[Figure]:
     """Return tokens-per-dollar figures for the comparison groups with results newly published in
-    the edition window, each citing its result ids and cost sources."""
-    public = [r for r in rows if r.published is not None and r.published <= date]
-    # InferenceX sweeps need an interactivity target to name one tokens-per-dollar figure.
-    fresh = sorted({r.group_key for r in public if r.is_headline and r.units == "Tokens/s"
-                    and r.suite != "InferenceX"
-                    and in_window(r.published, previous, date)})
-    costed = costed_rows(public, hw.costs, date, usd_per_unit)
+    the edition window, each citing its result ids and cost sources.
+
+    `rows` is the table, or its figure_index when composing many editions from one table."""
+    index = rows if isinstance(rows, FigureIndex) else figure_index(rows)
+    # The edition window (previous, date], as compose.in_window; the first edition takes all.
+    start = 0 if previous is None else bisect_right(index.fresh_dates, previous)
+    fresh = sorted(set(index.fresh_groups[start:bisect_right(index.fresh_dates, date)]))
     figures: list[Figure] = []
     for group in fresh:
-        bases = sorted({c.cost_basis for c in costed if c.row.group_key == group and c.cost})
+        public = [r for r in index.groups[group] if r.published <= date]
+        costed = costed_rows(public, hw.costs, date, usd_per_unit)
+        bases = sorted({c.cost_basis for c in costed if c.cost})
         if not bases:
             continue  # no cost in force on this date: no figure rather than a $0 one
         basis = PREFERRED_BASIS if PREFERRED_BASIS in bases else bases[0]

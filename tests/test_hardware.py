@@ -14,6 +14,7 @@ from pipeline.hardware import (
     best_per_accelerator,
     comparable,
     costed_rows,
+    costs_in_force,
     current_costs,
     normalize_records,
     rows_missing_cost,
@@ -114,6 +115,21 @@ def test_costs_per_basis_and_date():
     assert [(c.cost_basis, round(c.tokens_per_usd)) for c in costed] == [
         ("owner_tco/hyperscaler", 23429308), ("rental_contract/3-year", 15754190)]
     assert costed_rows([row], costs, dt.date(2026, 1, 1))[0].tokens_per_usd is None
+
+
+def test_costs_in_force_are_current_costs_of_every_accelerator():
+    costs = [cost(amount=1.95), cost(amount=2.5), cost(acc="H200", amount=1.4),
+             cost(amount=2.9, basis="rental_contract", scenario="3-year"),
+             cost(amount=9.0, date=dt.date(2027, 1, 1)),
+             cost(acc="MI325X", amount=1.2, date=dt.date(2026, 1, 1)),
+             cost(acc="MI325X", amount=1.3, date=dt.date(2026, 5, 1))]
+    for day in (dt.date(2025, 1, 1), dt.date(2026, 3, 1), dt.date(2026, 9, 12), dt.date.max):
+        in_force = costs_in_force(costs, day)
+        for acc in ("B200", "H200", "MI325X", "MI300X"):
+            assert in_force.get(acc, []) == current_costs(costs, acc, day)
+    # Two costs of one basis on one date: the later in the file wins, as in current_costs.
+    assert [c.amount_per_hour for c in costs_in_force(costs, dt.date(2026, 9, 12))["B200"]] == \
+        [2.5, 2.9]
 
 
 def test_fx_is_an_argument():

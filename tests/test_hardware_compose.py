@@ -6,7 +6,7 @@ import datetime as dt
 from dataclasses import replace
 from pathlib import Path
 
-from pipeline.hardware_compose import hardware_figures, hardware_radar
+from pipeline.hardware_compose import figure_index, hardware_figures, hardware_radar
 from pipeline.hardware_source import load_hardware
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -29,6 +29,20 @@ def test_figures_only_in_the_window_that_publishes_them():
     hw, rows, _ = load_hardware(ROOT)
     assert hardware_figures(hw, rows, dt.date(2026, 9, 12), dt.date(2026, 9, 5)) == []
     assert hardware_figures(hw, rows, dt.date(2025, 9, 8), None) == []  # before publication
+
+
+def test_an_index_built_once_gives_the_same_figures_as_the_rows():
+    hw, rows, _ = load_hardware(ROOT)
+    # Publication dates spread out, so several windows each have fresh groups.
+    spread = [replace(r, published=dt.date(2026, 4, 1) + dt.timedelta(days=7 * (i % 20)))
+              for i, r in enumerate(rows)]
+    index = figure_index(spread)
+    previous = None
+    for week in range(24):
+        date = dt.date(2026, 3, 25) + dt.timedelta(days=7 * week)
+        assert hardware_figures(hw, index, date, previous) == \
+            hardware_figures(hw, spread, date, previous)
+        previous = date
 
 
 def test_no_cost_in_force_means_no_figure():
