@@ -22,7 +22,8 @@ from pipeline.render import output
 from pipeline.render.mkdocs_site import SITE_DIR, build_mkdocs
 
 if TYPE_CHECKING:
-    from pipeline.compose import Edition
+    from pipeline.compose import Edition, Parts
+    from pipeline.memo import Memo
     from pipeline.render.charts import Chart, ChartCache, ChartSpec
     from pipeline.render.datasets import DataFile
     from pipeline.sources import Sources
@@ -36,11 +37,14 @@ class BuildResult:
 
 
 def edition_charts(sources: Sources, editions: list[Edition],
-                   chart: Callable[[ChartSpec], Chart] | None = None) -> dict[dt.date, list[Chart]]:
+                   chart: Callable[[ChartSpec], Chart] | None = None,
+                   spec_of: Callable[[dt.date], ChartSpec] | None = None,
+                   ) -> dict[dt.date, list[Chart]]:
     """Return the charts of each edition's Context & numbers, by edition date.
 
-    Empty until the lanes with figures (prices, hardware) add theirs here; each chart must be
-    computed as of its edition's date, so a later source never changes an earlier edition.
+    Each chart is computed as of its edition's date, so a later source never changes an earlier
+    edition. `spec_of` gives an edition's chart spec when composing already knows it
+    (compose.Parts.cheapest_spec).
     """
     charts: dict[dt.date, list[Chart]] = {e.date: [] for e in editions}
     if not sources.prices or sources.rates is None or chart is None:
@@ -49,8 +53,9 @@ def edition_charts(sources: Sources, editions: list[Edition],
 
     profile = sources.series.profiles[0]
     for e in editions:
-        charts[e.date].append(chart(cheapest_chart_spec(sources.prices, sources.rates, profile,
-                                                        e.date)))
+        spec = spec_of(e.date) if spec_of else cheapest_chart_spec(
+            sources.prices, sources.rates, profile, e.date)
+        charts[e.date].append(chart(spec))
     return charts
 
 
@@ -64,12 +69,18 @@ def chart_data_files(charts: list[Chart]) -> tuple[DataFile, ...]:
                  for c in charts)
 
 
-def site_files(sources: Sources, editions: list[Edition],
-               cache: ChartCache | None = None) -> dict[str, bytes]:
+def site_files(sources: Sources, editions: list[Edition], cache: ChartCache | None = None,
+               parts: Parts | None = None, memo: Memo | None = None) -> dict[str, bytes]:
     """Return every generated file of the docs folder, by path relative to it.
 
-    `cache` keeps chart drawings between builds; without one every chart is drawn.
+    `cache` keeps chart drawings between builds; without one every chart is drawn. `parts` are
+    the editions' computed parts (for their chart specs); `memo` holds derived files of an
+    earlier build by the digest of their inputs (see below).
     """
+    from pipeline.memo import Memo
+
+    memo = memo if memo is not None else Memo()
+    code = parts.code if parts else ""
     # Imported here, not at the top: an unchanged rebuild returns before needing any of it.
     from pipeline.render.channels import channel_files, editions_per_month
     from pipeline.render.charts import draw
@@ -81,7 +92,7 @@ def site_files(sources: Sources, editions: list[Edition],
         raise BuildError("no editions to build: editions.yaml lists no date up to today")
     series = sources.series
     chart = cache.chart if cache else draw
-    charts_of = edition_charts(sources, editions, chart)
+    charts_of = edition_charts(sources, editions, chart, parts.cheapest_spec if parts else None)
     archive_charts = [chart(editions_per_month(editions))]
     files: dict[str, str | bytes] = {}
     for edition in editions:
@@ -94,9 +105,11 @@ def site_files(sources: Sources, editions: list[Edition],
     files["archive.md"] = archive_page(editions, archive_charts)
     for c in itertools.chain(archive_charts, *charts_of.values()):
         files.update(c.files())
-    files.update(channel_files(editions, series, charts_of))
-    files.update(hardware_files(sources, as_of=editions[-1].date))
-    files.update(price_files(sources, [e.date for e in editions]))
+    files.update(channel_files(editions, series, charts_of, memo))
+    as_of = editions[-1].date
+    files.update(memo.get(hardware_files_key(sources, as_of, code),
+                          lambda: hardware_files(sources, as_of)))
+    files.update(price_files(sources, [e.date for e in editions], memo, code))
     files["sources.md"] = sources_page(sources, editions[-1])
     encoded = {path: body.encode() if isinstance(body, str) else body
                for path, body in files.items()}
@@ -125,8 +138,29 @@ def hardware_files(sources: Sources, as_of: dt.date) -> dict[str, str | bytes]:
     return files
 
 
-def price_files(sources: Sources, dates: list[dt.date]) -> dict[str, str | bytes]:
-    """Return the Prices page, its charts and the price data files, as of the newest edition."""
+def hardware_files_key(sources: Sources, as_of: dt.date, code: str) -> str:
+    """Return the digest of what the hardware files read: all hardware sources, and which
+    results and costs are public by `as_of` (not `as_of` itself: most new editions leave the
+    Hardware page as it was)."""
+    from pipeline.edition_keys import hardware_key
+
+    if sources.hardware is None:
+        return "no hardware"
+    seen = sorted({r.published for r in sources.hardware_rows
+                   if r.published is not None and r.published <= as_of})
+    costs = sorted({c.date for c in sources.hardware.costs if c.date <= as_of})
+    return f"hardware-files {hardware_key(sources, code)} {seen} {costs}"
+
+
+def price_files(sources: Sources, dates: list[dt.date], memo: Memo | None = None,
+                code: str = "") -> dict[str, str | bytes]:
+    """Return the Prices page, its charts and the price data files, as of the newest edition.
+
+    The full price tables do not depend on the editions: `memo` keeps them by the digest of
+    every price record and rate."""
+    from pipeline.memo import Memo
+
+    memo = memo if memo is not None else Memo()
     if not sources.prices or sources.rates is None:
         return {"prices.md": "# Prices\n\nNo price histories in this repository.\n"}
     from pipeline.price_tables import (
@@ -136,16 +170,23 @@ def price_files(sources: Sources, dates: list[dt.date]) -> dict[str, str | bytes
     files, rates, profiles = sources.prices, sources.rates, sources.series.profiles
     as_of = max(dates)
     monday = as_of - dt.timedelta(days=as_of.weekday())
-    rows = price_rows(files, rates)
+    from pipeline.edition_keys import price_keys
+
+    every = price_keys(sources, [dt.date.max], code)[0]
+
+    def tables() -> dict[str, bytes]:
+        rows = price_rows(files, rates)
+        return {"data/prices.csv": csv_bytes(rows, PRICE_COLUMNS),
+                "data/prices.json": json_bytes(rows, PRICE_COLUMNS)}
+
     blended = blended_rows(files, rates, profiles, dates)
     return {
+        **memo.get(f"price-tables {every}", tables),
         "prices.md": prices_page.prices_page_md(files, rates, profiles, as_of),
         "charts/price-history.svg": prices_page.price_history_svg(
             files, rates, profiles[0], dates, blended),
         "charts/hour-of-week.svg": prices_page.hour_of_week_svg(files, monday),
         "charts/cheapest.svg": prices_page.cheapest_svg(files, rates, profiles, as_of),
-        "data/prices.csv": csv_bytes(rows, PRICE_COLUMNS),
-        "data/prices.json": json_bytes(rows, PRICE_COLUMNS),
         "data/blended.csv": csv_bytes(blended, BLENDED_COLUMNS),
     }
 
@@ -159,27 +200,30 @@ def sources_page(sources: Sources, latest: Edition) -> str:
     return sources_page_md(sources.feeds.feeds, sources.snapshots, latest.date, latest.previous)
 
 
-def load_parts(path: Path | None) -> dict:
-    """Return the computed edition parts the last build kept (empty when none or unreadable)."""
+def load_memo(path: Path | None) -> Memo:
+    """Return the values an earlier build kept in `path` (none when absent or unreadable)."""
     import pickle
+
+    from pipeline.memo import Memo
 
     try:
         found = pickle.loads(path.read_bytes()) if path else {}
     except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError,
             ValueError):
-        return {}
-    return found if isinstance(found, dict) else {}
+        found = {}
+    return Memo(found if isinstance(found, dict) else {})
 
 
-def save_parts(path: Path | None, parts: dict) -> None:
-    """Keep this build's edition parts for the next (written aside, then renamed)."""
+def save_memo(path: Path | None, memo: Memo) -> None:
+    """Keep the values this build used for the next, when they changed (written aside, then
+    renamed, so a killed build leaves the old file or the new one)."""
     import pickle
 
-    if path is None:
+    if path is None or not memo.changed:
         return
     path.parent.mkdir(parents=True, exist_ok=True)
     scratch = path.with_suffix(f".{os.getpid()}.tmp")
-    scratch.write_bytes(pickle.dumps(parts, protocol=pickle.HIGHEST_PROTOCOL))
+    scratch.write_bytes(pickle.dumps(memo.used, protocol=pickle.HIGHEST_PROTOCOL))
     os.replace(scratch, path)
 
 
@@ -210,10 +254,15 @@ def build_site(root: Path, out: Path, *, today: dt.date) -> BuildResult:
     parsed = ParseCache(cache / "parsed" if cache else None)
     sources = load_sources(root, parsed)
     parsed.prune()
+    # Computed edition parts (small, many) and derived files (few, large) are kept apart, so a
+    # new edition rewrites the small file only.
     parts_file = cache / "edition-parts.pickle" if cache else None
-    editions, parts = compose_reusing(sources, sources.series.edition_dates(today),
-                                      load_parts(parts_file), parse_cache.code_digest())
-    files = site_files(sources, editions, ChartCache(root / ".cache" / "charts"))
+    files_file = cache / "derived-files.pickle" if cache else None
+    parts_memo, files_memo = load_memo(parts_file), load_memo(files_file)
+    editions, parts = compose_reusing(sources, sources.series.edition_dates(today), parts_memo,
+                                      parse_cache.code_digest())
+    files = site_files(sources, editions, ChartCache(root / ".cache" / "charts"), parts,
+                       files_memo)
     with output.build_lock(out):
         scratch = output.scratch_dir(out)
         try:
@@ -235,7 +284,8 @@ def build_site(root: Path, out: Path, *, today: dt.date) -> BuildResult:
             build_mkdocs(docs, built, site_url=site_url, epoch=epoch_of(editions),
                          plugins={"brief-page-cache": reuse})
             store.save()
-            save_parts(parts_file, parts)
+            save_memo(parts_file, parts_memo)
+            save_memo(files_file, files_memo)
             output.swap_in(built, out, scratch)
         finally:
             shutil.rmtree(scratch, ignore_errors=True)

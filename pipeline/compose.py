@@ -8,10 +8,11 @@ returns Stories, Figures or RadarItems; this module puts them in the series' sec
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from pipeline.memo import Memo
 from pipeline.sources import CuratedEntry, Sources
 
 
@@ -125,7 +126,7 @@ def compose_edition(sources: Sources, date: dt.date, previous: dt.date | None,
     """Return the edition of `date`: its window's entries, by section, in the series' order.
 
     `parts`: computed parts of editions from an earlier build, by key (see compose_editions)."""
-    parts = parts if parts is not None else Parts(sources, [date], {}, "")
+    parts = parts if parts is not None else Parts(sources, [date], Memo(), "")
     series = sources.series
     chosen = [c for c in sources.entries if in_window(c.entry.date, previous, date)]
     computed = parts.computed(date, previous)
@@ -153,12 +154,10 @@ class Parts:
     caller to keep for the next build. Pure: data in, data out.
     """
 
-    def __init__(self, sources: Sources, dates: list[dt.date], known: Mapping[str, Any],
-                 code: str) -> None:
+    def __init__(self, sources: Sources, dates: list[dt.date], memo: Memo, code: str) -> None:
         from pipeline import edition_keys as keys
 
-        self.sources, self.known, self.code = sources, known, code
-        self.used: dict[str, Any] = {}
+        self.sources, self.memo, self.code = sources, memo, code
         self._price_keys = dict(zip(dates, keys.price_keys(sources, dates, code))) if (
             sources.prices and sources.rates is not None) else {}
         self._hardware_key = (keys.hardware_key(sources, code)
@@ -167,9 +166,17 @@ class Parts:
         self._hardware_index: Any = None
 
     def _reuse(self, key: str, compute: Callable[[], Any]) -> Any:
-        if key not in self.used:
-            self.used[key] = self.known[key] if key in self.known else compute()
-        return self.used[key]
+        return self.memo.get(key, compute)
+
+    def cheapest_spec(self, date: dt.date) -> Any:
+        """Return the spec of the chart of an edition (the most tokens per dollar as of its
+        date, for the first profile); it reads what the edition's price part reads."""
+        from pipeline.render.prices_page import cheapest_chart_spec
+
+        s = self.sources
+        key = self._price_keys.get(date) or _digest_of("prices", date, self.code)
+        return self._reuse(f"{key} chart", lambda: cheapest_chart_spec(
+            s.prices, s.rates, s.series.profiles[0], date))
 
     def computed(self, date: dt.date, previous: dt.date | None) -> dict[str, list[Item]]:
         """Return the items computed from data (not written by editors), by section id."""
@@ -235,20 +242,20 @@ def _numbered_sources(sections: list[SectionContent]) -> tuple[Citation, ...]:
 
 def compose_editions(sources: Sources, dates: list[dt.date]) -> list[Edition]:
     """Return every edition of `dates` (sorted), each with its window."""
-    return compose_reusing(sources, dates, {}, "")[0]
+    return compose_reusing(sources, dates, Memo(), "")[0]
 
 
-def compose_reusing(sources: Sources, dates: list[dt.date], known: Mapping[str, Any], code: str,
-                    ) -> tuple[list[Edition], dict[str, Any]]:
-    """Return every edition of `dates` (sorted) and the computed parts they used, by key,
-    reusing the parts of `known` (an earlier build's) whose key did not change.
+def compose_reusing(sources: Sources, dates: list[dt.date], memo: Memo, code: str,
+                    ) -> tuple[list[Edition], Parts]:
+    """Return every edition of `dates` (sorted) and their computed parts, reusing the parts in
+    `memo` (an earlier build's) whose key did not change.
 
     `code` is a digest of the package's code, part of every key."""
     dates = sorted(dates)
-    parts = Parts(sources, dates, known, code)
+    parts = Parts(sources, dates, memo, code)
     editions = []
     previous = None
     for date in dates:
         editions.append(compose_edition(sources, date, previous, parts))
         previous = date
-    return editions, parts.used
+    return editions, parts

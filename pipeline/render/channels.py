@@ -8,12 +8,15 @@ edition by web, feed or mail.
 from __future__ import annotations
 
 import csv
+import hashlib
 import datetime as dt
 import io
 import itertools
+import pickle
 from collections.abc import Mapping, Sequence
 
 from pipeline.compose import Edition, Figure, RadarItem, Story
+from pipeline.memo import Memo
 from pipeline.models.series import Series
 from pipeline.render.charts import Chart, ChartSeries, ChartSpec
 from pipeline.render.escape import plain_text
@@ -22,6 +25,10 @@ from pipeline.render.ics import radar_calendar
 from pipeline.render.mail import email_html, email_message
 from pipeline.render.markdown_html import markdown_html
 from pipeline.render.pages import edition_page, headline_of, text_edition
+
+
+def _digest(data: str | bytes) -> str:
+    return hashlib.sha256(data.encode() if isinstance(data, str) else data).hexdigest()
 
 
 def editions_per_month(editions: Sequence[Edition]) -> ChartSpec:
@@ -67,9 +74,15 @@ def edition_body_html(edition: Edition, editions: Sequence[Edition], series: Ser
     Only the editions up to this one are given as neighbours: a feed entry or a mail, once out,
     must not change when a later edition appears (no "next edition" link).
     """
+    return markdown_html(edition_body_md(edition, editions, series, charts))
+
+
+def edition_body_md(edition: Edition, editions: Sequence[Edition], series: Series,
+                    charts: Sequence[Chart] = ()) -> str:
+    """Return the Markdown `edition_body_html` converts."""
     so_far = [e for e in editions if e.date <= edition.date]
-    return markdown_html(edition_page(edition, series, so_far, home=False, charts=charts,
-                                      base_url=str(series.site_url)))
+    return edition_page(edition, series, so_far, home=False, charts=charts,
+                        base_url=str(series.site_url))
 
 
 def edition_email(edition: Edition, editions: Sequence[Edition], series: Series,
@@ -81,16 +94,25 @@ def edition_email(edition: Edition, editions: Sequence[Edition], series: Series,
 
 
 def channel_files(editions: list[Edition], series: Series,
-                  charts_of: Mapping[dt.date, Sequence[Chart]] | None = None) -> dict[str, bytes]:
-    """Return the feeds, e-mail editions, radar calendar and editions table, by site path."""
+                  charts_of: Mapping[dt.date, Sequence[Chart]] | None = None,
+                  memo: Memo | None = None) -> dict[str, bytes]:
+    """Return the feeds, e-mail editions, radar calendar and editions table, by site path.
+
+    `memo` keeps each edition's HTML and e-mail between builds by the digest of what they are
+    made from: converting and inlining a year of editions is most of this function's time."""
     charts_of = charts_of or {}
+    memo = memo if memo is not None else Memo()
+    series_json = series.model_dump_json()
     files: dict[str, bytes] = {}
     items = []
     for edition in editions:
         day = edition.date.isoformat()
-        body = edition_body_html(edition, editions, series, charts_of.get(edition.date, ()))
+        body_md = edition_body_md(edition, editions, series, charts_of.get(edition.date, ()))
+        body = memo.get(f"body-html {_digest(body_md)}", lambda md=body_md: markdown_html(md))
         text = text_edition(edition)
-        files[f"briefings/{day}/email.html"] = email_html(edition, series, body).encode()
+        files[f"briefings/{day}/email.html"] = memo.get(
+            f"email-html {_digest(pickle.dumps((edition, series_json, body)))}",
+            lambda e=edition, b=body: email_html(e, series, b).encode())
         items.append(feed_item(edition, series, body, text,
                                summary=plain_text(headline_of(edition))))
     files["feed.xml"] = atom_feed(series, items)
