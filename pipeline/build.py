@@ -70,12 +70,13 @@ def chart_data_files(charts: list[Chart]) -> tuple[DataFile, ...]:
 
 
 def site_files(sources: Sources, editions: list[Edition], cache: ChartCache | None = None,
-               parts: Parts | None = None, memo: Memo | None = None) -> dict[str, bytes]:
+               parts: Parts | None = None, memo: Memo | None = None,
+               html_memo: Memo | None = None) -> dict[str, bytes]:
     """Return every generated file of the docs folder, by path relative to it.
 
     `cache` keeps chart drawings between builds; without one every chart is drawn. `parts` are
-    the editions' computed parts (for their chart specs); `memo` holds derived files of an
-    earlier build by the digest of their inputs (see below).
+    the editions' computed parts (for their chart specs); `memo` holds data files of an earlier
+    build by the digest of their inputs (see below), `html_memo` each edition's HTML.
     """
     from pipeline.memo import Memo
 
@@ -105,7 +106,7 @@ def site_files(sources: Sources, editions: list[Edition], cache: ChartCache | No
     files["archive.md"] = archive_page(editions, archive_charts)
     for c in itertools.chain(archive_charts, *charts_of.values()):
         files.update(c.files())
-    files.update(channel_files(editions, series, charts_of, memo))
+    files.update(channel_files(editions, series, charts_of, html_memo))
     as_of = editions[-1].date
     files.update(memo.get(hardware_files_key(sources, as_of, code),
                           lambda: hardware_files(sources, as_of)))
@@ -227,6 +228,26 @@ def save_memo(path: Path | None, memo: Memo) -> None:
     os.replace(scratch, path)
 
 
+def write_or_link(target: Path, body: bytes, published: Path) -> None:
+    """Write `body` to `target`, or hard-link the published file when it holds these bytes.
+
+    A data file is published at its own path and mkdocs links it on into the site
+    (render/mkdocs_site.py), so at a year's scale ~170 MB of unchanged data files are neither
+    written nor copied. Pages are never linked: their published form is HTML, not Markdown."""
+    if len(body) >= LINK_MIN_BYTES and not target.name.endswith(".md"):
+        try:
+            if published.stat().st_size == len(body) and published.read_bytes() == body:
+                os.link(published, target)
+                return
+        except OSError:
+            pass  # not published yet, or another file system: write it
+    target.write_bytes(body)
+
+
+LINK_MIN_BYTES = 64 * 1024
+"""Smaller files are written: comparing them costs about what writing them does."""
+
+
 def epoch_of(editions: list[Edition]) -> int:
     """Return the build time we stamp on the site: midnight UTC of the newest edition."""
     newest = max(e.date for e in editions)
@@ -254,15 +275,15 @@ def build_site(root: Path, out: Path, *, today: dt.date) -> BuildResult:
     parsed = ParseCache(cache / "parsed" if cache else None)
     sources = load_sources(root, parsed)
     parsed.prune()
-    # Computed edition parts (small, many) and derived files (few, large) are kept apart, so a
-    # new edition rewrites the small file only.
-    parts_file = cache / "edition-parts.pickle" if cache else None
-    files_file = cache / "derived-files.pickle" if cache else None
-    parts_memo, files_memo = load_memo(parts_file), load_memo(files_file)
-    editions, parts = compose_reusing(sources, sources.series.edition_dates(today), parts_memo,
-                                      parse_cache.code_digest())
+    # Kept apart: computed edition parts and each edition's HTML (small, many) and the data
+    # files (few, large), so a new edition does not rewrite the large ones.
+    memo_files = {name: cache / f"{name}.pickle" if cache else None
+                  for name in ("edition-parts", "edition-html", "data-files")}
+    memos = {name: load_memo(path) for name, path in memo_files.items()}
+    editions, parts = compose_reusing(sources, sources.series.edition_dates(today),
+                                      memos["edition-parts"], parse_cache.code_digest())
     files = site_files(sources, editions, ChartCache(root / ".cache" / "charts"), parts,
-                       files_memo)
+                       memos["data-files"], memos["edition-html"])
     with output.build_lock(out):
         scratch = output.scratch_dir(out)
         try:
@@ -271,7 +292,7 @@ def build_site(root: Path, out: Path, *, today: dt.date) -> BuildResult:
             for path, body in files.items():
                 target = docs / path
                 target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_bytes(body)
+                write_or_link(target, body, out / path)
             if keep := os.environ.get("BRIEF_KEEP_DOCS"):
                 # For benchmarks/run.py: the same Markdown, for a plain `mkdocs build` beside ours.
                 shutil.copytree(docs, Path(keep) / "docs", dirs_exist_ok=True)
@@ -284,8 +305,8 @@ def build_site(root: Path, out: Path, *, today: dt.date) -> BuildResult:
             build_mkdocs(docs, built, site_url=site_url, epoch=epoch_of(editions),
                          plugins={"brief-page-cache": reuse})
             store.save()
-            save_memo(parts_file, parts_memo)
-            save_memo(files_file, files_memo)
+            for name, path in memo_files.items():
+                save_memo(path, memos[name])
             output.swap_in(built, out, scratch)
         finally:
             shutil.rmtree(scratch, ignore_errors=True)

@@ -19,7 +19,6 @@ from __future__ import annotations
 import bisect
 import datetime as dt
 import hashlib
-import pickle
 from collections.abc import Iterable, Sequence
 
 from pipeline.sources import Sources
@@ -66,9 +65,10 @@ def price_keys(sources: Sources, dates: Sequence[dt.date], code: str) -> list[st
 
 def hardware_key(sources: Sources, code: str) -> str:
     """Return the key of every edition's hardware part (without its dates)."""
-    # Pickled, not repr'd: 20,000 rows at a year's scale, and pickle is as exact and faster.
-    blob = pickle.dumps((sources.hardware, sources.hardware_rows), protocol=5)
-    return _digest("hardware", code, hashlib.sha256(blob).hexdigest())
+    # repr, not pickle: a pickled pydantic model holds a set (its fields set), whose order
+    # changes from one process to the next, and so would the key.
+    text = repr((sources.hardware, sources.hardware_rows))
+    return _digest("hardware", code, hashlib.sha256(text.encode()).hexdigest())
 
 
 def feed_window_key(sources: Sources, date: dt.date, previous: dt.date | None, code: str,

@@ -12,7 +12,6 @@ import hashlib
 import datetime as dt
 import io
 import itertools
-import pickle
 from collections.abc import Mapping, Sequence
 
 from pipeline.compose import Edition, Figure, RadarItem, Story
@@ -111,7 +110,7 @@ def channel_files(editions: list[Edition], series: Series,
         body = memo.get(f"body-html {_digest(body_md)}", lambda md=body_md: markdown_html(md))
         text = text_edition(edition)
         files[f"briefings/{day}/email.html"] = memo.get(
-            f"email-html {_digest(pickle.dumps((edition, series_json, body)))}",
+            f"email-html {_digest(repr((edition, series_json, body)))}",
             lambda e=edition, b=body: email_html(e, series, b).encode())
         items.append(feed_item(edition, series, body, text,
                                summary=plain_text(headline_of(edition))))

@@ -3,9 +3,10 @@
 mkdocs has no incremental build of its own (`--dirty` goes by file times and warns that links go
 stale), and at a year of editions the pages themselves are most of its time: Markdown conversion,
 Material's page template and the search plugin's HTML parsing, page by page (see the profile in
-benchmarks/README.md). Editions are not in the navigation (site/mkdocs.yml), so the HTML of an
-edition page depends only on its own Markdown, its path, the mkdocs configuration, the theme and
-the static navigation; that is the key under which its HTML and its search-index entries are kept.
+benchmarks/README.md). Editions are not in the navigation, and the navigation is static (every
+entry titled in site/mkdocs.yml), so the HTML of a generated page, an edition's or the Prices
+page's, depends only on its own Markdown, its path, the mkdocs configuration and the theme; that is
+the key under which its HTML and its search-index entries are kept.
 
 The plugin below leaves every page in mkdocs' file list (so the sitemap, the search index and link
 checks see the whole site) but hands mkdocs a stub for each page it has: front matter choosing a
@@ -28,8 +29,6 @@ from mkdocs.plugins import BasePlugin, event_priority
 
 STUB_TEMPLATE = "brief-cached-page.html"
 STUB_SOURCE = f"---\ntemplate: {STUB_TEMPLATE}\n---\n"
-CACHED_PREFIX = "briefings/"
-"""Pages under this folder are outside the navigation, so their HTML can be reused."""
 STORE_VERSION = 1
 
 
@@ -132,7 +131,7 @@ class ReusePages(BasePlugin):
     def on_page_read_source(self, *, page: Any, config: Any) -> str | None:
         src = page.file.src_uri
         md = self.markdown.get(src)
-        if md is None or not src.startswith(CACHED_PREFIX) or not is_reusable(md):
+        if md is None or not is_reusable(md):
             return None
         key = page_key(self.site, src, md)
         self.keys[src] = key
