@@ -8,9 +8,13 @@ returns Stories, Figures or RadarItems; this module puts them in the series' sec
 from __future__ import annotations
 
 import datetime as dt
+import typing
 from dataclasses import dataclass, field
 
 from pipeline.sources import CuratedEntry, Sources
+
+if typing.TYPE_CHECKING:  # rank imports this module's Citation and Story
+    from pipeline.rank import FeedItems
 
 
 @dataclass(frozen=True)
@@ -118,8 +122,12 @@ def curated_item(c: CuratedEntry) -> Item:
     return Figure(label=e.headline, text_md=e.summary, citations=cites, id=c.id)
 
 
-def compose_edition(sources: Sources, date: dt.date, previous: dt.date | None) -> Edition:
-    """Return the edition of `date`: its window's entries, by section, in the series' order."""
+def compose_edition(sources: Sources, date: dt.date, previous: dt.date | None,
+                    index: FeedItems | None = None) -> Edition:
+    """Return the edition of `date`: its window's entries, by section, in the series' order.
+
+    `index` is `feed_index(sources)`, passed when composing many editions to index them once.
+    """
     series = sources.series
     chosen = [c for c in sources.entries if in_window(c.entry.date, previous, date)]
     computed = _computed_items(sources, date, previous)
@@ -129,7 +137,8 @@ def compose_edition(sources: Sources, date: dt.date, previous: dt.date | None) -
         items = [curated_item(c) for c in chosen if c.entry.section == section.id]
         if section.id in ("top", "local") and len(items) < section.quota:
             items += _feed_items(sources, date, previous, local=section.id == "local",
-                                 limit=section.quota - len(items), exclude_urls=curated_urls)
+                                 limit=section.quota - len(items), exclude_urls=curated_urls,
+                                 index=index)
         items += computed.get(section.id, [])
         sections.append(SectionContent(section.id, section.title, tuple(items[: section.quota])))
     corrections = tuple((x.date, c.id, x.note) for c in chosen for x in c.entry.corrections)
@@ -156,16 +165,26 @@ def _computed_items(sources: Sources, date: dt.date, previous: dt.date | None
     return items
 
 
+def feed_index(sources: Sources) -> FeedItems | None:
+    """Return the feed items of `sources` by day (None when there are no feeds)."""
+    if sources.feeds is None:
+        return None
+    from pipeline.rank import feed_items
+
+    return feed_items(sources.feeds.feeds, sources.snapshots)
+
+
 def _feed_items(sources: Sources, date: dt.date, previous: dt.date | None, *, local: bool,
-                limit: int, exclude_urls: set[str]) -> list[Item]:
+                limit: int, exclude_urls: set[str], index: FeedItems | None = None) -> list[Item]:
     """Return ranked feed stories that fill a section where curated entries are fewer than its
-    quota (none when there are no feeds)."""
+    quota (none when there are no feeds). `index`: `feed_index(sources)`, or None to build it."""
     if sources.feeds is None:
         return []
     from pipeline.rank import feed_stories
 
     return list(feed_stories(sources.feeds.feeds, sources.snapshots, sources.feeds.topics, date,
-                             previous, local=local, limit=limit, exclude_urls=exclude_urls))
+                             previous, local=local, limit=limit, exclude_urls=exclude_urls,
+                             index=index))
 
 
 def _numbered_sources(sections: list[SectionContent]) -> tuple[Citation, ...]:
@@ -181,7 +200,8 @@ def compose_editions(sources: Sources, dates: list[dt.date]) -> list[Edition]:
     """Return every edition of `dates` (sorted), each with its window."""
     editions = []
     previous = None
+    index = feed_index(sources)  # one pass over the feed items for all the windows
     for date in sorted(dates):
-        editions.append(compose_edition(sources, date, previous))
+        editions.append(compose_edition(sources, date, previous, index))
         previous = date
     return editions
