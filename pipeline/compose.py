@@ -164,6 +164,7 @@ class Parts:
                               if sources.hardware is not None else "")
         self._feeds_by_day = keys.feed_items_by_day(sources) if sources.feeds else ([], [])
         self._hardware_index: Any = None
+        self._feed_index: Any = None
 
     def _reuse(self, key: str, compute: Callable[[], Any]) -> Any:
         return self.memo.get(key, compute)
@@ -222,7 +223,16 @@ class Parts:
         key = f"{window} {local} {limit} {sorted(exclude_urls)!r}"
         return self._reuse(key, lambda: list(feed_stories(
             feeds.feeds, self.sources.snapshots, feeds.topics, date, previous, local=local,
-            limit=limit, exclude_urls=exclude_urls)))
+            limit=limit, exclude_urls=exclude_urls, index=self.feed_index())))
+
+    def feed_index(self) -> Any:
+        """Return the feed items by day, built once, when first needed (one pass over them
+        for all the windows)."""
+        from pipeline.rank import feed_items
+
+        if self._feed_index is None and self.sources.feeds is not None:
+            self._feed_index = feed_items(self.sources.feeds.feeds, self.sources.snapshots)
+        return self._feed_index
 
 
 def _digest_of(*parts: object) -> str:

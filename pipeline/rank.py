@@ -8,19 +8,17 @@ Ranking is a plain formula so an editor can predict it:
 from __future__ import annotations
 
 import datetime as dt
-import difflib
 import re
+from bisect import bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from pipeline.compose import Citation, Story
 from pipeline.feeds_source import SNAPSHOT_DIR
 from pipeline.models.feeds import Feed, Snapshot, SnapshotItem
-from pipeline.normalize.items import canonical_url, md_text, title_key
+from pipeline.normalize.items import canonical_url, md_text
+from pipeline.story_groups import dedupe
 
-SAME_STORY_WITHIN = dt.timedelta(hours=48)
-TITLE_SIMILARITY = 0.9
-"""difflib ratio of reduced titles above which two items are the same story."""
 HALF_LIFE_DAYS = 7.0
 FIRST_EDITION_DAYS = 7
 """The first edition has no previous one: it looks back this many days."""
@@ -51,71 +49,80 @@ class Candidate:
         return tuple(names)
 
 
-def window_items(feeds: Sequence[Feed], snapshots: Mapping[str, Snapshot], date: dt.date,
-                 previous: dt.date | None) -> list[tuple[Feed, SnapshotItem]]:
-    """Return (feed, item) for items published (UTC day) in the window (previous, date]."""
-    start = previous or date - dt.timedelta(days=FIRST_EDITION_DAYS)
-    out = []
+@dataclass(frozen=True)
+class FeedItems:
+    """Every item of some feeds, by UTC day of publication: each edition's window in a look-up.
+
+    Composing a year of editions asks for 365 windows; scanning every item for each took longer
+    than ranking them. Build it once (`feed_items`) for the feeds and snapshots it is asked about.
+    """
+
+    days: tuple[dt.date, ...]
+    """The days with items, in order."""
+    by_day: tuple[tuple[tuple[int, Feed, SnapshotItem], ...], ...]
+    """Per day, (position in feed then snapshot order, feed, item)."""
+
+    def window(self, date: dt.date, previous: dt.date | None) -> list[tuple[Feed, SnapshotItem]]:
+        """Return (feed, item) for items published (UTC day) in the window (previous, date], in
+        feed order, then snapshot order."""
+        start = previous or date - dt.timedelta(days=FIRST_EDITION_DAYS)
+        days = self.by_day[bisect_right(self.days, start):bisect_right(self.days, date)]
+        found = sorted((entry for day in days for entry in day), key=lambda e: e[0])
+        return [(feed, item) for _, feed, item in found]
+
+
+def feed_items(feeds: Sequence[Feed], snapshots: Mapping[str, Snapshot]) -> FeedItems:
+    """Return the items of `feeds` (from their `snapshots`) indexed by day."""
+    by_day: dict[dt.date, list[tuple[int, Feed, SnapshotItem]]] = {}
+    position = 0
     for feed in feeds:
         snap = snapshots.get(feed.id)
         for item in snap.items if snap else []:
-            if start < item.published.date() <= date:
-                out.append((feed, item))
-    return out
+            by_day.setdefault(item.published.date(), []).append((position, feed, item))
+            position += 1
+    days = sorted(by_day)
+    return FeedItems(tuple(days), tuple(tuple(by_day[d]) for d in days))
 
 
-def same_story(a: SnapshotItem, b: SnapshotItem) -> bool:
-    """Are `a` and `b` one story: the same canonical URL, or near-identical titles within 48 h?"""
-    if a.url and a.url == b.url:
-        return True
-    if abs(a.published - b.published) > SAME_STORY_WITHIN:
-        return False
-    ka, kb = title_key(a.title), title_key(b.title)
-    if not ka or not kb:
-        return False
-    matcher = difflib.SequenceMatcher(None, ka, kb, autojunk=False)
-    return matcher.quick_ratio() >= TITLE_SIMILARITY and matcher.ratio() >= TITLE_SIMILARITY
+def window_items(feeds: Sequence[Feed], snapshots: Mapping[str, Snapshot], date: dt.date,
+                 previous: dt.date | None) -> list[tuple[Feed, SnapshotItem]]:
+    """Return (feed, item) for items published (UTC day) in the window (previous, date]."""
+    return feed_items(feeds, snapshots).window(date, previous)
 
 
-def dedupe(pairs: Sequence[tuple[Feed, SnapshotItem]]) -> list[list[tuple[Feed, SnapshotItem]]]:
-    """Return groups of the same story; each group's first member is the one to show."""
-    parent = list(range(len(pairs)))
-
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    for i in range(len(pairs)):
-        for j in range(i + 1, len(pairs)):
-            if root(i) != root(j) and same_story(pairs[i][1], pairs[j][1]):
-                parent[root(j)] = root(i)
-    groups: dict[int, list[tuple[Feed, SnapshotItem]]] = {}
-    for i, pair in enumerate(pairs):
-        groups.setdefault(root(i), []).append(pair)
-    # Show the report from the feed we trust most; among equals, the earliest.
-    return [sorted(g, key=lambda p: (-p[0].weight, p[1].published, p[0].id)) for g in
-            groups.values()]
-
-
-def _matcher(keyword: str) -> re.Pattern[str]:
+def _keyword_pattern(keyword: str) -> str:
     word = re.escape(keyword.strip().casefold())
     # Word boundaries for alphabetic scripts; none for CJK, which has no spaces between words.
     if keyword.isascii():
-        return re.compile(rf"(?<!\w){word}(?!\w)")
-    return re.compile(word)
+        return rf"(?<!\w){word}(?!\w)"
+    return word
 
 
-def topic_hits(text: str, topics: Mapping[str, Sequence[str]]) -> tuple[str, ...]:
+Matchers = tuple[tuple[str, re.Pattern[str] | None], ...]
+"""Per topic id, one pattern matching any of its keywords (None: it has none)."""
+
+
+def topic_matchers(topics: Mapping[str, Sequence[str]]) -> Matchers:
+    """Return `topics` compiled once per ranking rather than once per item and keyword.
+
+    One alternation per topic finds a match where any keyword's own pattern would.
+    """
+    out = []
+    for topic, words in topics.items():
+        patterns = [f"(?:{_keyword_pattern(w)})" for w in words if w.strip()]
+        out.append((topic, re.compile("|".join(patterns)) if patterns else None))
+    return tuple(out)
+
+
+def topic_hits(text: str, topics: Mapping[str, Sequence[str]] | Matchers) -> tuple[str, ...]:
     """Return the ids of topics with a keyword in `text` (case-insensitive)."""
+    compiled = topic_matchers(topics) if isinstance(topics, Mapping) else topics
     folded = text.casefold()
-    return tuple(t for t, words in topics.items()
-                 if any(_matcher(w).search(folded) for w in words if w.strip()))
+    return tuple(t for t, pattern in compiled if pattern and pattern.search(folded))
 
 
-def score(feed: Feed, item: SnapshotItem, topics: Mapping[str, Sequence[str]], date: dt.date,
-          others: int = 0) -> tuple[float, tuple[str, ...]]:
+def score(feed: Feed, item: SnapshotItem, topics: Mapping[str, Sequence[str]] | Matchers,
+          date: dt.date, others: int = 0) -> tuple[float, tuple[str, ...]]:
     """Return (score, matched topic ids) of `item` for the edition of `date`."""
     in_title = topic_hits(item.title, topics)
     anywhere = topic_hits(f"{item.title} {item.summary_text}", topics)
@@ -133,14 +140,23 @@ def rank_candidates(feeds: Sequence[Feed], snapshots: Mapping[str, Snapshot],
 
     `exclude_urls` are pages already used by curated entries; a story citing one is left out.
     """
+    return ranked(window_items(feeds, snapshots, date, previous), topics, date, exclude_urls)
+
+
+def ranked(pairs: Sequence[tuple[Feed, SnapshotItem]], topics: Mapping[str, Sequence[str]],
+           date: dt.date, exclude_urls: Iterable[str] = ()) -> list[Candidate]:
+    """Return the stories of the window's (feed, item) `pairs`, as `rank_candidates` does."""
+    if not pairs:  # most windows of a year of daily editions have no items
+        return []
     excluded = {canonical_url(u, "about:blank") or u for u in exclude_urls}
+    compiled = topic_matchers(topics)
     out = []
-    for group in dedupe(window_items(feeds, snapshots, date, previous)):
+    for group in dedupe(pairs):
         if any(item.url in excluded for _, item in group):
             continue
         feed, item = group[0]
         others = len({f.id for f, _ in group[1:]} - {feed.id})
-        value, hits = score(feed, item, topics, date, others)
+        value, hits = score(feed, item, compiled, date, others)
         out.append(Candidate(feed, item, value, hits, tuple(group[1:])))
     out.sort(key=lambda c: (-c.score, -c.item.published.timestamp(), c.item.id))
     return out
@@ -148,17 +164,22 @@ def rank_candidates(feeds: Sequence[Feed], snapshots: Mapping[str, Snapshot],
 
 def feed_stories(feeds: Sequence[Feed], snapshots: Mapping[str, Snapshot],
                  topics: Mapping[str, Sequence[str]], date: dt.date, previous: dt.date | None,
-                 *, local: bool, limit: int, exclude_urls: set[str]) -> list[Story]:
+                 *, local: bool, limit: int, exclude_urls: set[str],
+                 index: FeedItems | None = None) -> list[Story]:
     """Return up to `limit` ranked feed stories for Top developments (global feeds) or Local view.
 
     Only items that mention a topic and have a link qualify. Headlines stay plain text (the
     template escapes them with `md_text`); summaries are `md_text`-escaped Markdown already.
+    `index` is `feed_items(feeds, snapshots)` when the caller composes many editions.
     """
     if limit <= 0:
         return []
-    chosen = [f for f in feeds if (f.region != "global") == local]
+    if index is None:
+        index = feed_items(feeds, snapshots)
+    # The window in feed order, keeping the section's feeds: as if only those were indexed.
+    pairs = [(f, i) for f, i in index.window(date, previous) if (f.region != "global") == local]
     stories = []
-    for c in rank_candidates(chosen, snapshots, topics, date, previous, exclude_urls):
+    for c in ranked(pairs, topics, date, exclude_urls):
         if not c.topics or not c.item.url:
             continue
         cites = [Citation(c.feed.title, c.item.url, c.source_path, c.item.id)]

@@ -171,4 +171,4 @@ def _language(tag: str | None) -> str | None:
 def title_key(title: str) -> str:
     """Return `title` reduced for comparison: case-folded, NFKC, punctuation and spaces removed."""
     folded = unicodedata.normalize("NFKC", title).casefold()
-    return "".join(ch for ch in folded if ch.isalnum())
+    return "".join(filter(str.isalnum, folded))
