@@ -7,6 +7,7 @@ returns Stories, Figures or RadarItems; this module puts them in the series' sec
 
 from __future__ import annotations
 
+import bisect
 import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -128,7 +129,7 @@ def compose_edition(sources: Sources, date: dt.date, previous: dt.date | None,
     `parts`: computed parts of editions from an earlier build, by key (see compose_editions)."""
     parts = parts if parts is not None else Parts(sources, [date], Memo(), "")
     series = sources.series
-    chosen = [c for c in sources.entries if in_window(c.entry.date, previous, date)]
+    chosen = parts.entries_in(date, previous)
     computed = parts.computed(date, previous)
     curated_urls = {str(link.url) for c in chosen for link in c.entry.links}
     sections = []
@@ -162,7 +163,10 @@ class Parts:
             sources.prices and sources.rates is not None) else {}
         self._hardware_key = (keys.hardware_key(sources, code)
                               if sources.hardware is not None else "")
-        self._feeds_by_day = keys.feed_items_by_day(sources) if sources.feeds else ([], [])
+        self._feeds_by_day = keys.feed_items_by_day(sources) if sources.feeds else ([], [], "")
+        days = [c.entry.date for c in sources.entries]
+        # Loaded entries are sorted by date; then a window is a slice (bisect), not a scan.
+        self._entry_days = days if days == sorted(days) else None
         self._hardware_index: Any = None
         self._feed_index: Any = None
 
@@ -200,6 +204,14 @@ class Parts:
             items["numbers"] += numbers
             items["radar"] += radar
         return items
+
+    def entries_in(self, date: dt.date, previous: dt.date | None) -> list[CuratedEntry]:
+        """Return the curated entries of the window (previous, date], in the sources' order."""
+        entries, days = self.sources.entries, self._entry_days
+        if days is None:
+            return [c for c in entries if in_window(c.entry.date, previous, date)]
+        start = 0 if previous is None else bisect.bisect_right(days, previous)
+        return entries[start:bisect.bisect_right(days, date)]
 
     def hardware_index(self) -> Any:
         """Return the hardware rows indexed for figures, built once, when first needed."""

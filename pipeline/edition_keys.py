@@ -75,20 +75,20 @@ def feed_window_key(sources: Sources, date: dt.date, previous: dt.date | None, c
                     by_day: tuple[list[dt.date], list[str]]) -> str:
     """Return the digest of the feed items of the window (previous, date] and the feed settings.
 
-    `by_day`: every item's (published UTC day, repr) sorted by day, from `feed_items_by_day`; the
-    window is a slice of it (with a day's margin: the window is by UTC day).
+    `by_day`: from `feed_items_by_day`; the window is a slice of its items.
     """
     from pipeline.rank import FIRST_EDITION_DAYS
 
     start = previous or date - dt.timedelta(days=FIRST_EDITION_DAYS)
-    days, reprs = by_day
+    days, reprs, settings = by_day
     window = reprs[bisect.bisect_right(days, start):bisect.bisect_right(days, date)]
-    feeds = sources.feeds.model_dump_json() if sources.feeds else None
-    return _digest("feeds", code, date, previous, feeds, window)
+    return _digest("feeds", code, date, previous, settings, window)
 
 
-def feed_items_by_day(sources: Sources) -> tuple[list[dt.date], list[str]]:
-    """Return every feed item's published day and its repr (with its feed id), sorted by day."""
+def feed_items_by_day(sources: Sources) -> tuple[list[dt.date], list[str], str]:
+    """Return every feed item's published day and its JSON (with its feed id), sorted by day,
+    and the feeds' settings as JSON."""
     pairs = sorted((item.published.date(), f"{feed_id} {item.model_dump_json()}")
                    for feed_id, snap in sources.snapshots.items() for item in snap.items)
-    return [d for d, _ in pairs], [r for _, r in pairs]
+    settings = sources.feeds.model_dump_json() if sources.feeds else ""
+    return [d for d, _ in pairs], [r for _, r in pairs], settings
