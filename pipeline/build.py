@@ -112,8 +112,9 @@ def site_files(sources: Sources, editions: list[Edition], cache: ChartCache | No
                           lambda: hardware_files(sources, as_of)))
     files.update(price_files(sources, [e.date for e in editions], memo, code))
     files["sources.md"] = sources_page(sources, editions[-1])
+    # Popped as they are encoded, so the text and its bytes are not both held for every file.
     encoded = {path: body.encode() if isinstance(body, str) else body
-               for path, body in files.items()}
+               for path, body in ((p, files.pop(p)) for p in list(files))}
     # Last, so it sees every data file the lanes above wrote (and refuses undeclared ones).
     declared = DATA_FILES + LANE_DATA_FILES + chart_data_files(
         [c for cs in charts_of.values() for c in cs])
@@ -224,7 +225,8 @@ def save_memo(path: Path | None, memo: Memo) -> None:
         return
     path.parent.mkdir(parents=True, exist_ok=True)
     scratch = path.with_suffix(f".{os.getpid()}.tmp")
-    scratch.write_bytes(pickle.dumps(memo.used, protocol=pickle.HIGHEST_PROTOCOL))
+    with scratch.open("wb") as f:  # streamed: the data files' memo is ~170 MB at year scale
+        pickle.dump(memo.used, f, protocol=pickle.HIGHEST_PROTOCOL)
     os.replace(scratch, path)
 
 

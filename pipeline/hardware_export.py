@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from pipeline.hardware import CostedRow, basis_label
 
@@ -21,9 +21,11 @@ COLUMNS = (
 )
 
 
-def hardware_records(costed: Sequence[CostedRow]) -> list[dict]:
-    """Return one plain dict per costed row, keys in COLUMNS order, values JSON-ready."""
-    out = []
+def hardware_records(costed: Sequence[CostedRow]) -> Iterator[dict]:
+    """Yield one plain dict per costed row, keys in COLUMNS order, values JSON-ready.
+
+    One at a time: at a year's scale there are 60,000 rows of 43 columns, and a list of them
+    was a few hundred MB of peak memory."""
     for c in costed:
         r, cost = c.row, c.cost
         rec = {k: getattr(r, k, None) for k in COLUMNS[:32] if k != "flags"}
@@ -39,8 +41,7 @@ def hardware_records(costed: Sequence[CostedRow]) -> list[dict]:
             cost_source=cost.source if cost else "",
             cost_source_url=str(cost.source_url) if cost else "",
             tokens_per_usd=_round(c.tokens_per_usd), usd_per_mtok=_round(c.usd_per_mtok))
-        out.append({k: rec[k] for k in COLUMNS})
-    return out
+        yield {k: rec[k] for k in COLUMNS}
 
 
 def _round(x: float | None) -> float | None:
@@ -59,6 +60,17 @@ def hardware_csv(costed: Sequence[CostedRow]) -> bytes:
 
 
 def hardware_json(costed: Sequence[CostedRow]) -> bytes:
-    """Return `hardware.json`: {"columns": [...], "rows": [{...}, ...]}, keys sorted stably."""
-    doc = {"columns": list(COLUMNS), "rows": hardware_records(costed)}
-    return (json.dumps(doc, indent=1, ensure_ascii=False) + "\n").encode("utf-8")
+    """Return `hardware.json`: {"columns": [...], "rows": [{...}, ...]}, keys in COLUMNS order.
+
+    The bytes of `json.dumps(doc, indent=1, ensure_ascii=False)`, written a row at a time."""
+    buf = io.BytesIO()
+    head = json.dumps({"columns": list(COLUMNS), "rows": []}, indent=1, ensure_ascii=False)
+    buf.write(head.removesuffix("[]\n}").encode("utf-8"))
+    first = True
+    for rec in hardware_records(costed):
+        # A row nests two levels deep: indent its lines as json.dumps would there.
+        row = json.dumps(rec, indent=1, ensure_ascii=False).replace("\n", "\n  ")
+        buf.write((("[\n  " if first else ",\n  ") + row).encode("utf-8"))
+        first = False
+    buf.write(b"[]\n}\n" if first else b"\n ]\n}\n")
+    return buf.getvalue()
