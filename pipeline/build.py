@@ -39,12 +39,13 @@ class BuildResult:
 def edition_charts(sources: Sources, editions: list[Edition],
                    chart: Callable[[ChartSpec], Chart] | None = None,
                    spec_of: Callable[[dt.date], ChartSpec] | None = None,
-                   ) -> dict[dt.date, list[Chart]]:
+                   cache: ChartCache | None = None) -> dict[dt.date, list[Chart]]:
     """Return the charts of each edition's Context & numbers, by edition date.
 
     Each chart is computed as of its edition's date, so a later source never changes an earlier
     edition. `spec_of` gives an edition's chart spec when composing already knows it
-    (compose.Parts.cheapest_spec).
+    (compose.Parts.cheapest_spec); `cache`, when given, first draws the missing charts in
+    parallel (render/charts.py).
     """
     charts: dict[dt.date, list[Chart]] = {e.date: [] for e in editions}
     if not sources.prices or sources.rates is None or chart is None:
@@ -52,9 +53,11 @@ def edition_charts(sources: Sources, editions: list[Edition],
     from pipeline.render.prices_page import cheapest_chart_spec
 
     profile = sources.series.profiles[0]
-    for e in editions:
-        spec = spec_of(e.date) if spec_of else cheapest_chart_spec(
-            sources.prices, sources.rates, profile, e.date)
+    specs = [spec_of(e.date) if spec_of else cheapest_chart_spec(
+        sources.prices, sources.rates, profile, e.date) for e in editions]
+    if cache is not None:
+        cache.draw_missing(specs)
+    for e, spec in zip(editions, specs):
         charts[e.date].append(chart(spec))
     return charts
 
@@ -93,7 +96,8 @@ def site_files(sources: Sources, editions: list[Edition], cache: ChartCache | No
         raise BuildError("no editions to build: editions.yaml lists no date up to today")
     series = sources.series
     chart = cache.chart if cache else draw
-    charts_of = edition_charts(sources, editions, chart, parts.cheapest_spec if parts else None)
+    charts_of = edition_charts(sources, editions, chart, parts.cheapest_spec if parts else None,
+                               cache)
     archive_charts = [chart(editions_per_month(editions))]
     files: dict[str, str | bytes] = {}
     for edition in editions:

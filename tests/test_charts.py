@@ -97,3 +97,15 @@ def test_check_does_not_import_matplotlib(tiny: Path) -> None:
                           env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"})
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "False"
+
+
+def test_charts_drawn_in_parallel_are_the_charts_drawn_one_by_one(tmp_path: Path) -> None:
+    specs = [ChartSpec(**{**MONTHS.__dict__, "name": f"m{i}",
+                          "series": (ChartSeries("Editions", (1.0, float(i), 2.0)),)})
+             for i in range(6)]
+    cache = ChartCache(tmp_path / "charts")
+    cache.draw_missing(specs, workers=2)
+    assert len(list((tmp_path / "charts").glob("*.svg"))) == 6
+    for spec in specs:
+        assert cache.chart(spec) == draw(spec)
+    assert (cache.hits, cache.misses) == (6, 0)
