@@ -126,7 +126,7 @@ def compose_edition(sources: Sources, date: dt.date, previous: dt.date | None,
                     parts: Parts | None = None) -> Edition:
     """Return the edition of `date`: its window's entries, by section, in the series' order.
 
-    `parts`: computed parts of editions from an earlier build, by key (see compose_editions)."""
+    `parts`: the computed parts of the editions being composed (see `Parts`)."""
     parts = parts if parts is not None else Parts(sources, [date], Memo(), "")
     series = sources.series
     chosen = parts.entries_in(date, previous)
@@ -147,11 +147,12 @@ def compose_edition(sources: Sources, date: dt.date, previous: dt.date | None,
 
 
 class Parts:
-    """The computed parts of editions (price, hardware and feed items), each computed once per
-    key and reused from `known` (an earlier build's parts) when its key is there.
+    """The computed parts of editions (price, hardware and feed items, and each edition's chart
+    spec), each computed once per key and reused from `memo` (an earlier build's) when its key is
+    there.
 
     A key is the digest of what the part reads (edition_keys.py), so a reused part is the part a
-    fresh computation would give. `used` collects the parts of this composition, by key, for the
+    fresh computation would give; `memo.used` ends up with the parts of this composition, for the
     caller to keep for the next build. Pure: data in, data out.
     """
 
