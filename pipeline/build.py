@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pipeline import build_stamp, parse_cache
+from pipeline import build_stamp
 from pipeline.problems import BuildError
 from pipeline.render import output
 from pipeline.render.mkdocs_site import SITE_DIR, build_mkdocs
@@ -110,7 +110,7 @@ def site_files(sources: Sources, editions: list[Edition], cache: ChartCache | No
     files["archive.md"] = archive_page(editions, archive_charts)
     for c in itertools.chain(archive_charts, *charts_of.values()):
         files.update(c.files())
-    files.update(channel_files(editions, series, charts_of, html_memo))
+    files.update(channel_files(editions, series, charts_of, html_memo, salt=code))
     as_of = editions[-1].date
     files.update(memo.get(hardware_files_key(sources, as_of, code),
                           lambda: hardware_files(sources, as_of)))
@@ -286,8 +286,9 @@ def build_site(root: Path, out: Path, *, today: dt.date) -> BuildResult:
     memo_files = {name: cache / f"{name}.pickle" if cache else None
                   for name in ("edition-parts", "edition-html", "data-files")}
     memos = {name: load_memo(path) for name, path in memo_files.items()}
+    salt = build_stamp.render_salt()
     editions, parts = compose_reusing(sources, sources.series.edition_dates(today),
-                                      memos["edition-parts"], parse_cache.code_digest())
+                                      memos["edition-parts"], salt)
     files = site_files(sources, editions, ChartCache(root / ".cache" / "charts"), parts,
                        memos["data-files"], memos["edition-html"])
     with output.build_lock(out):
@@ -306,7 +307,7 @@ def build_site(root: Path, out: Path, *, today: dt.date) -> BuildResult:
             site_url = str(sources.series.site_url)
             store = PageStore(cache / "mkdocs-pages.marshal" if cache else None)
             reuse = ReusePages(store, site_key(SITE_DIR / "mkdocs.yml", [SITE_DIR / "overrides"],
-                                               site_url=site_url), files,
+                                               site_url=site_url, extra=salt), files,
                                bytecode_dir=cache / "jinja" if cache else None)
             build_mkdocs(docs, built, site_url=site_url, epoch=epoch_of(editions),
                          plugins={"brief-page-cache": reuse})

@@ -25,7 +25,8 @@ from pathlib import Path
 CODE = Path(__file__).resolve().parents[1]
 """The checkout the code runs from: its pipeline/, templates/ and site/ shape every page."""
 CODE_DIRS = ("pipeline", "templates", "site")
-VERSIONED = ("mkdocs", "mkdocs-material", "markdown", "jinja2", "pymdown-extensions")
+VERSIONED = ("mkdocs", "mkdocs-material", "markdown", "jinja2", "pymdown-extensions",
+             "matplotlib", "css-inline", "nh3", "pydantic")
 STAMP_VERSION = 1
 
 
@@ -66,6 +67,19 @@ def _versions() -> str:
         except importlib.metadata.PackageNotFoundError:
             found.append(f"{name}=-")
     return ",".join(found)
+
+
+def render_salt() -> str:
+    """Return a digest of everything besides the sources that shapes what the build computes and
+    renders: the code, the templates and the versions of the libraries that render. Every
+    cached part, page and file of a build is keyed with it, so an upgrade or an edit to a template
+    never serves what the old ones made."""
+    digest = hashlib.sha256(f"{sys.version}\n{_versions()}\n".encode())
+    for name in CODE_DIRS:
+        top = CODE / name
+        for path in sorted(p for p in top.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+            digest.update(path.relative_to(CODE).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
 
 
 def inputs_signature(root: Path, out: Path, today: dt.date) -> str:

@@ -94,11 +94,12 @@ def edition_email(edition: Edition, editions: Sequence[Edition], series: Series,
 
 def channel_files(editions: list[Edition], series: Series,
                   charts_of: Mapping[dt.date, Sequence[Chart]] | None = None,
-                  memo: Memo | None = None) -> dict[str, bytes]:
+                  memo: Memo | None = None, salt: str = "") -> dict[str, bytes]:
     """Return the feeds, e-mail editions, radar calendar and editions table, by site path.
 
     `memo` keeps each edition's HTML and e-mail between builds by the digest of what they are
-    made from: converting and inlining a year of editions is most of this function's time."""
+    made from (with `salt`, the digest of the code, templates and libraries that make them):
+    converting and inlining a year of editions is most of this function's time."""
     charts_of = charts_of or {}
     memo = memo if memo is not None else Memo()
     series_json = series.model_dump_json()
@@ -107,10 +108,11 @@ def channel_files(editions: list[Edition], series: Series,
     for edition in editions:
         day = edition.date.isoformat()
         body_md = edition_body_md(edition, editions, series, charts_of.get(edition.date, ()))
-        body = memo.get(f"body-html {_digest(body_md)}", lambda md=body_md: markdown_html(md))
+        body = memo.get(f"body-html {salt} {_digest(body_md)}",
+                        lambda md=body_md: markdown_html(md))
         text = text_edition(edition)
         files[f"briefings/{day}/email.html"] = memo.get(
-            f"email-html {_digest(repr((edition, series_json, body)))}",
+            f"email-html {salt} {_digest(repr((edition, series_json, body)))}",
             lambda e=edition, b=body: email_html(e, series, b).encode())
         items.append(feed_item(edition, series, body, text,
                                summary=plain_text(headline_of(edition))))
