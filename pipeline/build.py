@@ -130,12 +130,12 @@ def hardware_files(sources: Sources, as_of: dt.date) -> dict[str, str | bytes]:
     """Return the Hardware page, its charts and the hardware data files, as of the newest edition."""
     if sources.hardware is None:
         return {"hardware.md": "# Hardware\n\nNo hardware sources in this repository.\n"}
-    from pipeline.hardware import costed_rows
+    from pipeline.hardware import costed_rows, usd_at_ecb_rates
     from pipeline.hardware_export import hardware_csv, hardware_json
     from pipeline.render.hardware_page import hardware_page
 
     public = [r for r in sources.hardware_rows if r.published is None or r.published <= as_of]
-    costed = costed_rows(public, sources.hardware.costs, as_of)
+    costed = costed_rows(public, sources.hardware.costs, as_of, usd_at_ecb_rates(sources.rates))
     page, charts = hardware_page(costed, public)
     files: dict[str, str | bytes] = {"hardware.md": page,
                                      "data/hardware.csv": hardware_csv(costed),

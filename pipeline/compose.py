@@ -187,6 +187,7 @@ class Parts:
     def computed(self, date: dt.date, previous: dt.date | None) -> dict[str, list[Item]]:
         """Return the items computed from data (not written by editors), by section id."""
         from pipeline.cost_edition import price_figures, price_radar
+        from pipeline.hardware import usd_at_ecb_rates
         from pipeline.hardware_compose import hardware_figures, hardware_radar
 
         s = self.sources
@@ -200,7 +201,8 @@ class Parts:
             items["radar"] += radar
         if s.hardware is not None:
             numbers, radar = self._reuse(f"{self._hardware_key} {date} {previous}", lambda: (
-                hardware_figures(s.hardware, self.hardware_index(), date, previous),
+                hardware_figures(s.hardware, self.hardware_index(), date, previous,
+                                 usd_at_ecb_rates(s.rates)),
                 hardware_radar(s.hardware, date)))
             items["numbers"] += numbers
             items["radar"] += radar

@@ -67,7 +67,12 @@ def hardware_key(sources: Sources, code: str) -> str:
     """Return the key of every edition's hardware part (without its dates)."""
     # repr, not pickle: a pickled pydantic model holds a set (its fields set), whose order
     # changes from one process to the next, and so would the key.
-    text = repr((sources.hardware, sources.hardware_rows))
+    # Costs in another currency are converted at the ECB rates: those rates are read too.
+    currencies = sorted({c.currency for c in sources.hardware.costs} - {"USD"}
+                        if sources.hardware else ())
+    rates = sources.rates
+    fx = [(c, rates.days.get(c), rates.usd_per_unit.get(c)) for c in currencies] if rates else None
+    text = repr((sources.hardware, sources.hardware_rows, fx))
     return _digest("hardware", code, hashlib.sha256(text.encode()).hexdigest())
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from pipeline.formats.benchmark_record import BenchmarkRecord
 from pipeline.models.hardware import Accelerator, BenchmarkFile, HourlyCost
 from pipeline.normalize.accelerators import NameMatch, match_accelerator
+from pipeline.normalize.fx import RateNotFound, RateTable, rate_on
 
 # Where the hardware sources live, relative to the repository root (for citations).
 ACCELERATORS = "sources/hardware/accelerators.yaml"
@@ -206,6 +207,23 @@ def usd_identity(currency: str, date: dt.date) -> tuple[float, dt.date]:
         raise CostError(f"cost in {currency} on {date.isoformat()} needs an exchange rate; "
                         "pass the cost core's usd_per_unit")
     return 1.0, date
+
+
+def usd_at_ecb_rates(rates: RateTable | None) -> UsdPerUnit:
+    """Return the conversion the build uses: a cost in another currency at the ECB reference
+    rate of its own date (or the last earlier fixing), with that rate's date."""
+    def convert(currency: str, date: dt.date) -> tuple[float, dt.date]:
+        if currency == "USD":
+            return 1.0, date
+        if rates is None:
+            raise CostError(f"cost in {currency} on {date.isoformat()} needs ECB rates, and "
+                            "this repository has none (sources/snapshots/fx/)")
+        try:
+            fx = rate_on(rates, currency, date)
+        except RateNotFound as err:
+            raise CostError(f"cost in {currency} on {date.isoformat()}: {err}") from None
+        return fx.usd_per_unit, fx.date
+    return convert
 
 
 def tokens_per_usd(tokens_per_s_per_accelerator: float, usd_per_accelerator_hour: float) -> float:

@@ -243,6 +243,11 @@ def load_sources(root: Path, cache: ParseCache = NO_CACHE) -> Sources:
         problems += found
         rates = load_rate_table(root)
         problems += claim_problems(entries, prices, rates)
+    if hardware is not None:
+        if rates is None and any(c.currency != "USD" for c in hardware.costs):
+            from pipeline.ingest.fx import load_rate_table
+            rates = load_rate_table(root)
+        problems += cost_currency_problems(hardware, rates)
     from pipeline.feeds_source import load_feeds
 
     feeds, snapshots, found = load_feeds(root)
@@ -255,6 +260,21 @@ def load_sources(root: Path, cache: ParseCache = NO_CACHE) -> Sources:
                    warnings=[p for p in problems if p.severity != "error"],
                    hardware=hardware, hardware_rows=hardware_rows, prices=prices, rates=rates,
                    feeds=feeds, snapshots=snapshots)
+
+
+def cost_currency_problems(hardware: Hardware, rates: RateTable | None) -> list[Problem]:
+    """Return an error for each hourly cost in a currency we cannot convert to USD on its date
+    (the build converts at the ECB reference rate, as it does prices)."""
+    from pipeline.hardware import COSTS, CostError, usd_at_ecb_rates
+
+    convert, problems = usd_at_ecb_rates(rates), []
+    for i, cost in enumerate(hardware.costs):
+        try:
+            convert(cost.currency, cost.date)
+        except CostError as err:
+            problems.append(Problem(COSTS, f"costs.{i}.currency", f"{err}; give the cost in USD "
+                                    "or in a currency the ECB quotes"))
+    return problems
 
 
 def claim_problems(entries: list[CuratedEntry], prices: dict, rates: RateTable) -> list[Problem]:

@@ -105,3 +105,50 @@ def test_real_v51_every_row_accounted_for(real_data):
     assert left_out["several accelerator types in one system"] == 8
     llama = {r.citation_id for r in rows if (r.model, r.scenario) == ("llama2-70b", "Offline")}
     assert {"5.1-0069", "5.1-0026", "5.1-0002"} <= llama
+
+
+@pytest.fixture
+def full_repo(tmp_path: Path) -> Path:
+    shutil.copytree(ROOT / "sources", tmp_path / "sources")
+    return tmp_path
+
+
+def _cost_in(repo: Path, currency: str) -> None:
+    costs = repo / "sources" / "hardware" / "costs.yaml"
+    text = costs.read_text(encoding="utf-8")
+    b200 = text.index("  - accelerator: B200\n    basis: owner_tco\n    scenario: hyperscaler")
+    at = text.index("currency: USD", b200)
+    costs.write_text(text[:at] + f"currency: {currency}" + text[at + len("currency: USD"):],
+                     encoding="utf-8")
+
+
+def test_a_cost_in_euros_is_converted_at_the_ecb_rate_of_its_date(full_repo):
+    repo = full_repo
+    import csv
+    import io
+
+    from pipeline.build import hardware_files
+    from pipeline.normalize.fx import rate_on
+    from pipeline.sources import load_sources
+
+    _cost_in(repo, "EUR")
+    sources = load_sources(repo)
+    fx = rate_on(sources.rates, "EUR", dt.date(2026, 4, 3))
+    files = hardware_files(sources, dt.date(2026, 11, 30))
+    rows = [r for r in csv.DictReader(io.StringIO(files["data/hardware.csv"].decode()))
+            if r["result_id"] == "5.1-0069" and r["cost_basis_label"] == "owner TCO (hyperscaler)"]
+    assert rows and float(rows[0]["usd_per_accelerator_hour"]) == pytest.approx(
+        1.95 * fx.usd_per_unit)
+    assert rows[0]["fx_rate_date"] == fx.date.isoformat()
+
+
+def test_a_cost_in_a_currency_without_ecb_rates_names_the_field(full_repo):
+    repo = full_repo
+    from pipeline.problems import SourceError
+    from pipeline.sources import load_sources
+
+    _cost_in(repo, "XYZ")
+    with pytest.raises(SourceError) as err:
+        load_sources(repo)
+    assert [(p.path, p.field) for p in err.value.problems] == [
+        ("sources/hardware/costs.yaml", "costs.6.currency")]
