@@ -114,7 +114,8 @@ def site_files(sources: Sources, editions: list[Edition], cache: ChartCache | No
     as_of = editions[-1].date
     files.update(memo.get(hardware_files_key(sources, as_of, code),
                           lambda: hardware_files(sources, as_of)))
-    files.update(price_files(sources, [e.date for e in editions], memo, code))
+    files.update(price_files(sources, [e.date for e in editions], memo, code,
+                             parts.memo if parts else None))
     files["sources.md"] = sources_page(sources, editions[-1])
     # Popped as they are encoded, so the text and its bytes are not both held for every file.
     encoded = {path: body.encode() if isinstance(body, str) else body
@@ -159,11 +160,11 @@ def hardware_files_key(sources: Sources, as_of: dt.date, code: str) -> str:
 
 
 def price_files(sources: Sources, dates: list[dt.date], memo: Memo | None = None,
-                code: str = "") -> dict[str, str | bytes]:
+                code: str = "", rows_memo: Memo | None = None) -> dict[str, str | bytes]:
     """Return the Prices page, its charts and the price data files, as of the newest edition.
 
     The full price tables do not depend on the editions: `memo` keeps them by the digest of
-    every price record and rate."""
+    every price record and rate; `rows_memo` keeps each model's blended rows (price_tables)."""
     from pipeline.memo import Memo
 
     memo = memo if memo is not None else Memo()
@@ -185,7 +186,7 @@ def price_files(sources: Sources, dates: list[dt.date], memo: Memo | None = None
         return {"data/prices.csv": csv_bytes(rows, PRICE_COLUMNS),
                 "data/prices.json": json_bytes(rows, PRICE_COLUMNS)}
 
-    blended = blended_rows(files, rates, profiles, dates)
+    blended = blended_rows(files, rates, profiles, dates, rows_memo, code)
     return {
         **memo.get(f"price-tables {every}", tables),
         "prices.md": prices_page.prices_page_md(files, rates, profiles, as_of),

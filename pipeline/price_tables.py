@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import bisect
 import csv
+import hashlib
 import datetime as dt
 import io
 import json
 from collections.abc import Iterable, Mapping
 
 from pipeline.cost import blended_usd, day_end, quoted_models, record_fx, tier_key
-from pipeline.models.prices import PriceFile, PriceList, WorkloadProfile
+from pipeline.memo import Memo
+from pipeline.models.prices import PriceFile, PriceList, PriceRecord, WorkloadProfile
 from pipeline.normalize.fx import RateNotFound, RateTable
 from pipeline.normalize.units import meter_label, per_mtok
 from pipeline.sources import Sourced
@@ -69,33 +71,74 @@ def price_rows(files: Mapping[str, Sourced[PriceFile]], rates: RateTable) -> lis
 
 
 def blended_rows(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
-                 profiles: Iterable[WorkloadProfile], dates: Iterable[dt.date]) -> list[dict]:
+                 profiles: Iterable[WorkloadProfile], dates: Iterable[dt.date],
+                 memo: Memo | None = None, salt: str = "") -> list[dict]:
     """Return the blended USD per Mtok and tokens per USD of every model and profile on the
     first of `dates` it is priced and on each date its blend changed: a row holds until the
-    model's next row or a gap (so the table grows with price changes, not with editions)."""
+    model's next row or a gap (so the table grows with price changes, not with editions).
+
+    `memo` keeps each model's rows by the digest of what they are computed from (its records,
+    the rates they use, the profile and the dates evaluated), so a new edition recomputes only
+    the models it changes; `salt` is the digest of the code."""
     days = sorted(dates)
     ends = [day_end(d) for d in days]
+    memo = memo if memo is not None else Memo()
     rows = []
     for provider, sourced in sorted(files.items()):
         for model, plist in quoted_models(sourced.model).items():
+            plan = _plan(plist.periods[model][1], ends)
             for profile in profiles:
-                last, stop = None, 0
-                for record in plist.periods[model][1]:
-                    first = bisect.bisect_left(ends, record.from_)
-                    after = len(days) if record.to is None else bisect.bisect_left(ends, record.to)
-                    if first >= after:
-                        continue
-                    if first != stop:
-                        last = None  # days without a price in between: the next one is news
-                    stop = after
-                    # Without windows a record's blend is the same on every day of its period.
-                    for i in range(first, after if record.uses_windows else first + 1):
-                        value = _blended_value(plist, model, profile, ends[i], rates)
-                        if value is not None and value != last:
-                            rows.append({"provider": provider, "model": model,
-                                         "profile": profile.id, "as_of": days[i].isoformat(),
-                                         "usd_per_mtok": value[0], "tokens_per_usd": value[1]})
-                        last = value
+                key = _rows_key(salt, provider, model, plist, profile, plan, days, rates)
+                rows += memo.get(key, lambda p=profile, pl=plist, m=model, pr=provider, pn=plan:
+                                 _model_rows(pr, m, pl, p, pn, days, ends, rates))
+    return rows
+
+
+Plan = list[tuple[PriceRecord, range, bool]]
+"""Per record of a model: the indices of the dates to evaluate, and whether a gap precedes."""
+
+
+def _plan(records: list[PriceRecord], ends: list[dt.datetime]) -> Plan:
+    plan: Plan = []
+    stop = 0
+    for record in records:
+        first = bisect.bisect_left(ends, record.from_)
+        after = len(ends) if record.to is None else bisect.bisect_left(ends, record.to)
+        if first >= after:
+            continue
+        gap = first != stop  # days without a price in between: the next one is news
+        stop = after
+        # Without windows a record's blend is the same on every day of its period.
+        plan.append((record, range(first, after if record.uses_windows else first + 1), gap))
+    return plan
+
+
+def _rows_key(salt: str, provider: str, model: str, plist: PriceList, profile: WorkloadProfile,
+              plan: Plan, days: list[dt.date], rates: RateTable) -> str:
+    parts = [salt, provider, model, plist.currency, plist.unit, repr(plist.windows), repr(profile)]
+    for record, indices, gap in plan:
+        try:
+            fx = "" if plist.currency == "USD" else repr(record_fx(plist, record, rates))
+        except RateNotFound:
+            fx = "no rate"
+        parts += [record.model_dump_json(), fx, repr([days[i] for i in indices]), repr(gap)]
+    return "blended-rows " + hashlib.sha256("\0".join(parts).encode()).hexdigest()
+
+
+def _model_rows(provider: str, model: str, plist: PriceList, profile: WorkloadProfile,
+                plan: Plan, days: list[dt.date], ends: list[dt.datetime],
+                rates: RateTable) -> list[dict]:
+    rows, last = [], None
+    for _, indices, gap in plan:
+        if gap:
+            last = None
+        for i in indices:
+            value = _blended_value(plist, model, profile, ends[i], rates)
+            if value is not None and value != last:
+                rows.append({"provider": provider, "model": model, "profile": profile.id,
+                             "as_of": days[i].isoformat(), "usd_per_mtok": value[0],
+                             "tokens_per_usd": value[1]})
+            last = value
     return rows
 
 

@@ -144,3 +144,23 @@ def test_blended_table_keeps_only_the_dates_a_blend_changed(bundled):
     rows = blended_rows(files, rates, PROFILES, days)
     assert [tuple(r.values()) for r in rows] == expected
     assert len(rows) < len(days)  # one row per change, not per day
+
+
+def test_blended_rows_reused_from_an_earlier_build_equal_rows_computed_afresh(bundled):
+    """Editions are added one at a time; each model's rows come from the memo unless what they
+    are computed from changed (a record, a rate, the dates evaluated)."""
+    from pipeline.memo import Memo
+
+    files, rates = bundled
+    days = [dt.date(2026, 8, 1) + dt.timedelta(days=3 * i) for i in range(40)]
+    memo = Memo()
+    for n in range(20, 41, 5):
+        memo = Memo(memo.used)
+        assert blended_rows(files, rates, PROFILES, days[:n], memo, "salt") == blended_rows(
+            files, rates, PROFILES, days[:n])
+        if n > 20:
+            assert memo.computed < len(memo.used) / 2  # most models reused
+    # Other dates altogether (an edited schedule): the same records, other as_of dates.
+    shifted = [d + dt.timedelta(days=1) for d in days]
+    assert blended_rows(files, rates, PROFILES, shifted, Memo(memo.used), "salt") == blended_rows(
+        files, rates, PROFILES, shifted)
