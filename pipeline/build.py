@@ -90,11 +90,12 @@ def site_files(sources: Sources, editions: list[Edition], cache: ChartCache | No
     from pipeline.render.charts import draw
     from pipeline.render.datasets import DATA_FILES, data_page, published_data
     from pipeline.render.datasets_lanes import LANE_DATA_FILES
-    from pipeline.render.pages import archive_page, edition_page, text_edition
+    from pipeline.render.pages import Rendered, archive_page
 
     if not editions:
         raise BuildError("no editions to build: editions.yaml lists no date up to today")
     series = sources.series
+    rendered = Rendered(html_memo if html_memo is not None else Memo(), code, series)
     chart = cache.chart if cache else draw
     charts_of = edition_charts(sources, editions, chart, parts.cheapest_spec if parts else None,
                                cache)
@@ -102,15 +103,16 @@ def site_files(sources: Sources, editions: list[Edition], cache: ChartCache | No
     files: dict[str, str | bytes] = {}
     for edition in editions:
         day = edition.date.isoformat()
-        files[f"briefings/{day}.md"] = edition_page(edition, series, editions, home=False,
+        files[f"briefings/{day}.md"] = rendered.page(edition, editions, home=False,
                                                     charts=charts_of[edition.date])
-        files[f"briefings/{day}.txt"] = text_edition(edition)
-    files["index.md"] = edition_page(editions[-1], series, editions, home=True,
+        files[f"briefings/{day}.txt"] = rendered.text(edition)
+    files["index.md"] = rendered.page(editions[-1], editions, home=True,
                                      charts=charts_of[editions[-1].date])
     files["archive.md"] = archive_page(editions, archive_charts)
     for c in itertools.chain(archive_charts, *charts_of.values()):
         files.update(c.files())
-    files.update(channel_files(editions, series, charts_of, html_memo, salt=code))
+    files.update(channel_files(editions, series, charts_of, html_memo, salt=code,
+                               rendered=rendered))
     as_of = editions[-1].date
     files.update(memo.get(hardware_files_key(sources, as_of, code),
                           lambda: hardware_files(sources, as_of)))

@@ -23,7 +23,13 @@ from pipeline.render.feeds import atom_feed, edition_updated, edition_url, feed_
 from pipeline.render.ics import radar_calendar
 from pipeline.render.mail import email_html, email_message
 from pipeline.render.markdown_html import markdown_html
-from pipeline.render.pages import edition_page, headline_of, text_edition
+from pipeline.render.pages import (
+    Rendered,
+    edition_page,
+    headline_of,
+    series_render_json,
+    text_edition,
+)
 
 
 def _digest(data: str | bytes) -> str:
@@ -77,9 +83,12 @@ def edition_body_html(edition: Edition, editions: Sequence[Edition], series: Ser
 
 
 def edition_body_md(edition: Edition, editions: Sequence[Edition], series: Series,
-                    charts: Sequence[Chart] = ()) -> str:
-    """Return the Markdown `edition_body_html` converts."""
+                    charts: Sequence[Chart] = (), rendered: Rendered | None = None) -> str:
+    """Return the Markdown `edition_body_html` converts (`rendered`: reused renders)."""
     so_far = [e for e in editions if e.date <= edition.date]
+    if rendered is not None:
+        return rendered.page(edition, so_far, home=False, charts=charts,
+                             base_url=str(series.site_url))
     return edition_page(edition, series, so_far, home=False, charts=charts,
                         base_url=str(series.site_url))
 
@@ -94,7 +103,8 @@ def edition_email(edition: Edition, editions: Sequence[Edition], series: Series,
 
 def channel_files(editions: list[Edition], series: Series,
                   charts_of: Mapping[dt.date, Sequence[Chart]] | None = None,
-                  memo: Memo | None = None, salt: str = "") -> dict[str, bytes]:
+                  memo: Memo | None = None, salt: str = "",
+                  rendered: Rendered | None = None) -> dict[str, bytes]:
     """Return the feeds, e-mail editions, radar calendar and editions table, by site path.
 
     `memo` keeps each edition's HTML and e-mail between builds by the digest of what they are
@@ -102,15 +112,17 @@ def channel_files(editions: list[Edition], series: Series,
     converting and inlining a year of editions is most of this function's time."""
     charts_of = charts_of or {}
     memo = memo if memo is not None else Memo()
-    series_json = series.model_dump_json()
+    rendered = rendered if rendered is not None else Rendered(memo, salt, series)
+    series_json = series_render_json(series)
     files: dict[str, bytes] = {}
     items = []
     for edition in editions:
         day = edition.date.isoformat()
-        body_md = edition_body_md(edition, editions, series, charts_of.get(edition.date, ()))
+        body_md = edition_body_md(edition, editions, series, charts_of.get(edition.date, ()),
+                                  rendered)
         body = memo.get(f"body-html {salt} {_digest(body_md)}",
                         lambda md=body_md: markdown_html(md))
-        text = text_edition(edition)
+        text = rendered.text(edition)
         files[f"briefings/{day}/email.html"] = memo.get(
             f"email-html {salt} {_digest(repr((edition, series_json, body)))}",
             lambda e=edition, b=body: email_html(e, series, b).encode())

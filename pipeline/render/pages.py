@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import itertools
 from collections.abc import Sequence
 from functools import cache
@@ -11,6 +12,7 @@ from pathlib import Path
 import jinja2
 
 from pipeline.compose import Edition, Story
+from pipeline.memo import Memo
 from pipeline.models.series import Series
 from pipeline.render.charts import Chart
 from pipeline.render.escape import md_editor, md_text, plain_text
@@ -96,3 +98,41 @@ def archive_page(editions: list[Edition], charts: Sequence[Chart] = ()) -> str:
     return environment().get_template("archive.md.j2").render(
         editions=newest, months=months, headline_of=headline_of,
         charts_md=[c.markdown("", "svg") for c in charts])
+
+
+def series_render_json(series: Series) -> str:
+    """Return the series as rendering reads it: without its schedule (dates, cadence), which
+    decides which editions exist, not how one reads (its neighbours are keyed apart). With it,
+    every new edition would change every page's key."""
+    return series.model_dump_json(exclude={"dates", "cadence"})
+
+
+class Rendered:
+    """Edition pages and text editions, reused from `memo` (an earlier build's) when what they
+    are rendered from is the same: the edition, its neighbours, the series, its charts' links and
+    `salt` (the digest of the code, templates and library versions). Rendering a year of
+    editions twice over (site and feeds) was a second of every rebuild."""
+
+    def __init__(self, memo: Memo, salt: str, series: Series) -> None:
+        self.memo, self.salt, self.series = memo, salt, series
+        self._series_json = series_render_json(series)
+        self._reprs: dict[dt.date, str] = {}
+
+    def _key(self, kind: str, edition: Edition, *extra: object) -> str:
+        text = self._reprs.get(edition.date)  # one edition a date: its repr is made once
+        if text is None:
+            text = self._reprs[edition.date] = repr(edition)
+        digest = hashlib.sha256(f"{self.salt}\0{self._series_json}\0{text}\0{extra!r}".encode())
+        return f"{kind} {digest.hexdigest()}"
+
+    def page(self, edition: Edition, editions: list[Edition], *, home: bool,
+             charts: Sequence[Chart] = (), base_url: str | None = None) -> str:
+        """Return `edition_page(...)` of these arguments, rendered or reused."""
+        links = [c.markdown("^", "svg") + c.markdown("^", "png") for c in charts]
+        key = self._key("page", edition, _neighbours(editions, edition), home, base_url, links)
+        return self.memo.get(key, lambda: edition_page(edition, self.series, editions, home=home,
+                                                       charts=charts, base_url=base_url))
+
+    def text(self, edition: Edition) -> str:
+        """Return `text_edition(edition)`, rendered or reused."""
+        return self.memo.get(self._key("text", edition), lambda: text_edition(edition))
