@@ -114,10 +114,9 @@ def site_files(sources: Sources, editions: list[Edition], cache: ChartCache | No
     files.update(channel_files(editions, series, charts_of, html_memo, salt=code,
                                rendered=rendered))
     as_of = editions[-1].date
-    files.update(memo.get(hardware_files_key(sources, as_of, code),
+    files.update(memo.get(hardware_files_key(sources, as_of, parts),
                           lambda: hardware_files(sources, as_of)))
-    files.update(price_files(sources, [e.date for e in editions], memo, code,
-                             parts.memo if parts else None))
+    files.update(price_files(sources, [e.date for e in editions], memo, parts))
     files["sources.md"] = sources_page(sources, editions[-1])
     # Popped as they are encoded, so the text and its bytes are not both held for every file.
     encoded = {path: body.encode() if isinstance(body, str) else body
@@ -147,10 +146,10 @@ def hardware_files(sources: Sources, as_of: dt.date) -> dict[str, str | bytes]:
     return files
 
 
-def hardware_files_key(sources: Sources, as_of: dt.date, code: str) -> str:
-    """Return the digest of what the hardware files read: all hardware sources, and which
-    results and costs are public by `as_of` (not `as_of` itself: most new editions leave the
-    Hardware page as it was)."""
+def hardware_files_key(sources: Sources, as_of: dt.date, parts: Parts | None) -> str:
+    """Return the digest of what the hardware files read: all hardware sources (the key
+    composing computed), and which results and costs are public by `as_of` (not `as_of` itself:
+    most new editions leave the Hardware page as it was)."""
     from pipeline.edition_keys import hardware_key
 
     if sources.hardware is None:
@@ -158,15 +157,17 @@ def hardware_files_key(sources: Sources, as_of: dt.date, code: str) -> str:
     seen = sorted({r.published for r in sources.hardware_rows
                    if r.published is not None and r.published <= as_of})
     costs = sorted({c.date for c in sources.hardware.costs if c.date <= as_of})
-    return f"hardware-files {hardware_key(sources, code)} {seen} {costs}"
+    key = parts.hardware_key if parts else hardware_key(sources, "")
+    return f"hardware-files {key} {seen} {costs}"
 
 
 def price_files(sources: Sources, dates: list[dt.date], memo: Memo | None = None,
-                code: str = "", rows_memo: Memo | None = None) -> dict[str, str | bytes]:
+                parts: Parts | None = None) -> dict[str, str | bytes]:
     """Return the Prices page, its charts and the price data files, as of the newest edition.
 
     The full price tables do not depend on the editions: `memo` keeps them by the digest of
-    every price record and rate; `rows_memo` keeps each model's blended rows (price_tables)."""
+    every price record and rate (`parts.prices_key`); the parts' memo keeps each model's
+    blended rows (price_tables)."""
     from pipeline.memo import Memo
 
     memo = memo if memo is not None else Memo()
@@ -181,14 +182,15 @@ def price_files(sources: Sources, dates: list[dt.date], memo: Memo | None = None
     monday = as_of - dt.timedelta(days=as_of.weekday())
     from pipeline.edition_keys import price_keys
 
-    every = price_keys(sources, [dt.date.max], code)[0]
+    code = parts.code if parts else ""
+    every = parts.prices_key if parts else price_keys(sources, [dt.date.max], code)[0]
 
     def tables() -> dict[str, bytes]:
         rows = price_rows(files, rates)
         return {"data/prices.csv": csv_bytes(rows, PRICE_COLUMNS),
                 "data/prices.json": json_bytes(rows, PRICE_COLUMNS)}
 
-    blended = blended_rows(files, rates, profiles, dates, rows_memo, code)
+    blended = blended_rows(files, rates, profiles, dates, parts.memo if parts else None, code)
     return {
         **memo.get(f"price-tables {every}", tables),
         "prices.md": prices_page.prices_page_md(files, rates, profiles, as_of),

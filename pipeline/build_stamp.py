@@ -76,10 +76,16 @@ def render_salt() -> str:
     never serves what the old ones made."""
     digest = hashlib.sha256(f"{sys.version}\n{_versions()}\n".encode())
     for name in CODE_DIRS:
-        top = CODE / name
-        for path in sorted(p for p in top.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
-            digest.update(path.relative_to(CODE).as_posix().encode() + b"\0" + path.read_bytes())
+        content_digest(CODE / name, digest)
     return digest.hexdigest()
+
+
+def content_digest(top: Path, digest: hashlib._Hash | None = None) -> hashlib._Hash:
+    """Feed the path and bytes of every file under `top` (bytecode aside) to `digest`."""
+    digest = digest or hashlib.sha256()
+    for path in sorted(p for p in top.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+        digest.update(path.relative_to(top.parent).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest
 
 
 def inputs_signature(root: Path, out: Path, today: dt.date) -> str:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import bisect
 import datetime as dt
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -160,10 +159,15 @@ class Parts:
         from pipeline import edition_keys as keys
 
         self.sources, self.memo, self.code = sources, memo, code
-        self._price_keys = dict(zip(dates, keys.price_keys(sources, dates, code))) if (
-            sources.prices and sources.rates is not None) else {}
-        self._hardware_key = (keys.hardware_key(sources, code)
-                              if sources.hardware is not None else "")
+        # One more date, after every other: the key of all price records, for the price tables.
+        price_keys = keys.price_keys(sources, [*dates, dt.date.max], code) if (
+            sources.prices and sources.rates is not None) else []
+        self._price_keys = dict(zip(dates, price_keys))
+        self.prices_key = price_keys[-1] if price_keys else ""
+        """The digest of every price record and the rates they use."""
+        self.hardware_key = (keys.hardware_key(sources, code)
+                             if sources.hardware is not None else "")
+        """The digest of every hardware source and the rates they use."""
         self._feeds_by_day = keys.feed_items_by_day(sources) if sources.feeds else ([], [], "")
         days = [c.entry.date for c in sources.entries]
         # Loaded entries are sorted by date; then a window is a slice (bisect), not a scan.
@@ -171,17 +175,13 @@ class Parts:
         self._hardware_index: Any = None
         self._feed_index: Any = None
 
-    def _reuse(self, key: str, compute: Callable[[], Any]) -> Any:
-        return self.memo.get(key, compute)
-
     def cheapest_spec(self, date: dt.date) -> Any:
         """Return the spec of the chart of an edition (the most tokens per dollar as of its
         date, for the first profile); it reads what the edition's price part reads."""
         from pipeline.render.prices_page import cheapest_chart_spec
 
         s = self.sources
-        key = self._price_keys.get(date) or _digest_of("prices", date, self.code)
-        return self._reuse(f"{key} chart", lambda: cheapest_chart_spec(
+        return self.memo.get(f"{self._price_keys[date]} chart", lambda: cheapest_chart_spec(
             s.prices, s.rates, s.series.profiles[0], date))
 
     def computed(self, date: dt.date, previous: dt.date | None) -> dict[str, list[Item]]:
@@ -193,14 +193,13 @@ class Parts:
         s = self.sources
         items: dict[str, list[Item]] = {"numbers": [], "radar": []}
         if s.prices and s.rates is not None:
-            key = self._price_keys.get(date) or _digest_of("prices", date, self.code)
-            numbers, radar = self._reuse(f"{key} {previous}", lambda: (
+            numbers, radar = self.memo.get(f"{self._price_keys[date]} {previous}", lambda: (
                 price_figures(s.prices, s.rates, s.series.profiles, date, previous),
                 price_radar(s.prices, date)))
             items["numbers"] += numbers
             items["radar"] += radar
         if s.hardware is not None:
-            numbers, radar = self._reuse(f"{self._hardware_key} {date} {previous}", lambda: (
+            numbers, radar = self.memo.get(f"{self.hardware_key} {date} {previous}", lambda: (
                 hardware_figures(s.hardware, self.hardware_index(), date, previous,
                                  usd_at_ecb_rates(s.rates)),
                 hardware_radar(s.hardware, date)))
@@ -236,7 +235,7 @@ class Parts:
 
         window = feed_window_key(self.sources, date, previous, self.code, self._feeds_by_day)
         key = f"{window} {local} {limit} {sorted(exclude_urls)!r}"
-        return self._reuse(key, lambda: list(feed_stories(
+        return self.memo.get(key, lambda: list(feed_stories(
             feeds.feeds, self.sources.snapshots, feeds.topics, date, previous, local=local,
             limit=limit, exclude_urls=exclude_urls, index=self.feed_index())))
 
@@ -248,12 +247,6 @@ class Parts:
         if self._feed_index is None and self.sources.feeds is not None:
             self._feed_index = feed_items(self.sources.feeds.feeds, self.sources.snapshots)
         return self._feed_index
-
-
-def _digest_of(*parts: object) -> str:
-    import hashlib
-
-    return hashlib.sha256(repr(parts).encode()).hexdigest()
 
 
 def _numbered_sources(sections: list[SectionContent]) -> tuple[Citation, ...]:

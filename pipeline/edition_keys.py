@@ -50,7 +50,7 @@ def price_keys(sources: Sources, dates: Sequence[dt.date], code: str) -> list[st
         for plist in sourced.model.lists:
             lhead = f"{head} {plist.currency} {plist.unit} {plist.windows!r}"
             # Known by an edition's date: in force by then, or announced (checked) by then.
-            items += [(min(r.from_.date(), r.checked), f"{lhead} {r.model_dump_json()}")
+            items += [(min(r.from_.date(), r.checked), f"{lhead} {r.content_json}")
                       for r in plist.records]
     rates = sources.rates
     currencies = sorted({p.currency for s in sources.prices.values() for p in s.model.lists}

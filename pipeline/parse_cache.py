@@ -15,22 +15,19 @@ import hashlib
 import os
 import pickle
 import tempfile
+from functools import cache
 from pathlib import Path
 from typing import Any
 
+from pipeline.build_stamp import content_digest
+
 CODE = Path(__file__).resolve().parent
-_code_digest: str | None = None
 
 
+@cache
 def code_digest() -> str:
     """Return a digest of the package's code: a model or parser change invalidates every entry."""
-    global _code_digest
-    if _code_digest is None:
-        digest = hashlib.sha256()
-        for path in sorted(CODE.rglob("*.py")):
-            digest.update(path.relative_to(CODE).as_posix().encode() + b"\0" + path.read_bytes())
-        _code_digest = digest.hexdigest()
-    return _code_digest
+    return content_digest(CODE).hexdigest()
 
 
 class ParseCache:

@@ -121,7 +121,7 @@ def _rows_key(salt: str, provider: str, model: str, plist: PriceList, profile: W
             fx = "" if plist.currency == "USD" else repr(record_fx(plist, record, rates))
         except RateNotFound:
             fx = "no rate"
-        parts += [record.model_dump_json(), fx, repr([days[i] for i in indices]), repr(gap)]
+        parts += [record.content_json, fx, repr([days[i] for i in indices]), repr(gap)]
     return "blended-rows " + hashlib.sha256("\0".join(parts).encode()).hexdigest()
 
 

@@ -156,6 +156,11 @@ class PriceRecord(SourceModel):
         return any(p.window for p in self.prices)
 
     @cached_property
+    def content_json(self) -> str:
+        """The record as JSON: what cache keys digest it by (edition_keys.py, price_tables.py)."""
+        return self.model_dump_json()
+
+    @cached_property
     def blended_memo(self) -> dict[tuple, float | None]:
         """Blended prices of this record already computed, for the cost core (cost.py): a year of
         editions asks for the same few thousand of them millions of times."""
