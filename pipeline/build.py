@@ -8,15 +8,18 @@ from __future__ import annotations
 
 import calendar
 import datetime as dt
+import gc
 import itertools
 import os
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pipeline import build_stamp
+from pipeline.memo_store import StoredFile, load_memo, save_memo, write_or_link
 from pipeline.problems import BuildError
 from pipeline.render import output
 from pipeline.render.mkdocs_site import SITE_DIR, build_mkdocs
@@ -74,7 +77,7 @@ def chart_data_files(charts: list[Chart]) -> tuple[DataFile, ...]:
 
 def site_files(sources: Sources, editions: list[Edition], cache: ChartCache | None = None,
                parts: Parts | None = None, memo: Memo | None = None,
-               html_memo: Memo | None = None) -> dict[str, bytes]:
+               html_memo: Memo | None = None) -> dict[str, bytes | StoredFile]:
     """Return every generated file of the docs folder, by path relative to it.
 
     `cache` keeps chart drawings between builds; without one every chart is drawn. `parts` are
@@ -211,58 +214,29 @@ def sources_page(sources: Sources, latest: Edition) -> str:
     return sources_page_md(sources.feeds.feeds, sources.snapshots, latest.date, latest.previous)
 
 
-def load_memo(path: Path | None) -> Memo:
-    """Return the values an earlier build kept in `path` (none when absent or unreadable)."""
-    import pickle
-
-    from pipeline.memo import Memo
-
-    try:
-        found = pickle.loads(path.read_bytes()) if path else {}
-    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError,
-            ValueError):
-        found = {}
-    return Memo(found if isinstance(found, dict) else {})
-
-
-def save_memo(path: Path | None, memo: Memo) -> None:
-    """Keep the values this build used for the next, when they changed (written aside, then
-    renamed, so a killed build leaves the old file or the new one)."""
-    import pickle
-
-    if path is None or not memo.changed:
-        return
-    path.parent.mkdir(parents=True, exist_ok=True)
-    scratch = path.with_suffix(f".{os.getpid()}.tmp")
-    with scratch.open("wb") as f:  # streamed: the data files' memo is ~170 MB at year scale
-        pickle.dump(memo.used, f, protocol=pickle.HIGHEST_PROTOCOL)
-    os.replace(scratch, path)
-
-
-def write_or_link(target: Path, body: bytes, published: Path) -> None:
-    """Write `body` to `target`, or hard-link the published file when it holds these bytes.
-
-    A data file is published at its own path and mkdocs links it on into the site
-    (render/mkdocs_site.py), so at a year's scale ~170 MB of unchanged data files are neither
-    written nor copied. Pages are never linked: their published form is HTML, not Markdown."""
-    if len(body) >= LINK_MIN_BYTES and not target.name.endswith(".md"):
-        try:
-            if published.stat().st_size == len(body) and published.read_bytes() == body:
-                os.link(published, target)
-                return
-        except OSError:
-            pass  # not published yet, or another file system: write it
-    target.write_bytes(body)
-
-
-LINK_MIN_BYTES = 64 * 1024
-"""Smaller files are written: comparing them costs about what writing them does."""
-
-
 def epoch_of(editions: list[Edition]) -> int:
     """Return the build time we stamp on the site: midnight UTC of the newest edition."""
     newest = max(e.date for e in editions)
     return calendar.timegm(newest.timetuple())
+
+
+@contextmanager
+def long_lived_objects() -> Iterator[None]:
+    """Load and compose without the cyclic garbage collector, then exempt what was made from it.
+
+    At a year's scale loading makes millions of objects (price records, entries, memos) that all
+    live until the build ends; every full collection walks them all, and seven ran while loading,
+    half its time. Nothing made here is garbage, so the collector is held off, and the objects are
+    then frozen (`gc.freeze`) so the collections of the rest of the build skip them; the build
+    unfreezes them when it ends."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        if enabled:
+            gc.enable()
 
 
 def build_site(root: Path, out: Path, *, today: dt.date) -> BuildResult:
@@ -276,7 +250,14 @@ def build_site(root: Path, out: Path, *, today: dt.date) -> BuildResult:
         if build_stamp.is_up_to_date(stamp, inputs, out):
             assert stamp is not None
             return BuildResult(editions=stamp.editions, files=stamp.files, out=out)
+    try:
+        return _build(root, out, today, cache, inputs)
+    finally:
+        gc.unfreeze()  # see long_lived_objects: a caller may build again in this process
 
+
+def _build(root: Path, out: Path, today: dt.date, cache: Path | None,
+           inputs: str) -> BuildResult:
     from pipeline.compose import compose_reusing
     from pipeline.parse_cache import ParseCache
     from pipeline.render.charts import ChartCache
@@ -284,16 +265,17 @@ def build_site(root: Path, out: Path, *, today: dt.date) -> BuildResult:
     from pipeline.sources import load_sources
 
     parsed = ParseCache(cache / "parsed" if cache else None)
-    sources = load_sources(root, parsed)
-    parsed.prune()
     # Kept apart: computed edition parts and each edition's HTML (small, many) and the data
     # files (few, large), so a new edition does not rewrite the large ones.
     memo_files = {name: cache / f"{name}.pickle" if cache else None
                   for name in ("edition-parts", "edition-html", "data-files")}
-    memos = {name: load_memo(path) for name, path in memo_files.items()}
-    salt = build_stamp.render_salt()
-    editions, parts = compose_reusing(sources, sources.series.edition_dates(today),
-                                      memos["edition-parts"], salt)
+    with long_lived_objects():
+        sources = load_sources(root, parsed)
+        parsed.prune()
+        memos = {name: load_memo(path) for name, path in memo_files.items()}
+        salt = build_stamp.render_salt()
+        editions, parts = compose_reusing(sources, sources.series.edition_dates(today),
+                                          memos["edition-parts"], salt)
     files = site_files(sources, editions, ChartCache(root / ".cache" / "charts"), parts,
                        memos["data-files"], memos["edition-html"])
     with output.build_lock(out):
@@ -318,7 +300,9 @@ def build_site(root: Path, out: Path, *, today: dt.date) -> BuildResult:
                          plugins={"brief-page-cache": reuse})
             store.save()
             for name, path in memo_files.items():
-                save_memo(path, memos[name])
+                # The data files' large bytes go to files/, linked from there by the next build.
+                save_memo(path, memos[name],
+                          cache / "files" if cache and name == "data-files" else None)
             output.swap_in(built, out, scratch)
         finally:
             shutil.rmtree(scratch, ignore_errors=True)

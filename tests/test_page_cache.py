@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO, tree_digest, write_entry
-from pipeline import build_stamp
+from pipeline import build_stamp, memo_store
 from pipeline.build import build_site
 from pipeline.render import page_cache, pages
 from pipeline.render.page_cache import PageStore, ReusePages, is_reusable, page_key
@@ -60,10 +60,13 @@ def cold_digest(root: Path, out: Path, monkeypatch: pytest.MonkeyPatch) -> dict[
 def test_incremental_builds_equal_cold_builds(copy_repo_sources, tmp_path: Path,
                                               monkeypatch: pytest.MonkeyPatch,
                                               reused: list[str], code_copy: Path) -> None:
+    # Every data file kept in .cache/files and linked, as the large ones are at a year's scale.
+    monkeypatch.setattr(memo_store, "LINK_MIN_BYTES", 1)
     root = copy_repo_sources()
     public = root / "public"
     build_site(root, public, today=TODAY)
     assert (root / ".cache" / "mkdocs-pages.marshal").is_file()
+    assert any((root / ".cache" / "files").iterdir())
     editions = len(list((public / "briefings").glob("*.txt")))
 
     # Nothing changed: the stamp says so and nothing is built (the tree is not even replaced).

@@ -1,0 +1,131 @@
+"""The memos' files under `.cache/`, and the writing of generated files into the docs folder.
+
+A memo (memo.py) is kept between builds as one pickle. The data files' memo holds the largest
+values of the build, ~170 MB at a year's scale (hardware.json alone is 94 MB), which every build
+read back whole only to write the same bytes out again. Large files are therefore kept apart,
+each once, under `.cache/files/` by the digest of its bytes; the pickle holds a `StoredFile`
+naming it, and the build hard-links that file into the docs folder (mkdocs links it on into the
+site, render/mkdocs_site.py), so an unchanged data file is neither read, written nor copied.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pipeline.memo import Memo
+
+LINK_MIN_BYTES = 64 * 1024
+"""Smaller files are written: comparing or linking them costs about what writing them does."""
+
+
+@dataclass(frozen=True)
+class StoredFile:
+    """A generated file's bytes, kept in the cache folder rather than in memory."""
+
+    path: Path
+    size: int
+
+    def read_bytes(self) -> bytes:
+        return self.path.read_bytes()
+
+
+def is_large(path: str, body: bytes) -> bool:
+    """Is this generated file kept and linked rather than written? Pages never are: their
+    published form is HTML, not their Markdown."""
+    return len(body) >= LINK_MIN_BYTES and not path.endswith(".md")
+
+
+def load_memo(path: Path | None) -> Memo:
+    """Return the values an earlier build kept in `path` (none when absent or unreadable).
+
+    A value naming a stored file that is gone (the cache was pruned by hand) is dropped, so it
+    is computed again."""
+    try:
+        found = pickle.loads(path.read_bytes()) if path else {}
+    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError,
+            ValueError):
+        found = {}
+    if not isinstance(found, dict):
+        return Memo()
+    return Memo({key: value for key, value in found.items() if _files_present(value)})
+
+
+def _files_present(value: Any) -> bool:
+    if not isinstance(value, dict):
+        return True
+    return all(v.path.is_file() and v.path.stat().st_size == v.size
+               for v in value.values() if isinstance(v, StoredFile))
+
+
+def save_memo(path: Path | None, memo: Memo, files_dir: Path | None = None) -> None:
+    """Keep the values this build used for the next, when they changed (written aside, then
+    renamed, so a killed build leaves the old file or the new one).
+
+    With `files_dir`, a value that maps paths to bytes has each large file stored there by
+    digest (`StoredFile`), and files no kept value names any more are deleted."""
+    if path is None or not memo.changed:
+        return
+    used = memo.used
+    if files_dir is not None:
+        used = {key: _stored(value, files_dir) for key, value in used.items()}
+        _prune(files_dir, used)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    scratch = path.with_suffix(f".{os.getpid()}.tmp")
+    with scratch.open("wb") as f:  # streamed: a large memo is not held twice in memory
+        pickle.dump(used, f, protocol=pickle.HIGHEST_PROTOCOL)
+    os.replace(scratch, path)
+
+
+def _stored(value: Any, files_dir: Path) -> Any:
+    if not isinstance(value, dict):
+        return value
+    return {name: store_file(files_dir, body) if isinstance(body, bytes) and is_large(name, body)
+            else body for name, body in value.items()}
+
+
+def store_file(files_dir: Path, body: bytes) -> StoredFile:
+    """Return `body` kept under `files_dir` by its digest (written once, whole, then renamed)."""
+    target = files_dir / hashlib.sha256(body).hexdigest()
+    if not (target.is_file() and target.stat().st_size == len(body)):
+        files_dir.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=files_dir, prefix=".tmp-")
+        with os.fdopen(fd, "wb") as f:
+            f.write(body)
+        os.replace(tmp, target)
+    return StoredFile(target, len(body))
+
+
+def _prune(files_dir: Path, kept: dict[str, Any]) -> None:
+    names = {v.path.name for value in kept.values() if isinstance(value, dict)
+             for v in value.values() if isinstance(v, StoredFile)}
+    for stale in files_dir.glob("*") if files_dir.is_dir() else ():
+        if stale.name not in names:
+            stale.unlink(missing_ok=True)
+
+
+def write_or_link(target: Path, body: bytes | StoredFile, published: Path) -> None:
+    """Write a generated file into the docs folder, linking it where its bytes already exist.
+
+    A `StoredFile` is hard-linked from the cache. A large file is linked from the published
+    site when that holds these very bytes (a data file is published at its own path). Linking
+    fails across file systems; then the bytes are written (or copied)."""
+    if isinstance(body, StoredFile):
+        try:
+            os.link(body.path, target)
+            return
+        except OSError:
+            body = body.read_bytes()
+    if is_large(target.name, body):
+        try:
+            if published.stat().st_size == len(body) and published.read_bytes() == body:
+                os.link(published, target)
+                return
+        except OSError:
+            pass  # not published yet, or another file system: write it
+    target.write_bytes(body)

@@ -1,0 +1,65 @@
+"""The memos' files: large values kept once under .cache/files and linked, never re-read."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pipeline.memo import Memo
+from pipeline.memo_store import LINK_MIN_BYTES, StoredFile, load_memo, save_memo, write_or_link
+
+BIG = b"x" * LINK_MIN_BYTES
+
+
+def test_large_files_are_stored_apart_and_linked(tmp_path: Path) -> None:
+    memo, files = Memo(), tmp_path / "files"
+    memo.get("hardware 1", lambda: {"data/hardware.json": BIG, "hardware.md": BIG,
+                                    "data/small.csv": b"a,b\n"})
+    save_memo(tmp_path / "memo.pickle", memo, files)
+
+    again = load_memo(tmp_path / "memo.pickle")
+    value = again.get("hardware 1", lambda: None)
+    stored = value["data/hardware.json"]
+    assert isinstance(stored, StoredFile) and stored.read_bytes() == BIG
+    # Pages stay bytes (their Markdown is rendered), and so do small files.
+    assert value["hardware.md"] == BIG and value["data/small.csv"] == b"a,b\n"
+    assert again.computed == 0 and not again.changed
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    write_or_link(docs / "hardware.json", stored, tmp_path / "public" / "hardware.json")
+    assert (docs / "hardware.json").stat().st_ino == stored.path.stat().st_ino
+
+
+def test_a_missing_stored_file_is_computed_again(tmp_path: Path) -> None:
+    memo, files = Memo(), tmp_path / "files"
+    memo.get("k", lambda: {"data/big.csv": BIG})
+    save_memo(tmp_path / "memo.pickle", memo, files)
+    for f in files.iterdir():
+        f.unlink()
+    again = load_memo(tmp_path / "memo.pickle")
+    assert again.get("k", lambda: {"data/big.csv": BIG + b"!"}) == {"data/big.csv": BIG + b"!"}
+    assert again.computed == 1
+
+
+def test_files_no_value_names_are_deleted(tmp_path: Path) -> None:
+    files = tmp_path / "files"
+    first = Memo()
+    first.get("old", lambda: {"data/a.csv": BIG})
+    save_memo(tmp_path / "memo.pickle", first, files)
+    second = load_memo(tmp_path / "memo.pickle")
+    second.get("new", lambda: {"data/a.csv": BIG + b"2"})  # "old" is not used by this build
+    save_memo(tmp_path / "memo.pickle", second, files)
+    kept = [f.read_bytes() for f in files.iterdir()]
+    assert kept == [BIG + b"2"]
+
+
+def test_a_large_file_already_published_is_linked_not_written(tmp_path: Path) -> None:
+    published = tmp_path / "public" / "prices.json"
+    published.parent.mkdir()
+    published.write_bytes(BIG)
+    target = tmp_path / "prices.json"
+    write_or_link(target, BIG, published)
+    assert target.stat().st_ino == published.stat().st_ino
+    other = tmp_path / "other.json"
+    write_or_link(other, BIG + b"changed", published)
+    assert other.read_bytes() == BIG + b"changed" and other.stat().st_nlink == 1
