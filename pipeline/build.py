@@ -269,10 +269,12 @@ def _build(root: Path, out: Path, today: dt.date, cache: Path | None,
     # files (few, large), so a new edition does not rewrite the large ones.
     memo_files = {name: cache / f"{name}.pickle" if cache else None
                   for name in ("edition-parts", "edition-html", "data-files")}
+    files_dir = cache / "files" if cache else None
     with long_lived_objects():
         sources = load_sources(root, parsed)
         parsed.prune()
-        memos = {name: load_memo(path) for name, path in memo_files.items()}
+        memos = {name: load_memo(path, files_dir if name == "data-files" else None)
+                 for name, path in memo_files.items()}
         salt = build_stamp.render_salt()
         editions, parts = compose_reusing(sources, sources.series.edition_dates(today),
                                           memos["edition-parts"], salt)
@@ -301,8 +303,7 @@ def _build(root: Path, out: Path, today: dt.date, cache: Path | None,
             store.save()
             for name, path in memo_files.items():
                 # The data files' large bytes go to files/, linked from there by the next build.
-                save_memo(path, memos[name],
-                          cache / "files" if cache and name == "data-files" else None)
+                save_memo(path, memos[name], files_dir if name == "data-files" else None)
             output.swap_in(built, out, scratch)
         finally:
             shutil.rmtree(scratch, ignore_errors=True)

@@ -25,6 +25,14 @@ LINK_MIN_BYTES = 64 * 1024
 
 
 @dataclass(frozen=True)
+class _Kept:
+    """A stored file as the memo's pickle names it: by digest, so the cache folder can move."""
+
+    digest: str
+    size: int
+
+
+@dataclass(frozen=True)
 class StoredFile:
     """A generated file's bytes, kept in the cache folder rather than in memory."""
 
@@ -41,11 +49,11 @@ def is_large(path: str, body: bytes) -> bool:
     return len(body) >= LINK_MIN_BYTES and not path.endswith(".md")
 
 
-def load_memo(path: Path | None) -> Memo:
+def load_memo(path: Path | None, files_dir: Path | None = None) -> Memo:
     """Return the values an earlier build kept in `path` (none when absent or unreadable).
 
-    A value naming a stored file that is gone (the cache was pruned by hand) is dropped, so it
-    is computed again."""
+    Stored files are found in `files_dir`; a value naming one that is gone (the cache was
+    pruned by hand) is dropped, so it is computed again."""
     try:
         found = pickle.loads(path.read_bytes()) if path else {}
     except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError,
@@ -53,14 +61,31 @@ def load_memo(path: Path | None) -> Memo:
         found = {}
     if not isinstance(found, dict):
         return Memo()
-    return Memo({key: value for key, value in found.items() if _files_present(value)})
+    if files_dir is None:
+        return Memo({k: v for k, v in found.items() if not _names_stored(v)})
+    located = {key: _located(value, files_dir) for key, value in found.items()}
+    return Memo({key: value for key, value in located.items() if value is not None})
 
 
-def _files_present(value: Any) -> bool:
-    if not isinstance(value, dict):
-        return True
-    return all(v.path.is_file() and v.path.stat().st_size == v.size
-               for v in value.values() if isinstance(v, StoredFile))
+def _names_stored(value: Any) -> bool:
+    return isinstance(value, dict) and any(isinstance(v, _Kept) for v in value.values())
+
+
+def _located(value: Any, files_dir: Path) -> Any:
+    """Return `value` with its kept files as `StoredFile`s, or None if one is missing."""
+    if not _names_stored(value):
+        return value
+    out = {}
+    for name, body in value.items():
+        if isinstance(body, _Kept):
+            body = StoredFile(files_dir / body.digest, body.size)
+            try:
+                if body.path.stat().st_size != body.size:
+                    return None
+            except OSError:
+                return None
+        out[name] = body
+    return out
 
 
 def save_memo(path: Path | None, memo: Memo, files_dir: Path | None = None) -> None:
@@ -85,8 +110,12 @@ def save_memo(path: Path | None, memo: Memo, files_dir: Path | None = None) -> N
 def _stored(value: Any, files_dir: Path) -> Any:
     if not isinstance(value, dict):
         return value
-    return {name: store_file(files_dir, body) if isinstance(body, bytes) and is_large(name, body)
-            else body for name, body in value.items()}
+    out = {}
+    for name, body in value.items():
+        if isinstance(body, bytes) and is_large(name, body):
+            body = store_file(files_dir, body)
+        out[name] = _Kept(body.path.name, body.size) if isinstance(body, StoredFile) else body
+    return out
 
 
 def store_file(files_dir: Path, body: bytes) -> StoredFile:
@@ -102,8 +131,8 @@ def store_file(files_dir: Path, body: bytes) -> StoredFile:
 
 
 def _prune(files_dir: Path, kept: dict[str, Any]) -> None:
-    names = {v.path.name for value in kept.values() if isinstance(value, dict)
-             for v in value.values() if isinstance(v, StoredFile)}
+    names = {v.digest for value in kept.values() if isinstance(value, dict)
+             for v in value.values() if isinstance(v, _Kept)}
     for stale in files_dir.glob("*") if files_dir.is_dir() else ():
         if stale.name not in names:
             stale.unlink(missing_ok=True)

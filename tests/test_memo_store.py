@@ -16,7 +16,7 @@ def test_large_files_are_stored_apart_and_linked(tmp_path: Path) -> None:
                                     "data/small.csv": b"a,b\n"})
     save_memo(tmp_path / "memo.pickle", memo, files)
 
-    again = load_memo(tmp_path / "memo.pickle")
+    again = load_memo(tmp_path / "memo.pickle", files)
     value = again.get("hardware 1", lambda: None)
     stored = value["data/hardware.json"]
     assert isinstance(stored, StoredFile) and stored.read_bytes() == BIG
@@ -36,7 +36,7 @@ def test_a_missing_stored_file_is_computed_again(tmp_path: Path) -> None:
     save_memo(tmp_path / "memo.pickle", memo, files)
     for f in files.iterdir():
         f.unlink()
-    again = load_memo(tmp_path / "memo.pickle")
+    again = load_memo(tmp_path / "memo.pickle", files)
     assert again.get("k", lambda: {"data/big.csv": BIG + b"!"}) == {"data/big.csv": BIG + b"!"}
     assert again.computed == 1
 
@@ -46,7 +46,7 @@ def test_files_no_value_names_are_deleted(tmp_path: Path) -> None:
     first = Memo()
     first.get("old", lambda: {"data/a.csv": BIG})
     save_memo(tmp_path / "memo.pickle", first, files)
-    second = load_memo(tmp_path / "memo.pickle")
+    second = load_memo(tmp_path / "memo.pickle", files)
     second.get("new", lambda: {"data/a.csv": BIG + b"2"})  # "old" is not used by this build
     save_memo(tmp_path / "memo.pickle", second, files)
     kept = [f.read_bytes() for f in files.iterdir()]
@@ -63,3 +63,14 @@ def test_a_large_file_already_published_is_linked_not_written(tmp_path: Path) ->
     other = tmp_path / "other.json"
     write_or_link(other, BIG + b"changed", published)
     assert other.read_bytes() == BIG + b"changed" and other.stat().st_nlink == 1
+
+
+def test_the_cache_folder_can_move(tmp_path: Path) -> None:
+    memo = Memo()
+    memo.get("k", lambda: {"data/big.csv": BIG})
+    save_memo(tmp_path / "a" / "memo.pickle", memo, tmp_path / "a" / "files")
+    (tmp_path / "a").rename(tmp_path / "b")
+    moved = load_memo(tmp_path / "b" / "memo.pickle", tmp_path / "b" / "files")
+    stored = moved.get("k", lambda: None)["data/big.csv"]
+    assert stored.path == tmp_path / "b" / "files" / stored.path.name
+    assert stored.read_bytes() == BIG and moved.computed == 0
