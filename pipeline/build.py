@@ -65,14 +65,15 @@ def edition_charts(sources: Sources, editions: list[Edition],
     return charts
 
 
-def chart_data_files(charts: list[Chart]) -> tuple[DataFile, ...]:
-    """Return the Data page entries of the CSV files behind charts, described from their specs."""
-    from pipeline.render.datasets import Column, DataFile
+def edition_chart_data(sources: Sources) -> tuple[DataFile, ...]:
+    """Return the Data page entries of the CSVs behind the editions' charts: one family per
+    workload profile, each listed only when this build wrote files of it (edition_charts draws
+    the first profile's)."""
+    if not sources.prices or sources.rates is None:
+        return ()
+    from pipeline.render.prices_page import cheapest_chart_data
 
-    return tuple(DataFile(c.csv_path, c.spec.title, f"The data behind the chart “{c.spec.title}”.",
-                          (Column(c.spec.x_label, "The category of each bar or point."),
-                           *(Column(s.name, c.spec.y_label) for s in c.spec.series)))
-                 for c in charts)
+    return tuple(cheapest_chart_data(p) for p in sources.series.profiles)
 
 
 def site_files(sources: Sources, editions: list[Edition], cache: ChartCache | None = None,
@@ -125,8 +126,7 @@ def site_files(sources: Sources, editions: list[Edition], cache: ChartCache | No
     encoded = {path: body.encode() if isinstance(body, str) else body
                for path, body in ((p, files.pop(p)) for p in list(files))}
     # Last, so it sees every data file the lanes above wrote (and refuses undeclared ones).
-    declared = DATA_FILES + LANE_DATA_FILES + chart_data_files(
-        [c for cs in charts_of.values() for c in cs])
+    declared = DATA_FILES + LANE_DATA_FILES + edition_chart_data(sources)
     encoded["data.md"] = data_page(published_data(encoded, declared)).encode()
     return encoded
 

@@ -15,12 +15,15 @@ import yaml
 from click.testing import CliRunner
 from conftest import REPO, tree_digest, write_entry
 
-from pipeline.build import build_site
+from pipeline.build import build_site, site_files
 from pipeline.cli import main
+from pipeline.compose import compose_editions
 from pipeline.problems import BuildError
-from pipeline.render.datasets import DATA_FILES, DataFile, published_data
+from pipeline.render.charts import ChartCache
+from pipeline.render.datasets import DATA_FILES, Column, DataFile, published_data
 from pipeline.render.ics import fold, ics_text
 from pipeline.render.markdown_html import EXTENSIONS
+from pipeline.sources import load_sources
 
 TODAY = dt.date(2026, 11, 30)
 BUNDLED_DATES = ["2026-08-21", "2026-09-04", "2026-09-12", "2026-09-25", "2026-10-16", "2026-11-20"]
@@ -151,16 +154,93 @@ def test_every_listed_data_file_is_published(bundled_site: Path) -> None:
     declared = next(d for d in DATA_FILES if d.path == "data/editions.csv")
     assert header.split(",") == [c.name for c in declared.columns]
     assert 'href="../data/"' in (bundled_site / "index.html").read_text() or "Data" in page
+    # The per-edition chart CSVs appear once, as their pattern, shown as written (not as a tag).
+    assert page.count("<code>data/tokens-per-dollar-chat-3-1-&lt;YYYY-MM-DD&gt;.csv</code>") == 1
+    assert "tokens-per-dollar-chat-3-1-2026-" not in page
+
+
+def csv_of(d: DataFile) -> bytes:
+    """A CSV with the declared header and no rows."""
+    return (",".join(c.name for c in d.columns) + "\n").encode()
+
+
+UNDECLARED = ("written under data/ but not declared in DATA_FILES (so the Data page would not "
+              "describe it): ")
+
+CHART_CSVS = DataFile("data/chart-<YYYY-MM-DD>.csv", "Behind each chart", "One per edition.",
+                      (Column("Model", "The model."), Column("Value", "Its value.")))
 
 
 def test_data_registry_and_files_must_agree() -> None:
     extra = DataFile("data/prices.csv", "Prices", "x", ())
-    files = {"data/editions.csv": b"", "data/editions-per-month.csv": b""}
+    files = {d.path: csv_of(d) for d in DATA_FILES}
     assert published_data(files) == tuple(sorted(DATA_FILES, key=lambda d: d.path))
     # A declared file this tree does not write (no prices here) is simply not listed.
     assert extra not in published_data(files, DATA_FILES + (extra,))
-    with pytest.raises(BuildError, match="not declared in DATA_FILES .*: data/stray.json"):
+    with pytest.raises(BuildError) as stray:
         published_data({**files, "data/stray.json": b"{}"})
+    assert str(stray.value) == UNDECLARED + "data/stray.json"
+
+
+def test_a_family_is_listed_once_and_only_with_files() -> None:
+    files = {d.path: csv_of(d) for d in DATA_FILES}
+    declared = DATA_FILES + (CHART_CSVS,)
+    # No file of the family in this tree: it is not listed.
+    assert CHART_CSVS not in published_data(files, declared)
+    members = {f"data/chart-2026-09-{day}.csv": csv_of(CHART_CSVS) for day in ("05", "12", "19")}
+    assert published_data({**files, **members}, declared).count(CHART_CSVS) == 1
+    # Only a date stands for <YYYY-MM-DD>: a file named otherwise is still undeclared.
+    with pytest.raises(BuildError) as stray:
+        published_data({**files, **members, "data/chart-latest.csv": csv_of(CHART_CSVS)},
+                       declared)
+    assert str(stray.value) == UNDECLARED + "data/chart-latest.csv"
+
+
+def test_a_csv_must_have_the_columns_it_is_declared_with() -> None:
+    # One description stands for every file of a family, so each file's header is checked.
+    files = {**{d.path: csv_of(d) for d in DATA_FILES},
+             "data/chart-2026-09-05.csv": csv_of(CHART_CSVS),
+             "data/chart-2026-09-12.csv": b"Model,Price\nA,1\n"}
+    with pytest.raises(BuildError) as wrong:
+        published_data(files, DATA_FILES + (CHART_CSVS,))
+    assert str(wrong.value) == (
+        "data/chart-2026-09-12.csv: its header is Model, Price but its declaration "
+        "(data/chart-<YYYY-MM-DD>.csv) describes the columns Model, Value; make the two agree, "
+        "so the Data page describes the file truly")
+
+
+def test_a_family_pattern_takes_only_known_placeholders() -> None:
+    with pytest.raises(ValueError, match="unknown placeholder <profile>"):
+        DataFile("data/chart-<profile>.csv", "x", "x", ())
+
+
+def bundled_files(root: Path, charts: ChartCache) -> dict[str, bytes]:
+    """Every generated file of `root`'s site as of the test day (no mkdocs)."""
+    sources = load_sources(root)
+    return site_files(sources, compose_editions(sources, sources.series.edition_dates(TODAY)),
+                      charts)
+
+
+def test_data_page_is_the_same_after_a_new_edition(copy_repo_sources, tmp_path: Path) -> None:
+    # Issue 8: a page that changes with every edition is converted and indexed on every build.
+    root = copy_repo_sources()
+    charts = ChartCache(tmp_path / "charts")
+    before = bundled_files(root, charts)
+    page = before["data.md"].decode()
+    per_edition = [p for p in before if p.startswith("data/tokens-per-dollar-")]
+    assert len(per_edition) == len(BUNDLED_DATES)
+    assert not [p for p in per_edition if p in page]
+    assert page.count("## Tokens per dollar behind each edition's chart") == 1
+    assert page.count("`data/tokens-per-dollar-chat-3-1-<YYYY-MM-DD>.csv`") == 1
+    assert "| `Model` |" in page and "| `Million tokens per USD` |" in page
+
+    series = root / "sources" / "editions.yaml"
+    series.write_text(series.read_text().replace("  - 2026-11-20\n",
+                                                 "  - 2026-11-20\n  - 2026-11-27\n"))
+    write_entry(root, "2026-11-25", "new-edition-story", headline="A story of the new edition")
+    after = bundled_files(root, charts)
+    assert "data/tokens-per-dollar-chat-3-1-2026-11-27.csv" in after
+    assert after["data.md"] == before["data.md"]
 
 
 def test_feed_html_uses_the_sites_markdown_extensions() -> None:

@@ -1,13 +1,21 @@
 """The files of data the site publishes under `data/`, declared once, and the Data page listing them.
 
 Each lane that publishes a CSV or JSON adds a `DataFile` to `DATA_FILES` (path, title, columns with
-what they mean) and writes the file from `site_files`. The build checks the two agree both ways
-(`published_data`): a declared file that was not written, or a written one that was not declared,
-stops the build, so the Data page never lists a missing file nor leaves one out.
+what they mean) and writes the file from `site_files`. A file written once per edition is declared
+once, as a family: its path holds `<YYYY-MM-DD>` where each file has its edition's date, so the
+Data page does not grow, nor change, with every edition (issue 8).
+
+The build checks declarations and files agree both ways (`published_data`): a written file that no
+declaration matches stops the build, and a declared file or family this tree does not write is left
+off the page; so the Data page never lists a missing file nor leaves one out. A CSV's header must
+be its declared columns, so one description stays true of every file of a family.
 """
 
 from __future__ import annotations
 
+import csv
+import functools
+import re
 from dataclasses import dataclass
 
 from pipeline.problems import BuildError
@@ -23,15 +31,47 @@ class Column:
     """What it holds, with its unit: `USD per million input tokens`."""
 
 
+EDITION_DATE = "<YYYY-MM-DD>"
+"""In a declared path, where each file of a family has its edition's date."""
+
+_PLACEHOLDERS = {EDITION_DATE: r"\d{4}-\d{2}-\d{2}"}
+
+
 @dataclass(frozen=True)
 class DataFile:
-    """A published file of data: where it is, what it is, what its columns mean."""
+    """A published file of data, or a family of files alike: where, what, what the columns mean."""
 
     path: str
-    """Relative to the site root: `data/editions.csv`."""
+    """Relative to the site root: `data/editions.csv`; a family's holds `<YYYY-MM-DD>`."""
     title: str
     description: str
     columns: tuple[Column, ...]
+
+    def __post_init__(self) -> None:
+        if self.is_family:
+            _member_re(self.path)  # an unknown placeholder fails where it is declared
+
+    @property
+    def is_family(self) -> bool:
+        return "<" in self.path
+
+    def matches(self, path: str) -> bool:
+        """Return whether `path` is this file, or one of this family's files."""
+        if not self.is_family:
+            return path == self.path
+        return bool(_member_re(self.path).fullmatch(path))
+
+
+@functools.cache
+def _member_re(pattern: str) -> re.Pattern[str]:
+    """Return the regular expression of the paths a family's pattern stands for."""
+    parts = re.split(r"(<[^>]*>)", pattern)
+    unknown = [p for p in parts[1::2] if p not in _PLACEHOLDERS]
+    if unknown:
+        raise ValueError(f"data file {pattern}: unknown placeholder {unknown[0]} "
+                         f"(known: {', '.join(_PLACEHOLDERS)})")
+    return re.compile("".join(_PLACEHOLDERS[p] if i % 2 else re.escape(p)
+                              for i, p in enumerate(parts)))
 
 
 DATA_FILES: tuple[DataFile, ...] = (
@@ -66,15 +106,40 @@ DATA_FILES: tuple[DataFile, ...] = (
 
 def published_data(files: dict[str, bytes],
                    declared: tuple[DataFile, ...] = DATA_FILES) -> tuple[DataFile, ...]:
-    """Return the declared data files this build writes; a written one that is not declared stops
-    the build. (A declared file may be absent: a tree without prices writes no prices.csv.)"""
-    written = {p for p in files if p.startswith("data/") and p.endswith((".csv", ".json"))}
-    paths = {d.path for d in declared}
-    undeclared = sorted(written - paths)
+    """Return the declared data files and families this build writes, by path.
+
+    A written file that no declaration matches, or a CSV whose header is not its declared
+    columns, stops the build. A declared file, or a family with no file, that this tree does not
+    write is left out (a tree without prices writes no prices.csv)."""
+    written = sorted(p for p in files if p.startswith("data/") and p.endswith((".csv", ".json")))
+    singles = {d.path: d for d in declared if not d.is_family}
+    families = [d for d in declared if d.is_family]
+    found: dict[str, DataFile] = {}
+    undeclared = []
+    for path in written:
+        d = singles.get(path) or next((f for f in families if f.matches(path)), None)
+        if d is None:
+            undeclared.append(path)
+        else:
+            found[path] = d
     if undeclared:
         raise BuildError(f"written under data/ but not declared in DATA_FILES (so the Data page "
                          f"would not describe it): {', '.join(undeclared)}")
-    return tuple(sorted((d for d in declared if d.path in written), key=lambda d: d.path))
+    for path, d in found.items():
+        header = csv_header(files[path]) if path.endswith(".csv") else None
+        if header is not None and header != [c.name for c in d.columns]:
+            raise BuildError(f"{path}: its header is {', '.join(header) or '(none)'} but its "
+                             f"declaration ({d.path}) describes the columns "
+                             f"{', '.join(c.name for c in d.columns)}; make the two agree, so the "
+                             f"Data page describes the file truly")
+    return tuple(sorted(set(found.values()), key=lambda d: d.path))
+
+
+def csv_header(body: bytes) -> list[str]:
+    """Return the column names in a CSV file's first row (the rest is not read)."""
+    end = body.find(b"\n")
+    first = (body if end < 0 else body[:end]).decode("utf-8-sig").rstrip("\r")
+    return next(csv.reader([first]), [])
 
 
 def data_page(data_files: tuple[DataFile, ...]) -> str:
@@ -86,9 +151,17 @@ def data_page(data_files: tuple[DataFile, ...]) -> str:
          "the site. CSV files are UTF-8 with a header row."), "",
     ]
     for d in data_files:
-        lines += [f"## {md_text(d.title)}", "",
-                  f"[`{d.path}`]({d.path}): {md_text(d.description)}", "",
-                  "| Column | What it holds |", "| --- | --- |"]
+        lines += [f"## {md_text(d.title)}", ""]
+        if d.is_family:
+            # No link, no list of files: a pattern keeps the page the same from one edition to
+            # the next, so it is not rendered and indexed again on every build (issue 8).
+            lines += [f"`{d.path}`: {md_text(d.description)}", "",
+                      (f"One file per edition, where `{EDITION_DATE}` is the edition's date; "
+                       "each edition links its own file, and the dates are listed in "
+                       "[`data/editions.csv`](data/editions.csv)."), ""]
+        else:
+            lines += [f"[`{d.path}`]({d.path}): {md_text(d.description)}", ""]
+        lines += ["| Column | What it holds |", "| --- | --- |"]
         lines += [f"| `{c.name}` | {md_text(c.description)} |" for c in d.columns]
         lines.append("")
     lines += [

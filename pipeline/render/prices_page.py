@@ -11,11 +11,12 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
-from pipeline.render.charts import ChartSeries, ChartSpec
 from pipeline.cost import blended_usd, day_end, effective_price, models_of, quoted_models
 from pipeline.models.prices import PriceFile, WorkloadProfile
 from pipeline.normalize.fx import RateNotFound, RateTable
 from pipeline.price_tables import blended_rows
+from pipeline.render.charts import ChartSeries, ChartSpec
+from pipeline.render.datasets import EDITION_DATE, Column, DataFile
 from pipeline.sources import Sourced
 
 plt.rcParams["svg.hashsalt"] = "inference-brief"  # stable ids: same bytes on every build
@@ -142,9 +143,31 @@ def cheapest_chart_spec(files: Mapping[str, Sourced[PriceFile]], rates: RateTabl
     `profile`, as of the edition's date (so a later price never changes an earlier edition)."""
     rows = current_rows(files, rates, profile, as_of)[:top]
     return ChartSpec(
-        name=f"tokens-per-dollar-{profile.id}-{as_of.isoformat()}", kind="bar",
+        name=_cheapest_chart_name(profile, as_of.isoformat()), kind="bar",
         title=f"Most tokens per US dollar, {profile.title}, as of {as_of.isoformat()}",
-        x_label="Model", y_label="Million tokens per USD (blended)", unit="million tokens per USD",
+        x_label=_MODEL, y_label="Million tokens per USD (blended)", unit="million tokens per USD",
         categories=tuple(f"{name} {model}" for name, model, *_ in rows),
-        series=(ChartSeries("Million tokens per USD",
-                            tuple(round(tpu / 1e6, 3) for *_, tpu, _fx in rows)),))
+        series=(ChartSeries(_MTOK_PER_USD, tuple(round(tpu / 1e6, 3) for *_, tpu, _fx in rows)),))
+
+
+def cheapest_chart_data(profile: WorkloadProfile) -> DataFile:
+    """Return the Data page entry of the CSVs behind every edition's chart for `profile`: one
+    family, whose files differ only by date (the spec above gives each the same columns)."""
+    return DataFile(
+        f"data/{_cheapest_chart_name(profile, EDITION_DATE)}.csv",
+        f"Tokens per dollar behind each edition's chart, {profile.title}",
+        ("The data behind the chart in each edition's Context & numbers: the models with the most "
+         f"tokens per US dollar for the workload profile {profile.id}, at the prices of the "
+         "edition's date, most tokens per dollar first."),
+        (Column(_MODEL, "The provider and the model id."),
+         Column(_MTOK_PER_USD, "Million tokens per US dollar, blended for the profile "
+                               "(1 ÷ blended USD per million tokens), to three decimals.")))
+
+
+def _cheapest_chart_name(profile: WorkloadProfile, day: str) -> str:
+    # One place for the name, so the family's pattern matches every chart's file.
+    return f"tokens-per-dollar-{profile.id}-{day}"
+
+
+_MODEL = "Model"
+_MTOK_PER_USD = "Million tokens per USD"
