@@ -42,6 +42,11 @@ class StoredFile:
     def read_bytes(self) -> bytes:
         return self.path.read_bytes()
 
+    def head(self, size: int) -> bytes:
+        """Return the first `size` bytes (a CSV's header, without reading 40 MB)."""
+        with self.path.open("rb") as f:
+            return f.read(size)
+
 
 def is_large(path: str, body: bytes) -> bool:
     """Is this generated file kept and linked rather than written? Pages never are: their
