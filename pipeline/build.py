@@ -285,9 +285,12 @@ def _build(root: Path, out: Path, today: dt.date, cache: Path | None,
         try:
             docs = scratch / "docs"
             shutil.copytree(SITE_DIR / "docs", docs)
+            made: set[Path] = set()  # ~2,000 files in a few folders: one mkdir per folder
             for path, body in files.items():
                 target = docs / path
-                target.parent.mkdir(parents=True, exist_ok=True)
+                if target.parent not in made:
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    made.add(target.parent)
                 write_or_link(target, body, out / path)
             if keep := os.environ.get("BRIEF_KEEP_DOCS"):
                 # For benchmarks/run.py: the same Markdown, for a plain `mkdocs build` beside ours.

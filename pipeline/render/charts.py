@@ -19,6 +19,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Literal
 
+from pipeline.memo_store import StoredFile
+
 # Okabe & Ito, "Color Universal Design" (2008): eight colours told apart with every common form of
 # colour blindness. Black is left out of the cycle: it is the axis and text colour.
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442")
@@ -74,8 +76,9 @@ class Chart:
     """A drawn chart: the files it publishes and the text that describes it."""
 
     spec: ChartSpec
-    svg: bytes
-    png: bytes
+    svg: bytes | StoredFile
+    png: bytes | StoredFile
+    """A chart from the cache is its file there, which the build links rather than copies."""
     csv: bytes
     alt: str
 
@@ -91,7 +94,7 @@ class Chart:
     def csv_path(self) -> str:
         return f"data/{self.spec.name}.csv"
 
-    def files(self) -> dict[str, bytes]:
+    def files(self) -> dict[str, bytes | StoredFile]:
         """Return the files this chart publishes, by path relative to the site root."""
         return {self.svg_path: self.svg, self.png_path: self.png, self.csv_path: self.csv}
 
@@ -300,7 +303,8 @@ class ChartCache:
         """Return the chart of `spec`, drawn now or read from the cache."""
         svg_path, png_path = self._paths(spec)
         try:
-            svg, png = svg_path.read_bytes(), png_path.read_bytes()
+            # Not read: a year of edition charts is ~24 MB the build would read only to write.
+            svg, png = (StoredFile(p, p.stat().st_size) for p in (svg_path, png_path))
             self.hits += 1
             return Chart(spec=spec, svg=svg, png=png, csv=chart_csv(spec), alt=alt_text(spec))
         except OSError:
