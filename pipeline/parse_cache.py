@@ -15,6 +15,7 @@ import hashlib
 import os
 import pickle
 import tempfile
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -55,6 +56,16 @@ class ParseCache:
         self.used.add(key)
         self.hits += 1
         return value
+
+    def parsed(self, kind: str, name: str, data: bytes, parse: Callable[[], Any]) -> Any:
+        """Return what `parse()` gives for these bytes, kept from an earlier run when there.
+        A parse that raises keeps nothing."""
+        key = self.key(kind, name, data)
+        kept = self.get(key)
+        if kept is None:
+            kept = parse()
+            self.put(key, kept)
+        return kept
 
     def put(self, key: str, value: Any) -> None:
         if self.folder is None:

