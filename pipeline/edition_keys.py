@@ -93,7 +93,7 @@ def feed_window_key(sources: Sources, date: dt.date, previous: dt.date | None, c
 def feed_items_by_day(sources: Sources) -> tuple[list[dt.date], list[str], str]:
     """Return every feed item's published day and its JSON (with its feed id), sorted by day,
     and the feeds' settings as JSON."""
-    pairs = sorted((item.published.date(), f"{feed_id} {item.model_dump_json()}")
+    pairs = sorted((item.published.date(), f"{feed_id} {item.content_json}")
                    for feed_id, snap in sources.snapshots.items() for item in snap.items)
     settings = sources.feeds.model_dump_json() if sources.feeds else ""
     return [d for d, _ in pairs], [r for _, r in pairs], settings

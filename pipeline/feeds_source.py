@@ -8,6 +8,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from pipeline.models.feeds import Feed, FeedsFile, Snapshot
+from pipeline.parse_cache import NO_CACHE, ParseCache
 from pipeline.problems import Problem
 from pipeline.sources import read_model, rel, validation_problems
 
@@ -35,8 +36,11 @@ def parse_snapshot(data: bytes, name: str) -> tuple[Snapshot | None, list[Proble
                               "next ingest rewrites it", severity="warning") for p in found]
 
 
-def load_snapshots(root: Path, feeds: list[Feed]) -> tuple[dict[str, Snapshot], list[Problem]]:
-    """Return the snapshot of every feed that has a usable one, and warnings for the rest."""
+def load_snapshots(root: Path, feeds: list[Feed], cache: ParseCache = NO_CACHE,
+                   ) -> tuple[dict[str, Snapshot], list[Problem]]:
+    """Return the snapshot of every feed that has a usable one, and warnings for the rest.
+
+    `cache` keeps each usable snapshot by its bytes, with its items' JSON (parse_cache.py)."""
     snapshots: dict[str, Snapshot] = {}
     problems: list[Problem] = []
     known = {f.id for f in feeds}
@@ -48,7 +52,15 @@ def load_snapshots(root: Path, feeds: list[Feed]) -> tuple[dict[str, Snapshot], 
                                     "sources/feeds.yaml; delete it or add the feed",
                                     severity="warning"))
             continue
-        snap, found = parse_snapshot(path.read_bytes(), name)
+        data = path.read_bytes()
+        key = cache.key("Snapshot", name, data)
+        snap, found = cache.get(key), []
+        if snap is None:
+            snap, found = parse_snapshot(data, name)
+            if snap is not None and not found:
+                for item in snap.items:
+                    _ = item.content_json  # computed now, so it is kept with the snapshot
+                cache.put(key, snap)
         problems += found
         if snap is None:
             continue
@@ -61,13 +73,14 @@ def load_snapshots(root: Path, feeds: list[Feed]) -> tuple[dict[str, Snapshot], 
     return snapshots, problems
 
 
-def load_feeds(root: Path) -> tuple[FeedsFile | None, dict[str, Snapshot], list[Problem]]:
+def load_feeds(root: Path, cache: ParseCache = NO_CACHE,
+               ) -> tuple[FeedsFile | None, dict[str, Snapshot], list[Problem]]:
     """Return (feeds file, snapshots by feed id, problems); no feeds.yaml means no feeds."""
     path = root / FEEDS_PATH
     if not path.exists():
         return None, {}, []
-    sourced, problems = read_model(path, FeedsFile, root)
+    sourced, problems = read_model(path, FeedsFile, root, cache)
     if sourced is None:
         return None, {}, problems
-    snapshots, found = load_snapshots(root, sourced.model.feeds)
+    snapshots, found = load_snapshots(root, sourced.model.feeds, cache)
     return sourced.model, snapshots, problems + found

@@ -250,7 +250,7 @@ def load_sources(root: Path, cache: ParseCache = NO_CACHE) -> Sources:
         problems += cost_currency_problems(hardware, rates)
     from pipeline.feeds_source import load_feeds
 
-    feeds, snapshots, found = load_feeds(root)
+    feeds, snapshots, found = load_feeds(root, cache)
     problems += found
     errors = [p for p in problems if p.severity == "error"]
     if errors or series is None:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from functools import cached_property
 from typing import Literal
 
 from pydantic import Field, model_validator
@@ -106,6 +107,12 @@ class SnapshotItem(SourceModel):
     """Language of the item (from the feed or xml:lang), when known."""
     author: str | None = None
     """Author name as plain text, when given."""
+
+    @cached_property
+    def content_json(self) -> str:
+        """The item as JSON: what the feed part of an edition is keyed by (edition_keys.py);
+        kept with the parsed snapshot, as serializing 20,000 items took ~0.3 s a build."""
+        return self.model_dump_json()
 
 
 class Snapshot(SourceModel):
