@@ -169,6 +169,7 @@ class Parts:
                              if sources.hardware is not None else "")
         """The digest of every hardware source and the rates they use."""
         self._feeds_by_day = keys.feed_items_by_day(sources) if sources.feeds else ([], [], "")
+        self._windows: dict[tuple[dt.date, dt.date | None], str] = {}
         days = [c.entry.date for c in sources.entries]
         # Loaded entries are sorted by date; then a window is a slice (bisect), not a scan.
         self._entry_days = days if days == sorted(days) else None
@@ -233,7 +234,10 @@ class Parts:
         from pipeline.edition_keys import feed_window_key
         from pipeline.rank import feed_stories
 
-        window = feed_window_key(self.sources, date, previous, self.code, self._feeds_by_day)
+        window = self._windows.get((date, previous))
+        if window is None:  # asked for twice an edition (top and local): digest it once
+            window = feed_window_key(self.sources, date, previous, self.code, self._feeds_by_day)
+            self._windows[(date, previous)] = window
         key = f"{window} {local} {limit} {sorted(exclude_urls)!r}"
         return self.memo.get(key, lambda: list(feed_stories(
             feeds.feeds, self.sources.snapshots, feeds.topics, date, previous, local=local,
