@@ -169,8 +169,9 @@ def price_files(sources: Sources, dates: list[dt.date], memo: Memo | None = None
     """Return the Prices page, its charts and the price data files, as of the newest edition.
 
     The full price tables do not depend on the editions: `memo` keeps them by the digest of
-    every price record and rate (`parts.prices_key`); the parts' memo keeps each model's
-    blended rows (price_tables)."""
+    every price record and rate (`parts.prices_key`), and the drawings of two of the charts by
+    the digest of the numbers they plot (`prices_chart_key`); the parts' memo keeps each
+    model's blended rows (price_tables)."""
     from pipeline.memo import Memo
 
     memo = memo if memo is not None else Memo()
@@ -194,15 +195,34 @@ def price_files(sources: Sources, dates: list[dt.date], memo: Memo | None = None
                 "data/prices.json": json_bytes(rows, PRICE_COLUMNS)}
 
     blended = blended_rows(files, rates, profiles, dates, parts.memo if parts else None, code)
+    current = prices_page.current_tables(files, rates, profiles, as_of)
+    # Drawn only when what they plot changed: the hour-of-week chart reads the windowed prices of
+    # the week (the same from week to week but for DST), the cheapest one the rows in force.
+    reused = {
+        "charts/hour-of-week.svg": prices_page.hour_of_week(files, monday),
+        "charts/cheapest.svg": prices_page.cheapest(files, rates, profiles, as_of,
+                                                    current=current),
+    }
+    # The price history gains a day with every edition, so it is drawn every time; kept in
+    # `memo` it would change the memo, whose file (~170 MB at year scale) is then rewritten.
+    history = prices_page.price_history(files, rates, profiles[0], dates, blended,
+                                        current[profiles[0].id])
     return {
         **memo.get(f"price-tables {every}", tables),
-        "prices.md": prices_page.prices_page_md(files, rates, profiles, as_of),
-        "charts/price-history.svg": prices_page.price_history_svg(
-            files, rates, profiles[0], dates, blended),
-        "charts/hour-of-week.svg": prices_page.hour_of_week_svg(files, monday),
-        "charts/cheapest.svg": prices_page.cheapest_svg(files, rates, profiles, as_of),
+        "prices.md": prices_page.prices_page_md(files, rates, profiles, as_of, current),
+        "charts/price-history.svg": prices_page.svg(history),
+        **{path: memo.get(prices_chart_key(chart, code), lambda c=chart: prices_page.svg(c))
+           for path, chart in reused.items()},
         "data/blended.csv": csv_bytes(blended, BLENDED_COLUMNS),
     }
+
+
+def prices_chart_key(chart: object, code: str) -> str:
+    """Return the digest of what a Prices-page chart plots (a frozen value whose repr holds every
+    number, label and date drawn) and of the code and library versions that draw it."""
+    import hashlib
+
+    return "prices-chart " + hashlib.sha256(f"{code}\0{chart!r}".encode()).hexdigest()
 
 
 def sources_page(sources: Sources, latest: Edition) -> str:

@@ -91,6 +91,8 @@ def test_incremental_builds_equal_cold_builds(copy_repo_sources, tmp_path: Path,
     assert len(briefings(reused)) == editions - 1
     assert "briefings/2026-11-27.md" not in reused and "briefings/2026-11-20.md" not in reused
     assert "data.md" in reused  # the Data page describes per-edition files by one pattern
+    # No price changed between the two editions: the Prices page's Markdown is the same.
+    assert "prices.md" in reused
     assert tree_digest(public) == cold_digest(root, tmp_path / "cold-new", monkeypatch)
 
     # One changed entry: only its edition's page is rendered again.
