@@ -320,7 +320,8 @@ def _build(root: Path, out: Path, today: dt.date, cache: Path | None,
             store = PageStore(cache / "mkdocs-pages.marshal" if cache else None)
             reuse = ReusePages(store, site_key(SITE_DIR / "mkdocs.yml", [SITE_DIR / "overrides"],
                                                site_url=site_url, extra=salt), files,
-                               bytecode_dir=cache / "jinja" if cache else None)
+                               bytecode_dir=cache / "jinja" if cache else None,
+                               published=out)
             build_mkdocs(docs, built, site_url=site_url, epoch=epoch_of(editions),
                          plugins={"brief-page-cache": reuse})
             store.save()

@@ -53,7 +53,7 @@ def test_files_no_value_names_are_deleted(tmp_path: Path) -> None:
     assert kept == [BIG + b"2"]
 
 
-def test_a_large_file_already_published_is_linked_not_written(tmp_path: Path) -> None:
+def test_a_file_already_published_is_linked_not_written(tmp_path: Path) -> None:
     published = tmp_path / "public" / "prices.json"
     published.parent.mkdir()
     published.write_bytes(BIG)
@@ -74,3 +74,12 @@ def test_the_cache_folder_can_move(tmp_path: Path) -> None:
     stored = moved.get("k", lambda: None)["data/big.csv"]
     assert stored.path == tmp_path / "b" / "files" / stored.path.name
     assert stored.read_bytes() == BIG and moved.computed == 0
+
+
+def test_a_small_file_is_linked_too_but_never_a_page(tmp_path: Path) -> None:
+    (tmp_path / "public").mkdir()
+    for name in ("feed.xml", "about.md"):
+        (tmp_path / "public" / name).write_bytes(b"same")
+        write_or_link(tmp_path / name, b"same", tmp_path / "public" / name)
+    assert (tmp_path / "feed.xml").stat().st_nlink == 2
+    assert (tmp_path / "about.md").stat().st_nlink == 1  # its published form is HTML

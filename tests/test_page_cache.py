@@ -77,8 +77,12 @@ def test_incremental_builds_equal_cold_builds(copy_repo_sources, tmp_path: Path,
     # Inputs touched, contents the same: a real build, every edition page from the cache.
     reused.clear()
     (root / "sources" / "editions.yaml").touch()
+    page_html, feed = public / "prices" / "index.html", public / "feed.xml"
+    before = (page_html.stat().st_ino, feed.stat().st_ino)
     build_site(root, public, today=TODAY)
     assert len(briefings(reused)) == editions
+    # Unchanged output is linked from the published site, not written again.
+    assert (page_html.stat().st_ino, feed.stat().st_ino) == before
     assert "hardware.md" in reused and "prices.md" in reused  # pages in the (static) nav too
     assert tree_digest(public) == cold_digest(root, tmp_path / "cold-touched", monkeypatch)
 

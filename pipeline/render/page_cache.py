@@ -110,9 +110,12 @@ class ReusePages(BasePlugin):
     """An mkdocs plugin, added in-process, that reuses the cached HTML of unchanged pages."""
 
     def __init__(self, store: PageStore, site: str, markdown: dict[str, bytes],
-                 bytecode_dir: Path | None = None) -> None:
+                 bytecode_dir: Path | None = None, published: Path | None = None) -> None:
         super().__init__()
         self.store = store
+        self.published = published
+        """The site as the last build published it: a reused page whose HTML is there already
+        is hard-linked from it rather than written again (see `_link_published`)."""
         self.bytecode_dir = bytecode_dir
         """Where jinja2 keeps the theme's compiled templates: compiling them took ~0.5 s a build."""
         self.site = site
@@ -165,10 +168,28 @@ class ReusePages(BasePlugin):
             if entries is not None:
                 del entries[self.entries_before:]
                 entries.extend(dict(e) for e in cached_entries)
-            return html
+            # Empty output: mkdocs then writes nothing, the link stands in for its write.
+            return "" if self._link_published(page, html) else html
         self.rendered += 1
         key = self.keys.get(src)
         if key is not None:
             new = [dict(e) for e in entries[self.entries_before:]] if entries is not None else []
             self.store.put(key, output, new)
         return output
+
+    def _link_published(self, page: Any, html: str) -> bool:
+        """Hard-link the published HTML of a reused page into the site, when it holds exactly the
+        bytes mkdocs would write; return whether it did. Writing is what costs on these disks (a
+        year of pages is ~25 MB each build); reading the published page back costs little."""
+        if self.published is None:
+            return False
+        published = self.published / page.file.dest_uri
+        body = html.encode("utf-8", errors="xmlcharrefreplace")  # as mkdocs encodes a page
+        try:
+            if published.stat().st_size != len(body) or published.read_bytes() != body:
+                return False
+            os.makedirs(os.path.dirname(page.file.abs_dest_path), exist_ok=True)
+            os.link(published, page.file.abs_dest_path)
+        except OSError:
+            return False  # not published yet, or another file system: mkdocs writes it
+        return True
