@@ -72,7 +72,10 @@ def hardware_key(sources: Sources, code: str) -> str:
                         if sources.hardware else ())
     rates = sources.rates
     fx = [(c, rates.days.get(c), rates.usd_per_unit.get(c)) for c in currencies] if rates else None
-    text = repr((sources.hardware, sources.hardware_rows, fx))
+    # The rows by what they were read from (Hardware.rows_key), not one by one; rows made
+    # some other way (no key) are digested themselves.
+    hardware = sources.hardware
+    text = repr((hardware, fx, None if hardware and hardware.rows_key else sources.hardware_rows))
     return _digest("hardware", code, hashlib.sha256(text.encode()).hexdigest())
 
 

@@ -9,6 +9,7 @@ result on an accelerator with no cost is an error: a figure would need it, and $
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 from collections import Counter
 from pathlib import Path
 
@@ -73,6 +74,7 @@ def load_hardware(root: Path, cache: ParseCache = NO_CACHE,
     problems += _check_costs(costs.model.costs, {a.name for a in accelerators}, costs.lines)
     rows: list[HardwareRow] = []
     reports: list[FileReport] = []
+    read_from: list[str] = []  # the cache keys of the files read: what the rows depend on
     listed: set[Path] = set()
     for i, entry in enumerate(index.model.files):
         path = root / BENCHMARKS / entry.path
@@ -89,6 +91,7 @@ def load_hardware(root: Path, cache: ParseCache = NO_CACHE,
         # The rows depend on the file, how the index describes it and the accelerator names.
         key = cache.key(f"benchmark {entry.suite} {entry.round} {info!r} {accelerators!r}",
                         name, data)
+        read_from.append(key)
         kept = cache.get(key)
         try:
             found_rows, report = kept or read_benchmark(data, entry.suite, entry.round, info,
@@ -113,7 +116,7 @@ def load_hardware(root: Path, cache: ParseCache = NO_CACHE,
                                 "needs one for tokens per dollar (a missing cost is never $0); "
                                 "add a cost with its source"))
     hardware = Hardware(accelerators, tuple(costs.model.costs), tuple(index.model.files),
-                        tuple(reports))
+                        tuple(reports), hashlib.sha256(" ".join(read_from).encode()).hexdigest())
     return hardware, rows, problems
 
 
