@@ -11,6 +11,7 @@ import difflib
 import re
 import types
 import typing
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Generic, TypeVar
@@ -83,10 +84,13 @@ def rel(path: Path, root: Path) -> str:
 
 
 def read_model(path: Path, model: type[M], root: Path, cache: ParseCache = NO_CACHE,
+               prepare: Callable[[M], object] | None = None,
                ) -> tuple[Sourced[M] | None, list[Problem]]:
     """Parse and validate one YAML file against `model`; return it or the problems found.
 
-    `cache` keeps what parsed without problems, by content (see parse_cache.py)."""
+    `cache` keeps what parsed without problems, by content (see parse_cache.py); `prepare` is
+    called on a freshly parsed model before it is kept, to fill cached properties worth keeping
+    with it."""
     name = rel(path, root)
     try:
         data = path.read_bytes()
@@ -98,6 +102,8 @@ def read_model(path: Path, model: type[M], root: Path, cache: ParseCache = NO_CA
         return kept, []
     sourced, problems = _parse_model(data, name, model)
     if sourced is not None and not problems:
+        if prepare is not None:
+            prepare(sourced.model)
         cache.put(key, sourced)
     return sourced, problems
 
