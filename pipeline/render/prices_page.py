@@ -258,14 +258,22 @@ def _draw_price_history(chart: PriceHistory) -> bytes:
     # Drawn on every new edition, so fixed margins rather than a layout engine (which measures
     # every text twice: about half the drawing time). What sits in them is short and bounded:
     # the y label, price ticks and month ticks; the profile's title, of any length, is on top.
+    # The legend sits right of the plot, in its own margin, so it never covers a line.
     fig = _figure(8, 4.5)
-    fig.subplots_adjust(left=0.11, right=0.98, bottom=0.08, top=0.93)
+    fig.subplots_adjust(left=0.09, right=0.72, bottom=0.13, top=0.93)  # room for the year
     ax = fig.add_subplot()
-    for label, points in chart.lines:
+    for i, (label, points) in enumerate(chart.lines):
         # Rows mark changes only; the last value holds to the last date.
         steps = [*points, (chart.end, points[-1][1])]
-        ax.step(*zip(*steps), where="post", label=label)
+        # Ten colours in matplotlib's cycle: past them, dashes tell a line from its namesake.
+        ax.step(*zip(*steps), where="post", label=label, linestyle=("-", "--")[i // 10 % 2])
     ax.set_yscale("log")
+    from matplotlib.dates import AutoDateLocator, ConciseDateFormatter
+
+    # Short date labels ("Sep", "15", the year once): full dates ran into each other.
+    locator = AutoDateLocator(maxticks=8)
+    ax.xaxis.set_major_locator(locator)
+    ax.xaxis.set_major_formatter(ConciseDateFormatter(locator))
     # Plain numbers (0.06, 1, 10), not 10^x: a price reads as one, and the default labels go
     # through mathtext, whose parsing was most of this chart's drawing time.
     for set_formatter in (ax.yaxis.set_major_formatter, ax.yaxis.set_minor_formatter):
@@ -273,7 +281,7 @@ def _draw_price_history(chart: PriceHistory) -> bytes:
     ax.set_ylabel("USD per Mtok (log scale)")
     ax.set_title(f"Blended price, {chart.profile_title}", loc="left", fontsize=10)
     if chart.lines:
-        ax.legend(fontsize=6, ncols=2)
+        ax.legend(fontsize=6, loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False)
     else:
         _say_empty(ax, "No price in force yet")
     return _svg_bytes(fig)
