@@ -21,7 +21,8 @@ PRICES = ChartSpec(
 )
 MONTHS = ChartSpec(
     name="editions-per-month", kind="bar", title="Editions per month", x_label="Month",
-    y_label="Editions", unit="editions", categories=("2026-08", "2026-09", "2026-10"),
+    y_label="Editions", unit="editions", unit_one="edition",
+    categories=("2026-08", "2026-09", "2026-10"),
     series=(ChartSeries("Editions", (1.0, 3.0, 1.0)),),
 )
 
@@ -29,7 +30,7 @@ MONTHS = ChartSpec(
 def test_alt_text_says_what_extremes_and_latest() -> None:
     assert alt_text(MONTHS) == (
         "Bar chart: Editions per month. Editions by month, 3 points from 2026-08 to 2026-10. "
-        "Highest 3 editions (2026-09), lowest 1 editions (2026-08), latest 1 editions (2026-10).")
+        "Highest 3 editions (2026-09), lowest 1 edition (2026-08), latest 1 edition (2026-10).")
     assert alt_text(PRICES) == (
         "Line chart: DeepSeek V4 Flash output price. USD per Mtok by date, 3 points from "
         "2026-08-01 to 2026-10-01. Standard: highest 0.42 USD per Mtok (2026-08-01), lowest "

@@ -48,7 +48,7 @@ def editions_per_month(editions: Sequence[Edition]) -> ChartSpec:
             y, m = (y + 1, 1) if m == 12 else (y, m + 1)
     return ChartSpec(
         name="editions-per-month", kind="bar", title="Editions per month", x_label="Month",
-        y_label="Editions", unit="editions",
+        y_label="Editions", unit="editions", unit_one="edition",
         categories=tuple(f"{y:04d}-{m:02d}" for y, m in months),
         series=(ChartSeries("Editions", tuple(float(counts.get(k, 0)) for k in months)),))
 

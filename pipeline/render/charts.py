@@ -59,6 +59,8 @@ class ChartSpec:
     """The unit as alt text reads it after a number: `editions`, `USD per Mtok`."""
     categories: tuple[str, ...]
     series: tuple[ChartSeries, ...]
+    unit_one: str = ""
+    """The unit after the number 1, where it differs: `edition`."""
 
     def __post_init__(self) -> None:
         for s in self.series:
@@ -138,12 +140,16 @@ def alt_text(spec: ChartSpec) -> str:
         high = max(known, key=lambda vc: vc[0])
         low = min(known, key=lambda vc: vc[0])
         last = known[-1]
-        unit = f" {spec.unit}"
-        sentence = (f"highest {format_number(high[0])}{unit} ({high[1]}), "
-                    f"lowest {format_number(low[0])}{unit} ({low[1]}), "
-                    f"latest {format_number(last[0])}{unit} ({last[1]}).")
+        sentence = (f"highest {_amount(high[0], spec)} ({high[1]}), "
+                    f"lowest {_amount(low[0], spec)} ({low[1]}), "
+                    f"latest {_amount(last[0], spec)} ({last[1]}).")
         parts.append(who + sentence if who else sentence[0].upper() + sentence[1:])
     return " ".join(parts)
+
+
+def _amount(value: float, spec: ChartSpec) -> str:
+    unit = spec.unit_one if value == 1 and spec.unit_one else spec.unit
+    return f"{format_number(value)} {unit}"
 
 
 def chart_csv(spec: ChartSpec) -> bytes:
