@@ -13,6 +13,7 @@ from pipeline.build import price_files
 from pipeline.memo import Memo
 from pipeline.models.prices import PriceFile, WorkloadProfile
 from pipeline.normalize.fx import table_from_eur_rates
+from pipeline.render import prices_page
 from pipeline.render.prices_page import in_force_since, prices_page_md
 from pipeline.sources import Sourced, load_sources
 
@@ -142,3 +143,17 @@ def test_chart_text_stays_text_and_bytes_repeat() -> None:
     assert b"<text" in svg and b"USD per Mtok (log scale)" in svg and b"<dc:date>" not in svg
     assert b"Acme alpha" in svg
     assert b"gamma" in cheapest_svg(FILES, RATES, [CHAT], day("2026-03-20"))
+
+
+def test_cheapest_chart_keeps_two_providers_of_one_model_apart() -> None:
+    """Two providers may quote the same model id: each gets its own bar, labelled with its
+    provider (bars given by label would merge even if two labels were the same)."""
+    same = prices_page.svg(prices_page.Cheapest((("Chat", (("Same m", 1.0), ("Same m", 2.0))),)))
+    assert same.count(b">Same m<") == 2  # two bars, two ticks: not one category
+    svg = prices_page.svg(prices_page.Cheapest((("Chat", (("Alpha m", 1.0), ("Beta m", 2.0))),)))
+    assert b"Alpha m" in svg and b"Beta m" in svg
+    sources = load_sources(REPO)
+    chart = prices_page.cheapest(sources.prices, sources.rates, sources.series.profiles,
+                                 dt.date(2026, 11, 30))
+    names = {s.model.name for s in sources.prices.values()}
+    assert all(label.rsplit(" ", 1)[0] in names for _, bars in chart.panels for label, _ in bars)

@@ -133,7 +133,8 @@ class Cheapest:
     """What the cheapest chart plots: per profile, the models with the most tokens per USD."""
 
     panels: tuple[tuple[str, tuple[tuple[str, float], ...]], ...]
-    """(profile title, (model, million tokens per USD) with the most last, as bars go up)."""
+    """(profile title, (provider and model, million tokens per USD) with the most last, as
+    bars go up)."""
 
 
 PricesChart = PriceHistory | HourOfWeek | Cheapest
@@ -191,7 +192,7 @@ def cheapest(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
     `current`: the `current_tables` of `as_of`, when already computed."""
     current = current if current is not None else current_tables(files, rates, profiles, as_of)
     return Cheapest(tuple(
-        (p.title, tuple((r[1], r[4] / 1e6) for r in current[p.id][:top][::-1]))
+        (p.title, tuple((f"{r[0]} {r[1]}", r[4] / 1e6) for r in current[p.id][:top][::-1]))
         for p in profiles))
 
 
@@ -312,7 +313,10 @@ def _draw_cheapest(chart: Cheapest) -> bytes:
     fig = _figure(4 * len(chart.panels), 4, layout="constrained")
     for i, (title, bars) in enumerate(chart.panels):
         ax = fig.add_subplot(1, len(chart.panels), i + 1)
-        ax.barh([model for model, _ in bars], [mtok for _, mtok in bars])
+        # By position, labelled after: bars given as category names merge when two providers
+        # quote the same model id.
+        ax.barh(range(len(bars)), [mtok for _, mtok in bars])
+        ax.set_yticks(range(len(bars)), [label for label, _ in bars])
         ax.set_title(title, fontsize=8)
         ax.set_xlabel("million tokens per USD")
         ax.tick_params(labelsize=6)
