@@ -254,7 +254,8 @@ def long_lived_objects() -> Iterator[None]:
     try:
         yield
     finally:
-        gc.freeze()
+        if not gc.get_freeze_count():  # a caller's own frozen objects are its business
+            gc.freeze()
         if enabled:
             gc.enable()
 
@@ -270,10 +271,12 @@ def build_site(root: Path, out: Path, *, today: dt.date) -> BuildResult:
         if build_stamp.is_up_to_date(stamp, inputs, out):
             assert stamp is not None
             return BuildResult(editions=stamp.editions, files=stamp.files, out=out)
+    frozen_by_caller = gc.get_freeze_count() > 0
     try:
         return _build(root, out, today, cache, inputs)
     finally:
-        gc.unfreeze()  # see long_lived_objects: a caller may build again in this process
+        if not frozen_by_caller:  # see long_lived_objects: a caller may build again
+            gc.unfreeze()
 
 
 def _build(root: Path, out: Path, today: dt.date, cache: Path | None,

@@ -1,11 +1,12 @@
 """The memos' files under `.cache/`, and the writing of generated files into the docs folder.
 
 A memo (memo.py) is kept between builds as one pickle. The data files' memo holds the largest
-values of the build, ~170 MB at a year's scale (hardware.json alone is 94 MB), which every build
-read back whole only to write the same bytes out again. Large files are therefore kept apart,
-each once, under `.cache/files/` by the digest of its bytes; the pickle holds a `StoredFile`
-naming it, and the build hard-links that file into the docs folder (mkdocs links it on into the
-site, render/mkdocs_site.py), so an unchanged data file is neither read, written nor copied.
+values of the build, ~170 MB at a year's scale (hardware.json alone is 94 MB), and unpickling it
+whole took 0.4 s of every build. Large files are therefore kept apart, each once, under
+`.cache/files/` by the digest of its bytes; the pickle names them (`StoredFile` once loaded), and
+they are read only to be compared with the published file, which is then hard-linked into the
+docs folder (mkdocs links it on into the site, render/mkdocs_site.py): unchanged, nothing is
+written or copied.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.memo import Memo
+from pipeline.problems import BuildError
 
 LINK_MIN_BYTES = 64 * 1024
 """Smaller values stay in the memo's pickle: a file each would cost more than it saves."""
@@ -40,12 +42,25 @@ class StoredFile:
     size: int
 
     def read_bytes(self) -> bytes:
-        return self.path.read_bytes()
+        try:
+            return self.path.read_bytes()
+        except OSError as err:
+            raise _gone(self, err) from None
 
     def head(self, size: int) -> bytes:
         """Return the first `size` bytes (a CSV's header, without reading 40 MB)."""
-        with self.path.open("rb") as f:
-            return f.read(size)
+        try:
+            with self.path.open("rb") as f:
+                return f.read(size)
+        except OSError as err:
+            raise _gone(self, err) from None
+
+
+def _gone(stored: StoredFile, err: OSError) -> BuildError:
+    # Another build pruned it between loading the memo and writing (builds take the lock only
+    # to write), or the cache was cleared by hand: nothing is half-written, building again works.
+    return BuildError(f"the build cache changed while this build ran ({stored.path.name}: "
+                      f"{err.strerror}); run the build again")
 
 
 def is_large(path: str, body: bytes) -> bool:
@@ -101,15 +116,18 @@ def save_memo(path: Path | None, memo: Memo, files_dir: Path | None = None) -> N
     digest (`StoredFile`), and files no kept value names any more are deleted."""
     if path is None or not memo.changed:
         return
-    used = memo.used
-    if files_dir is not None:
-        used = {key: _stored(value, files_dir) for key, value in used.items()}
-        _prune(files_dir, used)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    scratch = path.with_suffix(f".{os.getpid()}.tmp")
-    with scratch.open("wb") as f:  # streamed: a large memo is not held twice in memory
-        pickle.dump(used, f, protocol=pickle.HIGHEST_PROTOCOL)
-    os.replace(scratch, path)
+    try:
+        used = memo.used
+        if files_dir is not None:
+            used = {key: _stored(value, files_dir) for key, value in used.items()}
+            _prune(files_dir, used)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        scratch = path.with_suffix(f".{os.getpid()}.tmp")
+        with scratch.open("wb") as f:  # streamed: a large memo is not held twice in memory
+            pickle.dump(used, f, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(scratch, path)
+    except OSError:
+        pass  # a read-only cache: this build still succeeds, the next computes again
 
 
 def _stored(value: Any, files_dir: Path) -> Any:
@@ -144,19 +162,16 @@ def _prune(files_dir: Path, kept: dict[str, Any]) -> None:
 
 
 def write_or_link(target: Path, body: bytes | StoredFile, published: Path) -> None:
-    """Write a generated file into the docs folder, linking it where its bytes already exist.
+    """Write a generated file into the docs folder, linking the published one when it holds
+    these very bytes.
 
-    A `StoredFile` is hard-linked from the cache. Any other file but a page is linked from the
-    published site when that holds these very bytes (files other than pages are published at
-    their own path). On this kind of disk writing is what costs: 1,500 files of 20 KB took a
-    second to write and 10 ms to read back, so comparing first is cheap. Linking fails across
-    file systems; then the bytes are written (or copied)."""
+    Any file but a page is published at its own path. On this kind of disk writing is what
+    costs: 1,500 files of 20 KB took a second to write and 10 ms to read back, so comparing first
+    is cheap. A `StoredFile` is read, not linked: a file of the cache never becomes a file of the
+    site, so nothing done to `public/` can change what a later build reuses. Linking fails
+    across file systems; then the bytes are written."""
     if isinstance(body, StoredFile):
-        try:
-            os.link(body.path, target)
-            return
-        except OSError:
-            body = body.read_bytes()
+        body = body.read_bytes()
     if not target.name.endswith(".md"):  # a page is published as HTML, not as its Markdown
         try:
             if published.stat().st_size == len(body) and published.read_bytes() == body:

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from pipeline.memo import Memo
 from pipeline.memo_store import LINK_MIN_BYTES, StoredFile, load_memo, save_memo, write_or_link
+from pipeline.problems import BuildError
 
 BIG = b"x" * LINK_MIN_BYTES
 
@@ -24,10 +27,46 @@ def test_large_files_are_stored_apart_and_linked(tmp_path: Path) -> None:
     assert value["hardware.md"] == BIG and value["data/small.csv"] == b"a,b\n"
     assert again.computed == 0 and not again.changed
 
+    # Written out as bytes, never as a second name of the cache's file: an edit to public/
+    # could otherwise change what later builds reuse.
     docs = tmp_path / "docs"
     docs.mkdir()
     write_or_link(docs / "hardware.json", stored, tmp_path / "public" / "hardware.json")
-    assert (docs / "hardware.json").stat().st_ino == stored.path.stat().st_ino
+    assert (docs / "hardware.json").read_bytes() == BIG
+    assert (docs / "hardware.json").stat().st_ino != stored.path.stat().st_ino
+
+
+def test_a_published_file_edited_in_place_is_not_carried_forward(tmp_path: Path) -> None:
+    memo, files = Memo(), tmp_path / "files"
+    memo.get("k", lambda: {"data/big.csv": BIG})
+    save_memo(tmp_path / "memo.pickle", memo, files)
+    stored = load_memo(tmp_path / "memo.pickle", files).get("k", lambda: None)["data/big.csv"]
+    published = tmp_path / "public" / "big.csv"
+    published.parent.mkdir()
+    write_or_link(published, stored, tmp_path / "nothing-published")
+    with published.open("r+b") as f:  # an editor saving in place
+        f.write(b"y")
+    target = tmp_path / "big.csv"
+    write_or_link(target, stored, published)
+    assert target.read_bytes() == BIG and stored.read_bytes() == BIG
+
+
+def test_a_stored_file_gone_mid_build_is_an_error_for_people(tmp_path: Path) -> None:
+    memo, files = Memo(), tmp_path / "files"
+    memo.get("k", lambda: {"data/big.csv": BIG})
+    save_memo(tmp_path / "memo.pickle", memo, files)
+    stored = load_memo(tmp_path / "memo.pickle", files).get("k", lambda: None)["data/big.csv"]
+    stored.path.unlink()  # another build pruned it after this one loaded the memo
+    with pytest.raises(BuildError, match="the build cache changed while this build ran"):
+        write_or_link(tmp_path / "big.csv", stored, tmp_path / "public" / "big.csv")
+
+
+def test_a_read_only_cache_does_not_fail_the_build(tmp_path: Path) -> None:
+    memo = Memo()
+    memo.get("k", lambda: {"data/big.csv": BIG})
+    (tmp_path / "files").write_text("not a folder")  # storing into it fails with an OSError
+    save_memo(tmp_path / "memo.pickle", memo, tmp_path / "files")
+    assert not (tmp_path / "memo.pickle").exists()
 
 
 def test_a_missing_stored_file_is_computed_again(tmp_path: Path) -> None:

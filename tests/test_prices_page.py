@@ -9,6 +9,7 @@ import subprocess
 import sys
 
 from conftest import REPO
+
 from pipeline.build import price_files
 from pipeline.memo import Memo
 from pipeline.models.prices import PriceFile, WorkloadProfile

@@ -111,7 +111,8 @@ class SnapshotItem(SourceModel):
     @cached_property
     def content_json(self) -> str:
         """The item as JSON: what the feed part of an edition is keyed by (edition_keys.py);
-        kept with the parsed snapshot, as serializing 20,000 items took ~0.3 s a build."""
+        kept with the parsed snapshot, as serializing 20,000 items took ~0.3 s a build. Never
+        `model_copy(update=...)` a loaded item: the copy would keep this, stale."""
         return self.model_dump_json()
 
 

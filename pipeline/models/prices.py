@@ -157,7 +157,9 @@ class PriceRecord(SourceModel):
 
     @cached_property
     def content_json(self) -> str:
-        """The record as JSON: what cache keys digest it by (edition_keys.py, price_tables.py)."""
+        """The record as JSON: what cache keys digest it by (edition_keys.py, price_tables.py).
+        Kept with the parsed file; never `model_copy(update=...)` a loaded record: the copy
+        would keep this, stale."""
         return self.model_dump_json()
 
     @cached_property

@@ -80,7 +80,7 @@ class Chart:
     spec: ChartSpec
     svg: bytes | StoredFile
     png: bytes | StoredFile
-    """A chart from the cache is its file there, which the build links rather than copies."""
+    """A chart from the cache is its file there, read only when the build writes it out."""
     csv: bytes
     alt: str
 
@@ -309,7 +309,8 @@ class ChartCache:
         """Return the chart of `spec`, drawn now or read from the cache."""
         svg_path, png_path = self._paths(spec)
         try:
-            # Not read: a year of edition charts is ~24 MB the build would read only to write.
+            # Not read yet: the build reads it to compare with the published chart, and links
+            # that when they are the same (memo_store.write_or_link).
             svg, png = (StoredFile(p, p.stat().st_size) for p in (svg_path, png_path))
             self.hits += 1
             return Chart(spec=spec, svg=svg, png=png, csv=chart_csv(spec), alt=alt_text(spec))
