@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from pipeline.compose import Edition, Parts
     from pipeline.memo import Memo
     from pipeline.render.charts import Chart, ChartCache, ChartSpec
+    from pipeline.render.prices_page import PricesChart
     from pipeline.render.datasets import DataFile
     from pipeline.sources import Sources
 
@@ -217,7 +218,7 @@ def price_files(sources: Sources, dates: list[dt.date], memo: Memo | None = None
     }
 
 
-def prices_chart_key(chart: object, code: str) -> str:
+def prices_chart_key(chart: PricesChart, code: str) -> str:
     """Return the digest of what a Prices-page chart plots (a frozen value whose repr holds every
     number, label and date drawn) and of the code and library versions that draw it."""
     import hashlib

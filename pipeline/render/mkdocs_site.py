@@ -56,9 +56,12 @@ def _linker(file: Any) -> Any:
         dest = file.abs_dest_path
         os.makedirs(os.path.dirname(dest), exist_ok=True)
         try:
+            # Never copy over a file already there: it may be a second name of a published file.
+            if os.path.lexists(dest):
+                os.unlink(dest)
             os.link(file.abs_src_path, dest)
         except OSError:
-            copy(dirty)  # another file system, or a file already there: copy as mkdocs does
+            copy(dirty)  # another file system: copy as mkdocs does
     return link
 
 
