@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pipeline import build_stamp
-from pipeline.memo_store import StoredFile, load_memo, save_memo, write_or_link
+from pipeline.memo_store import load_memo, save_memo
 from pipeline.problems import BuildError
 from pipeline.render import output
 from pipeline.render.mkdocs_site import SITE_DIR, build_mkdocs
@@ -79,7 +79,7 @@ def edition_chart_data(sources: Sources) -> tuple[DataFile, ...]:
 
 def site_files(sources: Sources, editions: list[Edition], cache: ChartCache | None = None,
                parts: Parts | None = None, memo: Memo | None = None,
-               html_memo: Memo | None = None) -> dict[str, bytes | StoredFile]:
+               html_memo: Memo | None = None) -> dict[str, bytes]:
     """Return every generated file of the docs folder, by path relative to it.
 
     `cache` keeps chart drawings between builds; without one every chart is drawn. `parts` are
@@ -315,7 +315,7 @@ def _build(root: Path, out: Path, today: dt.date, cache: Path | None,
                 if target.parent not in made:
                     target.parent.mkdir(parents=True, exist_ok=True)
                     made.add(target.parent)
-                write_or_link(target, body, out / path)
+                output.write_or_link(target, body, out / path)
             if keep := os.environ.get("BRIEF_KEEP_DOCS"):
                 # For benchmarks/run.py: the same Markdown, for a plain `mkdocs build` beside ours.
                 shutil.copytree(docs, Path(keep) / "docs", dirs_exist_ok=True)
@@ -330,7 +330,7 @@ def _build(root: Path, out: Path, today: dt.date, cache: Path | None,
                          plugins={"brief-page-cache": reuse})
             store.save()
             for name, path in memo_files.items():
-                # The data files' large bytes go to files/, linked from there by the next build.
+                # The data files' large bytes go to files/, read back by the next build.
                 save_memo(path, memos[name], files_dir if name == "data-files" else None)
             output.swap_in(built, out, scratch)
         finally:

@@ -1,12 +1,10 @@
-"""The memos' files under `.cache/`, and the writing of generated files into the docs folder.
+"""The memos' files under `.cache/`.
 
 A memo (memo.py) is kept between builds as one pickle. The data files' memo holds the largest
 values of the build, ~170 MB at a year's scale (hardware.json alone is 94 MB), and unpickling it
-whole took 0.4 s of every build. Large files are therefore kept apart, each once, under
-`.cache/files/` by the digest of its bytes; the pickle names them (`StoredFile` once loaded), and
-they are read only to be compared with the published file, which is then hard-linked into the
-docs folder (mkdocs links it on into the site, render/mkdocs_site.py): unchanged, nothing is
-written or copied.
+whole took 0.4 s of every build, and any change rewrote all of it. Large files are therefore kept
+apart, each once, under `.cache/files/` by the digest of its bytes; the pickle names them, and
+loading reads them back (a plain read, cheaper than unpickling the same bytes).
 """
 
 from __future__ import annotations
@@ -20,9 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.memo import Memo
-from pipeline.problems import BuildError
 
-LINK_MIN_BYTES = 64 * 1024
+STORE_MIN_BYTES = 64 * 1024
 """Smaller values stay in the memo's pickle: a file each would cost more than it saves."""
 
 
@@ -34,46 +31,11 @@ class _Kept:
     size: int
 
 
-@dataclass(frozen=True)
-class StoredFile:
-    """A generated file's bytes, kept in the cache folder rather than in memory."""
-
-    path: Path
-    size: int
-
-    def read_bytes(self) -> bytes:
-        try:
-            return self.path.read_bytes()
-        except OSError as err:
-            raise _gone(self, err) from None
-
-    def head(self, size: int) -> bytes:
-        """Return the first `size` bytes (a CSV's header, without reading 40 MB)."""
-        try:
-            with self.path.open("rb") as f:
-                return f.read(size)
-        except OSError as err:
-            raise _gone(self, err) from None
-
-
-def _gone(stored: StoredFile, err: OSError) -> BuildError:
-    # Another build pruned it between loading the memo and writing (builds take the lock only
-    # to write), or the cache was cleared by hand: nothing is half-written, building again works.
-    return BuildError(f"the build cache changed while this build ran ({stored.path.name}: "
-                      f"{err.strerror}); run the build again")
-
-
-def is_large(path: str, body: bytes) -> bool:
-    """Is this generated file kept and linked rather than written? Pages never are: their
-    published form is HTML, not their Markdown."""
-    return len(body) >= LINK_MIN_BYTES and not path.endswith(".md")
-
-
 def load_memo(path: Path | None, files_dir: Path | None = None) -> Memo:
     """Return the values an earlier build kept in `path` (none when absent or unreadable).
 
-    Stored files are found in `files_dir`; a value naming one that is gone (the cache was
-    pruned by hand) is dropped, so it is computed again."""
+    Kept files are read back from `files_dir`; a value naming one that is gone (the cache was
+    pruned by hand, or by another build) is dropped, so it is computed again."""
     try:
         found = pickle.loads(path.read_bytes()) if path else {}
     except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError,
@@ -81,28 +43,23 @@ def load_memo(path: Path | None, files_dir: Path | None = None) -> Memo:
         found = {}
     if not isinstance(found, dict):
         return Memo()
-    if files_dir is None:
-        return Memo({k: v for k, v in found.items() if not _names_stored(v)})
     located = {key: _located(value, files_dir) for key, value in found.items()}
     return Memo({key: value for key, value in located.items() if value is not None})
 
 
-def _names_stored(value: Any) -> bool:
-    return isinstance(value, dict) and any(isinstance(v, _Kept) for v in value.values())
-
-
-def _located(value: Any, files_dir: Path) -> Any:
-    """Return `value` with its kept files as `StoredFile`s, or None if one is missing."""
-    if not _names_stored(value):
+def _located(value: Any, files_dir: Path | None) -> Any:
+    """Return `value` with its kept files read back, or None if one cannot be."""
+    if not (isinstance(value, dict) and any(isinstance(v, _Kept) for v in value.values())):
         return value
     out = {}
     for name, body in value.items():
         if isinstance(body, _Kept):
-            body = StoredFile(files_dir / body.digest, body.size)
+            kept = body
             try:
-                if body.path.stat().st_size != body.size:
-                    return None
+                body = (files_dir / kept.digest).read_bytes() if files_dir else b""
             except OSError:
+                return None
+            if len(body) != kept.size:
                 return None
         out[name] = body
     return out
@@ -112,8 +69,8 @@ def save_memo(path: Path | None, memo: Memo, files_dir: Path | None = None) -> N
     """Keep the values this build used for the next, when they changed (written aside, then
     renamed, so a killed build leaves the old file or the new one).
 
-    With `files_dir`, a value that maps paths to bytes has each large file stored there by
-    digest (`StoredFile`), and files no kept value names any more are deleted."""
+    With `files_dir`, a value that maps paths to bytes has each large file kept there by digest,
+    and files no kept value names any more are deleted."""
     if path is None or not memo.changed:
         return
     try:
@@ -133,24 +90,22 @@ def save_memo(path: Path | None, memo: Memo, files_dir: Path | None = None) -> N
 def _stored(value: Any, files_dir: Path) -> Any:
     if not isinstance(value, dict):
         return value
-    out = {}
-    for name, body in value.items():
-        if isinstance(body, bytes) and is_large(name, body):
-            body = store_file(files_dir, body)
-        out[name] = _Kept(body.path.name, body.size) if isinstance(body, StoredFile) else body
-    return out
+    return {name: store_file(files_dir, body)
+            if isinstance(body, bytes) and len(body) >= STORE_MIN_BYTES else body
+            for name, body in value.items()}
 
 
-def store_file(files_dir: Path, body: bytes) -> StoredFile:
+def store_file(files_dir: Path, body: bytes) -> _Kept:
     """Return `body` kept under `files_dir` by its digest (written once, whole, then renamed)."""
-    target = files_dir / hashlib.sha256(body).hexdigest()
+    kept = _Kept(hashlib.sha256(body).hexdigest(), len(body))
+    target = files_dir / kept.digest
     if not (target.is_file() and target.stat().st_size == len(body)):
         files_dir.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=files_dir, prefix=".tmp-")
         with os.fdopen(fd, "wb") as f:
             f.write(body)
         os.replace(tmp, target)
-    return StoredFile(target, len(body))
+    return kept
 
 
 def _prune(files_dir: Path, kept: dict[str, Any]) -> None:
@@ -159,24 +114,3 @@ def _prune(files_dir: Path, kept: dict[str, Any]) -> None:
     for stale in files_dir.glob("*") if files_dir.is_dir() else ():
         if stale.name not in names:
             stale.unlink(missing_ok=True)
-
-
-def write_or_link(target: Path, body: bytes | StoredFile, published: Path) -> None:
-    """Write a generated file into the docs folder, linking the published one when it holds
-    these very bytes.
-
-    Any file but a page is published at its own path. On this kind of disk writing is what
-    costs: 1,500 files of 20 KB took a second to write and 10 ms to read back, so comparing first
-    is cheap. A `StoredFile` is read, not linked: a file of the cache never becomes a file of the
-    site, so nothing done to `public/` can change what a later build reuses. Linking fails
-    across file systems; then the bytes are written."""
-    if isinstance(body, StoredFile):
-        body = body.read_bytes()
-    if not target.name.endswith(".md"):  # a page is published as HTML, not as its Markdown
-        try:
-            if published.stat().st_size == len(body) and published.read_bytes() == body:
-                os.link(published, target)
-                return
-        except OSError:
-            pass  # not published yet, or another file system: write it
-    target.write_bytes(body)

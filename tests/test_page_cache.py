@@ -60,8 +60,8 @@ def cold_digest(root: Path, out: Path, monkeypatch: pytest.MonkeyPatch) -> dict[
 def test_incremental_builds_equal_cold_builds(copy_repo_sources, tmp_path: Path,
                                               monkeypatch: pytest.MonkeyPatch,
                                               reused: list[str], code_copy: Path) -> None:
-    # Every data file kept in .cache/files and linked, as the large ones are at a year's scale.
-    monkeypatch.setattr(memo_store, "LINK_MIN_BYTES", 1)
+    # Every data file kept in .cache/files, as the large ones are at a year's scale.
+    monkeypatch.setattr(memo_store, "STORE_MIN_BYTES", 1)
     root = copy_repo_sources()
     public = root / "public"
     build_site(root, public, today=TODAY)

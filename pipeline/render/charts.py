@@ -19,8 +19,6 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Literal
 
-from pipeline.memo_store import StoredFile
-
 # Okabe & Ito, "Color Universal Design" (2008): eight colours told apart with every common form of
 # colour blindness. Black is left out of the cycle: it is the axis and text colour.
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442")
@@ -78,9 +76,8 @@ class Chart:
     """A drawn chart: the files it publishes and the text that describes it."""
 
     spec: ChartSpec
-    svg: bytes | StoredFile
-    png: bytes | StoredFile
-    """A chart from the cache is its file there, read only when the build writes it out."""
+    svg: bytes
+    png: bytes
     csv: bytes
     alt: str
 
@@ -96,7 +93,7 @@ class Chart:
     def csv_path(self) -> str:
         return f"data/{self.spec.name}.csv"
 
-    def files(self) -> dict[str, bytes | StoredFile]:
+    def files(self) -> dict[str, bytes]:
         """Return the files this chart publishes, by path relative to the site root."""
         return {self.svg_path: self.svg, self.png_path: self.png, self.csv_path: self.csv}
 
@@ -309,9 +306,7 @@ class ChartCache:
         """Return the chart of `spec`, drawn now or read from the cache."""
         svg_path, png_path = self._paths(spec)
         try:
-            # Not read yet: the build reads it to compare with the published chart, and links
-            # that when they are the same (memo_store.write_or_link).
-            svg, png = (StoredFile(p, p.stat().st_size) for p in (svg_path, png_path))
+            svg, png = svg_path.read_bytes(), png_path.read_bytes()
             self.hits += 1
             return Chart(spec=spec, svg=svg, png=png, csv=chart_csv(spec), alt=alt_text(spec))
         except OSError:

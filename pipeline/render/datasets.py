@@ -16,15 +16,10 @@ from __future__ import annotations
 import csv
 import functools
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from pipeline.problems import BuildError
 from pipeline.render.escape import md_text
-
-if TYPE_CHECKING:
-    from pipeline.memo_store import StoredFile
 
 
 @dataclass(frozen=True)
@@ -109,7 +104,7 @@ DATA_FILES: tuple[DataFile, ...] = (
 )
 
 
-def published_data(files: Mapping[str, bytes | StoredFile],
+def published_data(files: dict[str, bytes],
                    declared: tuple[DataFile, ...] = DATA_FILES) -> tuple[DataFile, ...]:
     """Return the declared data files and families this build writes, by path.
 
@@ -131,21 +126,13 @@ def published_data(files: Mapping[str, bytes | StoredFile],
         raise BuildError(f"written under data/ but not declared in DATA_FILES (so the Data page "
                          f"would not describe it): {', '.join(undeclared)}")
     for path, d in found.items():
-        header = csv_header(_head(files[path])) if path.endswith(".csv") else None
+        header = csv_header(files[path]) if path.endswith(".csv") else None
         if header is not None and header != [c.name for c in d.columns]:
             raise BuildError(f"{path}: its header is {', '.join(header) or '(none)'} but its "
                              f"declaration ({d.path}) describes the columns "
                              f"{', '.join(c.name for c in d.columns)}; make the two agree, so the "
                              f"Data page describes the file truly")
     return tuple(sorted(set(found.values()), key=lambda d: d.path))
-
-
-def _head(body: bytes | StoredFile) -> bytes:
-    """Return the start of a file, enough for its header; a stored one is read only that far."""
-    return body[:HEAD_BYTES] if isinstance(body, bytes) else body.head(HEAD_BYTES)
-
-
-HEAD_BYTES = 64 * 1024
 
 
 def csv_header(body: bytes) -> list[str]:

@@ -27,6 +27,8 @@ from typing import Any
 import jinja2
 from mkdocs.plugins import BasePlugin, event_priority
 
+from pipeline.render.output import link_published
+
 STUB_TEMPLATE = "brief-cached-page.html"
 STUB_SOURCE = f"---\ntemplate: {STUB_TEMPLATE}\n---\n"
 STORE_VERSION = 1
@@ -179,17 +181,9 @@ class ReusePages(BasePlugin):
 
     def _link_published(self, page: Any, html: str) -> bool:
         """Hard-link the published HTML of a reused page into the site, when it holds exactly the
-        bytes mkdocs would write; return whether it did. Writing is what costs on these disks (a
-        year of pages is ~25 MB each build); reading the published page back costs little."""
+        bytes mkdocs would write (a year of pages is ~25 MB a build); return whether it did."""
         if self.published is None:
             return False
-        published = self.published / page.file.dest_uri
-        body = html.encode("utf-8", errors="xmlcharrefreplace")  # as mkdocs encodes a page
-        try:
-            if published.stat().st_size != len(body) or published.read_bytes() != body:
-                return False
-            os.makedirs(os.path.dirname(page.file.abs_dest_path), exist_ok=True)
-            os.link(published, page.file.abs_dest_path)
-        except OSError:
-            return False  # not published yet, or another file system: mkdocs writes it
-        return True
+        return link_published(self.published / page.file.dest_uri,
+                              Path(page.file.abs_dest_path),
+                              html.encode("utf-8", errors="xmlcharrefreplace"))  # as mkdocs does
