@@ -28,8 +28,9 @@ if TYPE_CHECKING:
     from pipeline.compose import Edition, Parts
     from pipeline.memo import Memo
     from pipeline.render.charts import Chart, ChartCache, ChartSpec
-    from pipeline.render.prices_page import PricesChart
     from pipeline.render.datasets import DataFile
+    from pipeline.render.drawing import Drawer, Drawing
+    from pipeline.render.prices_page import PricesChart
     from pipeline.sources import Sources
 
 
@@ -42,14 +43,13 @@ class BuildResult:
 
 def edition_charts(sources: Sources, editions: list[Edition],
                    chart: Callable[[ChartSpec], Chart] | None = None,
-                   spec_of: Callable[[dt.date], ChartSpec] | None = None,
-                   cache: ChartCache | None = None) -> dict[dt.date, list[Chart]]:
+                   spec_of: Callable[[dt.date], ChartSpec] | None = None
+                   ) -> dict[dt.date, list[Chart]]:
     """Return the charts of each edition's Context & numbers, by edition date.
 
     Each chart is computed as of its edition's date, so a later source never changes an earlier
     edition. `spec_of` gives an edition's chart spec when composing already knows it
-    (compose.Parts.cheapest_spec); `cache`, when given, first draws the missing charts in
-    parallel (render/charts.py).
+    (compose.Parts.cheapest_spec).
     """
     charts: dict[dt.date, list[Chart]] = {e.date: [] for e in editions}
     if not sources.prices or sources.rates is None or chart is None:
@@ -59,8 +59,6 @@ def edition_charts(sources: Sources, editions: list[Edition],
     profile = sources.series.profiles[0]
     specs = [spec_of(e.date) if spec_of else cheapest_chart_spec(
         sources.prices, sources.rates, profile, e.date) for e in editions]
-    if cache is not None:
-        cache.draw_missing(specs)
     for e, spec in zip(editions, specs):
         charts[e.date].append(chart(spec))
     return charts
@@ -82,9 +80,10 @@ def site_files(sources: Sources, editions: list[Edition], cache: ChartCache | No
                html_memo: Memo | None = None) -> dict[str, bytes]:
     """Return every generated file of the docs folder, by path relative to it.
 
-    `cache` keeps chart drawings between builds; without one every chart is drawn. `parts` are
-    the editions' computed parts (for their chart specs); `memo` holds data files of an earlier
-    build by the digest of their inputs (see below), `html_memo` each edition's HTML.
+    `cache` keeps chart drawings between builds, and hands the missing ones to its drawer;
+    without one every chart is drawn here. `parts` are the editions' computed parts (for their
+    chart specs); `memo` holds data files of an earlier build by the digest of their inputs (see
+    below), `html_memo` each edition's HTML.
     """
     from pipeline.memo import Memo
 
@@ -102,8 +101,7 @@ def site_files(sources: Sources, editions: list[Edition], cache: ChartCache | No
     series = sources.series
     rendered = Rendered(html_memo if html_memo is not None else Memo(), code, series)
     chart = cache.chart if cache else draw
-    charts_of = edition_charts(sources, editions, chart, parts.cheapest_spec if parts else None,
-                               cache)
+    charts_of = edition_charts(sources, editions, chart, parts.cheapest_spec if parts else None)
     archive_charts = [chart(editions_per_month(editions))]
     files: dict[str, str | bytes] = {}
     for edition in editions:
@@ -114,22 +112,29 @@ def site_files(sources: Sources, editions: list[Edition], cache: ChartCache | No
     files["index.md"] = rendered.page(editions[-1], editions, home=True,
                                      charts=charts_of[editions[-1].date])
     files["archive.md"] = archive_page(editions, archive_charts)
-    for c in itertools.chain(archive_charts, *charts_of.values()):
-        files.update(c.files())
     files.update(channel_files(editions, series, charts_of, html_memo, salt=code,
                                rendered=rendered))
     as_of = editions[-1].date
     files.update(memo.get(hardware_files_key(sources, as_of, parts),
                           lambda: hardware_files(sources, as_of)))
-    files.update(price_files(sources, [e.date for e in editions], memo, parts))
+    files.update(price_files(sources, [e.date for e in editions], memo, parts,
+                             cache.drawer if cache else None))
     files["sources.md"] = sources_page(sources, editions[-1])
+    # Last: the drawer's worker has been drawing these while the rest was made.
+    for c in itertools.chain(archive_charts, *charts_of.values()):
+        files.update(c.files())
     # Popped as they are encoded, so the text and its bytes are not both held for every file.
-    encoded = {path: body.encode() if isinstance(body, str) else body
-               for path, body in ((p, files.pop(p)) for p in list(files))}
+    encoded = {path: _encoded(body) for path, body in ((p, files.pop(p)) for p in list(files))}
     # Last, so it sees every data file the lanes above wrote (and refuses undeclared ones).
     declared = DATA_FILES + LANE_DATA_FILES + edition_chart_data(sources)
     encoded["data.md"] = data_page(published_data(encoded, declared)).encode()
     return encoded
+
+
+def _encoded(body: str | bytes | Drawing) -> bytes:
+    if isinstance(body, str):
+        return body.encode()
+    return body if isinstance(body, bytes) else body.result()
 
 
 def hardware_files(sources: Sources, as_of: dt.date) -> dict[str, str | bytes]:
@@ -166,20 +171,29 @@ def hardware_files_key(sources: Sources, as_of: dt.date, parts: Parts | None) ->
 
 
 def price_files(sources: Sources, dates: list[dt.date], memo: Memo | None = None,
-                parts: Parts | None = None) -> dict[str, str | bytes]:
+                parts: Parts | None = None,
+                drawer: Drawer | None = None) -> dict[str, str | bytes | Drawing]:
     """Return the Prices page, its charts and the price data files, as of the newest edition.
 
     The full price tables do not depend on the editions: `memo` keeps them by the digest of
     every price record and rate (`parts.prices_key`), and the drawings of two of the charts by
     the digest of the numbers they plot (`prices_chart_key`); the parts' memo keeps each
-    model's blended rows (price_tables)."""
+    model's blended rows (price_tables). `drawer` draws the charts (render/drawing.py)."""
     from pipeline.memo import Memo
+    from pipeline.render.drawing import Drawer
 
     memo = memo if memo is not None else Memo()
+    drawer = drawer if drawer is not None else Drawer(0)
     if not sources.prices or sources.rates is None:
         return {"prices.md": "# Prices\n\nNo price histories in this repository.\n"}
     from pipeline.price_tables import (
-        BLENDED_COLUMNS, PRICE_COLUMNS, blended_rows, csv_bytes, json_bytes, price_rows)
+        BLENDED_COLUMNS,
+        PRICE_COLUMNS,
+        blended_rows,
+        csv_bytes,
+        json_bytes,
+        price_rows,
+    )
     from pipeline.render import prices_page
 
     files, rates, profiles = sources.prices, sources.rates, sources.series.profiles
@@ -211,8 +225,9 @@ def price_files(sources: Sources, dates: list[dt.date], memo: Memo | None = None
     return {
         **memo.get(f"price-tables {every}", tables),
         "prices.md": prices_page.prices_page_md(files, rates, profiles, as_of, current),
-        "charts/price-history.svg": prices_page.svg(history),
-        **{path: memo.get(prices_chart_key(chart, code), lambda c=chart: prices_page.svg(c))
+        "charts/price-history.svg": drawer.submit(prices_page.svg, history),
+        **{path: memo.get(prices_chart_key(chart, code),
+                          lambda c=chart: drawer.submit(prices_page.svg, c))
            for path, chart in reused.items()},
         "data/blended.csv": csv_bytes(blended, BLENDED_COLUMNS),
     }
@@ -285,6 +300,7 @@ def _build(root: Path, out: Path, today: dt.date, cache: Path | None,
     from pipeline.compose import compose_reusing
     from pipeline.parse_cache import ParseCache
     from pipeline.render.charts import ChartCache
+    from pipeline.render.drawing import Drawer
     from pipeline.render.page_cache import PageStore, ReusePages, site_key
     from pipeline.sources import load_sources
 
@@ -294,16 +310,20 @@ def _build(root: Path, out: Path, today: dt.date, cache: Path | None,
     memo_files = {name: cache / f"{name}.pickle" if cache else None
                   for name in ("edition-parts", "edition-html", "data-files")}
     files_dir = cache / "files" if cache else None
-    with long_lived_objects():
-        sources = load_sources(root, parsed)
-        parsed.prune()
-        memos = {name: load_memo(path, files_dir if name == "data-files" else None)
-                 for name, path in memo_files.items()}
-        salt = build_stamp.render_salt()
-        editions, parts = compose_reusing(sources, sources.series.edition_dates(today),
-                                          memos["edition-parts"], salt)
-    files = site_files(sources, editions, ChartCache(root / ".cache" / "charts"), parts,
-                       memos["data-files"], memos["edition-html"])
+    charts = ChartCache(root / ".cache" / "charts")
+    # Started first, while this process is small to fork: its worker imports matplotlib while
+    # the sources load. One worker when most drawings are kept; a cold build draws them all.
+    with Drawer((os.cpu_count() or 1) if charts.is_empty() else 1) as charts.drawer:
+        with long_lived_objects():
+            sources = load_sources(root, parsed)
+            parsed.prune()
+            memos = {name: load_memo(path, files_dir if name == "data-files" else None)
+                     for name, path in memo_files.items()}
+            salt = build_stamp.render_salt()
+            editions, parts = compose_reusing(sources, sources.series.edition_dates(today),
+                                              memos["edition-parts"], salt)
+        files = site_files(sources, editions, charts, parts, memos["data-files"],
+                           memos["edition-html"])
     with output.build_lock(out):
         scratch = output.scratch_dir(out)
         try:

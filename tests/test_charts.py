@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 import subprocess
 import sys
 from pathlib import Path
@@ -11,6 +12,7 @@ from conftest import REPO
 
 from pipeline.render import charts
 from pipeline.render.charts import ChartCache, ChartSeries, ChartSpec, alt_text, chart_csv, draw
+from pipeline.render.drawing import Drawer
 
 PRICES = ChartSpec(
     name="v4-flash-output", kind="line", title="DeepSeek V4 Flash output price", x_label="Date",
@@ -82,7 +84,7 @@ def test_cache_draws_a_chart_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     def no_drawing(spec: ChartSpec):
         raise AssertionError("drew a chart whose data had not changed")
 
-    monkeypatch.setattr(charts, "draw", no_drawing)
+    monkeypatch.setattr(charts, "_drawn", no_drawing)
     again = ChartCache(tmp_path / "charts").chart(MONTHS)
     assert again == first
     changed = ChartSpec(**{**MONTHS.__dict__, "series": (ChartSeries("Editions", (1.0, 3.0, 2.0)),)})
@@ -100,13 +102,40 @@ def test_check_does_not_import_matplotlib(tiny: Path) -> None:
     assert proc.stdout.strip() == "False"
 
 
-def test_charts_drawn_in_parallel_are_the_charts_drawn_one_by_one(tmp_path: Path) -> None:
+def test_charts_drawn_by_workers_are_the_charts_drawn_here(tmp_path: Path) -> None:
     specs = [ChartSpec(**{**MONTHS.__dict__, "name": f"m{i}",
                           "series": (ChartSeries("Editions", (1.0, float(i), 2.0)),)})
              for i in range(6)]
-    cache = ChartCache(tmp_path / "charts")
-    cache.draw_missing(specs, workers=2)
-    assert len(list((tmp_path / "charts").glob("*.svg"))) == 6
-    for spec in specs:
-        assert cache.chart(spec) == draw(spec)
-    assert (cache.hits, cache.misses) == (6, 0)
+    with Drawer(2) as drawer:
+        cache = ChartCache(tmp_path / "charts", drawer)
+        assert cache.is_empty()
+        handed = [cache.chart(spec) for spec in specs]
+        assert (cache.hits, cache.misses) == (0, 6)
+        # Pages need only the spec's text, not the picture: ready before any drawing is.
+        assert [c.alt for c in handed] == [alt_text(s) for s in specs]
+        assert [c.drawing for c in handed] == [draw(s).drawing for s in specs]
+    # Each drawing was kept when it was asked for, so a later build reads them all.
+    assert len(list((tmp_path / "charts").glob("*.svg"))) == 6 and not cache.is_empty()
+    again = ChartCache(tmp_path / "charts")
+    assert [again.chart(spec) for spec in specs] == handed
+    assert (again.hits, again.misses) == (6, 0)
+
+
+def _fails(spec: ChartSpec) -> bytes:
+    raise ValueError(f"cannot draw {spec.name}")
+
+
+def test_a_drawing_that_fails_fails_where_it_is_asked_for() -> None:
+    with Drawer(1) as drawer:
+        drawing = drawer.submit(_fails, MONTHS)
+        with pytest.raises(ValueError, match="cannot draw editions-per-month"):
+            drawing.result()
+    with pytest.raises(ValueError, match="cannot draw"):
+        Drawer(0).submit(_fails, MONTHS)
+
+
+def test_a_drawing_pickles_as_its_bytes() -> None:
+    # So a memo holding a drawing keeps what was drawn, and a later build reads plain bytes.
+    with Drawer(1) as drawer:
+        drawing = drawer.submit(chart_csv, MONTHS)
+        assert pickle.loads(pickle.dumps({"k": drawing})) == {"k": chart_csv(MONTHS)}

@@ -19,6 +19,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Literal
 
+from pipeline.render.drawing import Drawer, Drawing, ready
+
 # Okabe & Ito, "Color Universal Design" (2008): eight colours told apart with every common form of
 # colour blindness. Black is left out of the cycle: it is the axis and text colour.
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442")
@@ -73,13 +75,22 @@ class ChartSpec:
 
 @dataclass(frozen=True)
 class Chart:
-    """A drawn chart: the files it publishes and the text that describes it."""
+    """A chart: the files it publishes and the text that describes it. Its pictures may still be
+    being drawn (render/drawing.py); `svg` and `png` wait for them."""
 
     spec: ChartSpec
-    svg: bytes
-    png: bytes
+    drawing: Drawing
+    """(svg, png) bytes, when asked for."""
     csv: bytes
     alt: str
+
+    @property
+    def svg(self) -> bytes:
+        return self.drawing.result()[0]
+
+    @property
+    def png(self) -> bytes:
+        return self.drawing.result()[1]
 
     @property
     def svg_path(self) -> str:
@@ -243,12 +254,15 @@ def bar_chart(spec: ChartSpec) -> tuple[bytes, bytes]:
 
 def draw(spec: ChartSpec) -> Chart:
     """Return the drawn chart of a spec, with its CSV and alt text."""
-    svg, png = (line_chart if spec.kind == "line" else bar_chart)(spec)
-    return Chart(spec=spec, svg=svg, png=png, csv=chart_csv(spec), alt=alt_text(spec))
+    return _chart(spec, ready(_drawn(spec)))
+
+
+def _chart(spec: ChartSpec, drawing: Drawing) -> Chart:
+    return Chart(spec=spec, drawing=drawing, csv=chart_csv(spec), alt=alt_text(spec))
 
 
 def _drawn(spec: ChartSpec) -> tuple[bytes, bytes]:
-    """Return (svg, png) of a spec: what a worker of `ChartCache.draw_missing` sends back."""
+    """Return (svg, png) of a spec: what a worker of the drawer sends back."""
     return (line_chart if spec.kind == "line" else bar_chart)(spec)
 
 
@@ -256,44 +270,33 @@ class ChartCache:
     """Draws charts, keeping each drawing under `folder` by content hash so it is drawn once.
 
     The key covers the spec, the matplotlib version and this module's own code, so a change to
-    any of them draws afresh. Entries are written whole (temporary file, then rename), so a
-    killed build never leaves half a PNG to be reused.
+    any of them draws afresh. Missing drawings go to `drawer` (its workers draw them while the
+    build goes on; without one they are drawn right away). Entries are written whole (temporary
+    file, then rename), so a killed build never leaves half a PNG to be reused.
     """
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, drawer: Drawer | None = None) -> None:
         from importlib.metadata import version
 
         self.folder = folder
+        self.drawer = drawer or Drawer(0)
         code = Path(__file__).read_bytes()
         self._salt = hashlib.sha256(code + version("matplotlib").encode()).hexdigest()[:16]
         self.hits = 0
         self.misses = 0
 
+    def is_empty(self) -> bool:
+        """Is there no drawing kept yet (a cold build, which draws every chart)?"""
+        return not self.folder.is_dir() or next(self.folder.iterdir(), None) is None
+
     def _paths(self, spec: ChartSpec) -> tuple[Path, Path]:
         key = hashlib.sha256((self._salt + spec.digest()).encode()).hexdigest()
         return self.folder / f"{key}.svg", self.folder / f"{key}.png"
 
-    def draw_missing(self, specs: list[ChartSpec], workers: int | None = None) -> None:
-        """Draw the specs not in the cache yet, several at a time, into the cache.
-
-        A cold year is 366 edition charts at ~0.14 s each, one core's work; each chart is drawn
-        in a forked worker (matplotlib keeps module state, so processes, not threads) and lands in
-        the cache folder, where `chart` then finds it. Nothing to gain for one or two charts."""
-        missing = list({self._paths(s)[0]: s for s in specs
-                        if not self._paths(s)[0].exists()}.values())
-        workers = min(workers or os.cpu_count() or 1, len(missing))
-        if workers < 2 or len(missing) < 4:
-            return
-        import multiprocessing
-
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
-            for spec, (svg, png) in zip(missing, pool.imap(_drawn, missing, chunksize=4)):
-                self._keep(spec, svg, png)
-
-    def _keep(self, spec: ChartSpec, svg: bytes, png: bytes) -> None:
+    def _keep(self, spec: ChartSpec, drawn: tuple[bytes, bytes]) -> None:
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
-            for path, body in zip(self._paths(spec), (svg, png)):
+            for path, body in zip(self._paths(spec), drawn):
                 fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=".tmp-")
                 with os.fdopen(fd, "wb") as f:
                     f.write(body)
@@ -303,15 +306,14 @@ class ChartCache:
             pass
 
     def chart(self, spec: ChartSpec) -> Chart:
-        """Return the chart of `spec`, drawn now or read from the cache."""
+        """Return the chart of `spec`, read from the cache or handed to the drawer."""
         svg_path, png_path = self._paths(spec)
         try:
-            svg, png = svg_path.read_bytes(), png_path.read_bytes()
+            drawn = svg_path.read_bytes(), png_path.read_bytes()
             self.hits += 1
-            return Chart(spec=spec, svg=svg, png=png, csv=chart_csv(spec), alt=alt_text(spec))
+            return _chart(spec, ready(drawn))
         except OSError:
             pass
-        chart = draw(spec)
         self.misses += 1
-        self._keep(spec, chart.svg, chart.png)
-        return chart
+        return _chart(spec, self.drawer.submit(_drawn, spec,
+                                               then=lambda d: self._keep(spec, d)))
