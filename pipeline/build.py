@@ -116,7 +116,7 @@ def site_files(sources: Sources, editions: list[Edition], cache: ChartCache | No
                                rendered=rendered))
     as_of = editions[-1].date
     files.update(memo.get(hardware_files_key(sources, as_of, parts),
-                          lambda: hardware_files(sources, as_of)))
+                          lambda: hardware_files(sources, as_of, cache.drawer if cache else None)))
     files.update(price_files(sources, [e.date for e in editions], memo, parts,
                              cache.drawer if cache else None))
     files["sources.md"] = sources_page(sources, editions[-1])
@@ -137,8 +137,10 @@ def _encoded(body: str | bytes | Drawing) -> bytes:
     return body if isinstance(body, bytes) else body.result()
 
 
-def hardware_files(sources: Sources, as_of: dt.date) -> dict[str, str | bytes]:
-    """Return the Hardware page, its charts and the hardware data files, as of the newest edition."""
+def hardware_files(sources: Sources, as_of: dt.date,
+                   drawer: Drawer | None = None) -> dict[str, str | bytes | Drawing]:
+    """Return the Hardware page, its charts (drawn by `drawer`) and the hardware data files, as
+    of the newest edition."""
     if sources.hardware is None:
         return {"hardware.md": "# Hardware\n\nNo hardware sources in this repository.\n"}
     from pipeline.hardware import costed_rows, usd_at_ecb_rates
@@ -147,8 +149,8 @@ def hardware_files(sources: Sources, as_of: dt.date) -> dict[str, str | bytes]:
 
     public = [r for r in sources.hardware_rows if r.published is None or r.published <= as_of]
     costed = costed_rows(public, sources.hardware.costs, as_of, usd_at_ecb_rates(sources.rates))
-    page, charts = hardware_page(costed, public)
-    files: dict[str, str | bytes] = {"hardware.md": page,
+    page, charts = hardware_page(costed, public, drawer=drawer)
+    files: dict[str, str | bytes | Drawing] = {"hardware.md": page,
                                      "data/hardware.csv": hardware_csv(costed),
                                      "data/hardware.json": hardware_json(costed)}
     files.update({f"charts/{name}": svg for name, svg in charts.items()})

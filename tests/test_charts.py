@@ -102,6 +102,20 @@ def test_check_does_not_import_matplotlib(tiny: Path) -> None:
     assert proc.stdout.strip() == "False"
 
 
+def test_build_draws_charts_outside_its_own_process(tiny: Path) -> None:
+    # matplotlib's import and drawing happen in the drawer's worker, off the build's own path.
+    code = ("import sys, datetime as dt, pathlib; from pipeline.build import build_site; "
+            f"root = pathlib.Path({str(tiny)!r}); "
+            "build_site(root, root / 'public', today=dt.date(2026, 9, 30)); "
+            "print('matplotlib' in sys.modules)")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True,
+                          check=False, env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"})
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "False"
+    svg = (tiny / "public" / "charts" / "editions-per-month.svg").read_bytes()
+    assert svg.startswith(b"<?xml") and b"<svg" in svg
+
+
 def test_charts_drawn_by_workers_are_the_charts_drawn_here(tmp_path: Path) -> None:
     specs = [ChartSpec(**{**MONTHS.__dict__, "name": f"m{i}",
                           "series": (ChartSeries("Editions", (1.0, float(i), 2.0)),)})

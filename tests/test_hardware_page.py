@@ -10,12 +10,13 @@ from pipeline.formats.inferencex import read_inferencex_rows
 from pipeline.hardware import FileInfo, costed_rows, normalize_records
 from pipeline.hardware_source import load_hardware
 from pipeline.normalize.accelerators import compiled_patterns
+from pipeline.render.drawing import Drawer
 from pipeline.render.hardware_page import hardware_page, md_text
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def build():
+def build(drawer: Drawer | None = None):
     hw, rows, _ = load_hardware(ROOT)
     ix = read_inferencex_rows(json.dumps([
         {"hw": "b200", "conc": c, "infmax_model_prefix": "dsr1", "isl": 8192, "osl": 1024,
@@ -26,7 +27,7 @@ def build():
                                 compiled_patterns(hw.accelerators))
     rows = rows + more
     return hardware_page(costed_rows(rows, hw.costs, dt.date(2026, 9, 12)), rows,
-                         [("t.json", 4, "no throughput", 1)])
+                         [("t.json", 4, "no throughput", 1)], drawer=drawer)
 
 
 def test_page_lists_groups_bases_and_placeholders():
@@ -42,12 +43,17 @@ def test_page_lists_groups_bases_and_placeholders():
         "hardware-mlperf-inference-deepseek-r1-offline-closed.svg",
         "hardware-mlperf-inference-deepseek-r1-server-closed.svg",
         "hardware-mlperf-inference-llama2-70b-offline-closed.svg"]
-    svg = charts["hardware-mlperf-inference-llama2-70b-offline-closed.svg"].decode()
+    svg = charts["hardware-mlperf-inference-llama2-70b-offline-closed.svg"].result().decode()
     assert "owner TCO (hyperscaler)" in svg and "rental contract (3-year)" in svg
 
 
 def test_charts_are_byte_identical_across_builds():
     assert build() == build()
+
+
+def test_charts_drawn_by_a_worker_are_the_charts_drawn_here():
+    with Drawer(1) as drawer:
+        assert build(drawer) == build()
 
 
 def test_third_party_text_is_escaped():

@@ -1,8 +1,9 @@
-"""Pure: the Hardware page as Markdown, with its charts as SVG bytes.
+"""Pure: the Hardware page as Markdown, with its charts as SVG drawings.
 
 Per model and scenario: tokens per dollar by accelerator for each cost basis (headline results
 only: closed, available, measured, official); marked results listed apart; InferenceX throughput
-per GPU against interactivity. Charts are deterministic (fixed hash salt, no date metadata).
+per GPU against interactivity. Charts are deterministic (fixed hash salt, no date metadata), and
+drawn by the build's drawer (render/drawing.py), so matplotlib is imported only where they are.
 """
 
 from __future__ import annotations
@@ -12,12 +13,8 @@ import io
 import re
 from collections.abc import Sequence
 
-import matplotlib
-
-matplotlib.use("Agg")
-from matplotlib.figure import Figure as MplFigure
-
 from pipeline.hardware import CostedRow, HardwareRow, basis_label, best_per_accelerator
+from pipeline.render.drawing import Drawer, Drawing
 
 _SVG_RC = {"svg.hashsalt": "inference-brief", "svg.fonttype": "none"}
 
@@ -32,7 +29,15 @@ def slug(*parts: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", "-".join(parts).lower()).strip("-")
 
 
-def _svg(fig: MplFigure) -> bytes:
+def _figure():
+    from matplotlib.figure import Figure
+
+    return Figure(figsize=(7, 3.6))
+
+
+def _svg(fig) -> bytes:
+    import matplotlib
+
     buf = io.BytesIO()
     with matplotlib.rc_context(_SVG_RC):
         fig.savefig(buf, format="svg", metadata={"Date": None}, bbox_inches="tight")
@@ -61,7 +66,7 @@ def tokens_per_dollar_chart(costed: Sequence[CostedRow], group: tuple) -> bytes:
     accelerators = sorted({a for per in best.values() for a in per},
                           key=lambda a: (-max(best[b][a].tokens_per_usd or 0
                                               for b in bases if a in best[b]), a))
-    fig = MplFigure(figsize=(7, 3.6))
+    fig = _figure()
     ax = fig.add_subplot()
     width = 0.8 / max(len(bases), 1)
     for i, b in enumerate(bases):
@@ -88,7 +93,7 @@ def tokens_per_dollar_chart(costed: Sequence[CostedRow], group: tuple) -> bytes:
 
 def interactivity_chart(rows: Sequence[HardwareRow], model: str, scenario: str) -> bytes:
     """Return an SVG scatter: InferenceX throughput per GPU against interactivity, per accelerator."""
-    fig = MplFigure(figsize=(7, 3.6))
+    fig = _figure()
     ax = fig.add_subplot()
     chosen = [r for r in rows if r.suite == "InferenceX" and r.model == model
               and r.scenario == scenario and r.interactivity_tok_s_user is not None]
@@ -104,11 +109,14 @@ def interactivity_chart(rows: Sequence[HardwareRow], model: str, scenario: str) 
 
 
 def hardware_page(costed: Sequence[CostedRow], rows: Sequence[HardwareRow],
-                  skipped: Sequence[tuple[str, int, str, int]] = ()) -> tuple[str, dict[str, bytes]]:
-    """Return (the Hardware page's Markdown, {chart file name: SVG bytes}).
+                  skipped: Sequence[tuple[str, int, str, int]] = (),
+                  drawer: Drawer | None = None) -> tuple[str, dict[str, Drawing]]:
+    """Return (the Hardware page's Markdown, {chart file name: SVG drawing}).
 
-    `skipped` lists (file, rows in file, reason, rows left out) for the "not in the table" note."""
-    charts: dict[str, bytes] = {}
+    `skipped` lists (file, rows in file, reason, rows left out) for the "not in the table" note;
+    `drawer` draws the charts (right away without one)."""
+    drawer = drawer if drawer is not None else Drawer(0)
+    charts: dict[str, Drawing] = {}
     out = ["# Hardware: tokens per dollar", "",
            "Tokens per dollar = tokens per second per accelerator × 3600 ÷ US dollars per "
            "accelerator-hour, for each cost basis. Results are compared only within one model, "
@@ -117,7 +125,9 @@ def hardware_page(costed: Sequence[CostedRow], rows: Sequence[HardwareRow],
     for group in headline_groups(costed):
         suite, model, scenario, division = group
         name = f"hardware-{slug(suite, model, scenario, division)}.svg"
-        charts[name] = tokens_per_dollar_chart(costed, group)
+        # Only the group's rows go to the drawer's worker: they are all the chart reads.
+        charts[name] = drawer.submit(tokens_per_dollar_chart,
+                                     [c for c in costed if c.row.group_key == group], group)
         out += [f"## {md_text(model)} · {md_text(scenario)} · {md_text(division)} "
                 f"({md_text(suite)})", "",
                 f"![Tokens per dollar by accelerator, {md_text(model)} {md_text(scenario)}]"
@@ -148,7 +158,9 @@ def hardware_page(costed: Sequence[CostedRow], rows: Sequence[HardwareRow],
                  and r.interactivity_tok_s_user is not None})
     for model, scenario in ix:
         name = f"hardware-inferencex-{slug(model, scenario)}.svg"
-        charts[name] = interactivity_chart(rows, model, scenario)
+        shown = [r for r in rows
+                 if r.suite == "InferenceX" and (r.model, r.scenario) == (model, scenario)]
+        charts[name] = drawer.submit(interactivity_chart, shown, model, scenario)
         out += [f"## InferenceX {md_text(model)} {md_text(scenario)}: throughput per GPU "
                 "against interactivity", "", f"![Throughput per GPU against interactivity]"
                 f"(charts/{name})", ""]
