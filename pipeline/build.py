@@ -252,6 +252,14 @@ def sources_page(sources: Sources, latest: Edition) -> str:
     return sources_page_md(sources.feeds.feeds, sources.snapshots, latest.date, latest.previous)
 
 
+def write_docs(docs: Path, files: dict[str, bytes]) -> None:
+    """Write the docs folder mkdocs builds from: site/docs and the generated files."""
+    shutil.copytree(SITE_DIR / "docs", docs, dirs_exist_ok=True)
+    for path, body in files.items():
+        (docs / path).parent.mkdir(parents=True, exist_ok=True)
+        (docs / path).write_bytes(body)
+
+
 def epoch_of(editions: list[Edition]) -> int:
     """Return the build time we stamp on the site: midnight UTC of the newest edition."""
     newest = max(e.date for e in editions)
@@ -329,18 +337,9 @@ def _build(root: Path, out: Path, today: dt.date, cache: Path | None,
     with output.build_lock(out):
         scratch = output.scratch_dir(out)
         try:
-            docs = scratch / "docs"
-            shutil.copytree(SITE_DIR / "docs", docs)
-            made: set[Path] = set()  # ~2,000 files in a few folders: one mkdir per folder
-            for path, body in files.items():
-                target = docs / path
-                if target.parent not in made:
-                    target.parent.mkdir(parents=True, exist_ok=True)
-                    made.add(target.parent)
-                output.write_or_link(target, body, out / path)
             if keep := os.environ.get("BRIEF_KEEP_DOCS"):
                 # For benchmarks/run.py: the same Markdown, for a plain `mkdocs build` beside ours.
-                shutil.copytree(docs, Path(keep) / "docs", dirs_exist_ok=True)
+                write_docs(Path(keep) / "docs", files)
             built = scratch / "site"
             site_url = str(sources.series.site_url)
             store = PageStore(cache / "mkdocs-pages.marshal" if cache else None)
@@ -348,8 +347,8 @@ def _build(root: Path, out: Path, today: dt.date, cache: Path | None,
                                                site_url=site_url, extra=salt), files,
                                bytecode_dir=cache / "jinja" if cache else None,
                                published=out)
-            build_mkdocs(docs, built, site_url=site_url, epoch=epoch_of(editions),
-                         plugins={"brief-page-cache": reuse})
+            build_mkdocs(files, built, site_url=site_url, epoch=epoch_of(editions),
+                         published=out, plugins={"brief-page-cache": reuse})
             store.save()
             for name, path in memo_files.items():
                 # The data files' large bytes go to files/, read back by the next build.

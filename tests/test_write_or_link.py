@@ -1,9 +1,12 @@
-"""Generated files go into the docs folder as links to the published ones when unchanged."""
+"""Files go into the new site as links to the published ones when unchanged, and only then."""
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 
+from pipeline.build import build_site
+from pipeline.render.mkdocs_site import SITE_DIR
 from pipeline.render.output import write_or_link
 
 BODY = b"x" * 100_000
@@ -21,13 +24,24 @@ def test_a_file_already_published_is_linked_not_written(tmp_path: Path) -> None:
     assert other.read_bytes() == BODY + b"changed" and other.stat().st_nlink == 1
 
 
-def test_a_small_file_is_linked_too_but_never_a_page(tmp_path: Path) -> None:
+def test_a_small_file_is_linked_too(tmp_path: Path) -> None:
     (tmp_path / "public").mkdir()
-    for name in ("feed.xml", "about.md"):
-        (tmp_path / "public" / name).write_bytes(b"same")
-        write_or_link(tmp_path / name, b"same", tmp_path / "public" / name)
+    (tmp_path / "public" / "feed.xml").write_bytes(b"same")
+    write_or_link(tmp_path / "feed.xml", b"same", tmp_path / "public" / "feed.xml")
     assert (tmp_path / "feed.xml").stat().st_nlink == 2
-    assert (tmp_path / "about.md").stat().st_nlink == 1  # its published form is HTML
+
+
+def test_the_site_shares_no_file_with_the_repository_or_the_theme(tiny: Path) -> None:
+    # Static files of site/docs and of the theme are copied on the first build, then linked from
+    # the published site: an edit of the site in place must not reach the repository.
+    for _ in range(2):
+        build_site(tiny, tiny / "public", today=dt.date(2026, 9, 30))
+        (tiny / "sources" / "editions.yaml").touch()  # not up to date: build again
+    css = tiny / "public" / "assets" / "extra.css"
+    assert css.read_bytes() == (SITE_DIR / "docs" / "assets" / "extra.css").read_bytes()
+    assert css.stat().st_ino != (SITE_DIR / "docs" / "assets" / "extra.css").stat().st_ino
+    theme_js = next((tiny / "public" / "assets" / "javascripts").glob("bundle.*.js"))
+    assert theme_js.stat().st_nlink == 1  # the previous site's copy was deleted by the swap
 
 
 def test_a_published_file_edited_in_place_is_not_carried_forward(tmp_path: Path) -> None:

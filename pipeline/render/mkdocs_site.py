@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import logging
 import os
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from pipeline.problems import BuildError
+from pipeline.render.output import write_or_link
 
 SITE_DIR = Path(__file__).resolve().parents[2] / "site"
 
@@ -35,42 +37,58 @@ class _Collect(logging.Handler):
         self.messages.append(record.getMessage())
 
 
-class _LinkStatic:
-    """Hard-link static files from the docs folder into the site instead of copying them.
+class _Publish:
+    """Hand mkdocs the build's files from memory, and put every file but a page into the site by
+    `output.write_or_link`.
 
-    At a year's scale the data files are ~170 MB, and mkdocs copied every byte on every build;
-    the docs folder is ours, on the same file system, and nothing writes to a file after the
-    build puts it there, so a second name for the same bytes is the same output."""
+    The build's ~2,000 files were written into a docs folder for mkdocs to read back, then linked
+    or copied into the site: on these disks creating a file is what costs (render/output.py). Now
+    each is a generated file of mkdocs' list (so link checks, the sitemap and search see it), and
+    mkdocs' copy of a static file (ours, the docs folder's or the theme's) becomes one link from
+    the published site when the bytes are the same, or one write. No file of the site is a second
+    name of a file outside it (the repository, the theme), so editing the site changes nothing
+    else."""
+
+    def __init__(self, files: Mapping[str, bytes], published: Path | None) -> None:
+        self.files = files
+        self.published = published
+        self.made: set[str] = set()
 
     def on_files(self, files: Any, *, config: Any) -> Any:
+        from mkdocs.structure.files import File
+
+        for path, body in self.files.items():
+            if files.get_file_from_path(path) is not None:
+                raise BuildError(f"the build generates {path}, which site/docs already holds")
+            files.append(File.generated(config, path, content=body))
         for file in files:
-            if not file.is_documentation_page() and file.abs_src_path and file.generated_by is None:
-                file.copy_file = _linker(file)
+            if not file.is_documentation_page():
+                file.copy_file = self._publisher(file)
         return files
 
-
-def _linker(file: Any) -> Any:
-    copy = file.copy_file
-
-    def link(dirty: bool = False) -> None:
-        dest = file.abs_dest_path
-        os.makedirs(os.path.dirname(dest), exist_ok=True)
-        try:
-            # Never copy over a file already there: it may be a second name of a published file.
-            if os.path.lexists(dest):
-                os.unlink(dest)
-            os.link(file.abs_src_path, dest)
-        except OSError:
-            copy(dirty)  # another file system: copy as mkdocs does
-    return link
+    def _publisher(self, file: Any) -> Any:
+        def publish(dirty: bool = False) -> None:
+            dest = file.abs_dest_path
+            folder = os.path.dirname(dest)
+            if folder not in self.made:  # ~2,000 files in a few folders: one mkdir per folder
+                os.makedirs(folder, exist_ok=True)
+                self.made.add(folder)
+            body = file.content_bytes
+            published = self.published / file.dest_uri if self.published else None
+            write_or_link(Path(dest), body, published)
+        return publish
 
 
-def build_mkdocs(docs_dir: Path, site_dir: Path, *, site_url: str, epoch: int,
+def build_mkdocs(files: Mapping[str, bytes], site_dir: Path, *, site_url: str, epoch: int,
+                 published: Path | None = None, docs_dir: Path = SITE_DIR / "docs",
                  config_file: Path = SITE_DIR / "mkdocs.yml",
                  plugins: dict[str, object] | None = None) -> None:
-    """Build the site with mkdocs (strict: a warning fails the build) at a fixed build time.
+    """Build the site of `docs_dir` and the generated `files` (by path in the docs) with mkdocs
+    (strict: a warning fails the build) at a fixed build time.
 
-    `plugins`: plugin instances to add in-process, by name (the page cache, render/page_cache.py).
+    `published`: the site as the last build left it, whose unchanged files are linked (see
+    `_Publish`). `plugins`: plugin instances to add in-process, by name (the page cache,
+    render/page_cache.py).
     """
     # Imported here: mkdocs and its theme take a noticeable time to import, and `brief check`
     # never needs them.
@@ -88,8 +106,8 @@ def build_mkdocs(docs_dir: Path, site_dir: Path, *, site_url: str, epoch: int,
         with _env("SOURCE_DATE_EPOCH", str(epoch)), _env("NO_MKDOCS_2_WARNING", "1"):
             config = load_config(config_file=str(config_file), docs_dir=str(docs_dir),
                                  site_dir=str(site_dir), site_url=site_url, strict=True)
-            plugins = {"brief-link-static": type("LinkStatic", (_LinkStatic, BasePlugin), {})(),
-                       **(plugins or {})}
+            publish = type("Publish", (_Publish, BasePlugin), {})(files, published)
+            plugins = {"brief-publish": publish, **(plugins or {})}
             for name, plugin in plugins.items():
                 config.plugins[name] = plugin  # registers its events, like a configured plugin
             build(config)

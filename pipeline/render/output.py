@@ -16,9 +16,9 @@ import fcntl
 import os
 import shutil
 import tempfile
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
 _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
@@ -94,9 +94,8 @@ def link_published(published: Path, target: Path, body: bytes) -> bool:
     return True
 
 
-def write_or_link(target: Path, body: bytes, published: Path) -> None:
-    """Write a generated file into the docs folder, or link the published one when it holds
-    these very bytes. Any file but a page is published at its own path; a page is published as
-    HTML, which the page cache links (render/page_cache.py)."""
-    if target.name.endswith(".md") or not link_published(published, target, body):
+def write_or_link(target: Path, body: bytes, published: Path | None) -> None:
+    """Write a file of the site, or link the published one when it holds these very bytes (its
+    folder must exist). Pages go through the page cache instead (render/page_cache.py)."""
+    if published is None or not link_published(published, target, body):
         target.write_bytes(body)
