@@ -211,10 +211,13 @@ def _save(fig) -> tuple[bytes, bytes]:
     import matplotlib
 
     with matplotlib.rc_context({"svg.hashsalt": HASH_SALT, "svg.fonttype": "none"}):
-        svg = io.BytesIO()
-        fig.savefig(svg, format="svg", metadata={"Date": None})
         png = io.BytesIO()
         fig.savefig(png, format="png", dpi=PNG_DPI, metadata={"Software": None})
+        # The layout engine measured every text for the PNG; the SVG keeps the axes where it put
+        # them rather than measuring again (a sixth of a chart's drawing time).
+        fig.set_layout_engine("none")
+        svg = io.BytesIO()
+        fig.savefig(svg, format="svg", metadata={"Date": None})
     return svg.getvalue(), png.getvalue()
 
 
