@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import click
@@ -13,8 +15,12 @@ from pipeline.cli import main
 
 
 def all_commands(group: click.Group, prefix: str = "brief") -> dict[str, click.Command]:
+    # Through click's own listing, so commands the group imports lazily are found too.
+    ctx = click.Context(group)
     found = {}
-    for name, command in group.commands.items():
+    for name in group.list_commands(ctx):
+        command = group.get_command(ctx, name)
+        assert command is not None, f"{prefix} {name} is listed but cannot be loaded"
         found[f"{prefix} {name}"] = command
         if isinstance(command, click.Group):
             found.update(all_commands(command, f"{prefix} {name}"))
@@ -32,6 +38,22 @@ def test_command_documented_and_helped(name: str) -> None:
     args = name.split()[1:] + ["--help"]
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 0 and "Usage:" in result.output
+
+
+def test_an_unchanged_build_imports_no_models_or_libraries(tiny: Path) -> None:
+    # An unchanged site is the most common build (the workflow runs on a schedule); it checks the
+    # stamp and stops, so it must not import the source models, mkdocs, pydantic or httpx.
+    CliRunner().invoke(main, ["build", "--root", str(tiny), "--today", "2026-09-12"])
+    code = ("import sys; from click.testing import CliRunner; from pipeline.cli import main; "
+            f"r = CliRunner().invoke(main, ['build', '--root', {str(tiny)!r}, "
+            "'--today', '2026-09-12']); assert r.exit_code == 0, r.output; "
+            "print(sorted(m for m in ('pydantic', 'mkdocs', 'httpx', 'yaml', 'matplotlib', "
+            "'pipeline.models') if m in sys.modules))")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True,
+                          text=True, check=False,
+                          env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"})
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "[]"
 
 
 def test_check_ok_and_failing(tiny: Path) -> None:

@@ -1,4 +1,5 @@
-"""`brief new` and `brief schema`: the commands that help editors write source files."""
+"""`brief new` and `brief schema`: the commands that help editors write source files (the `brief`
+group imports this module only when one of them runs: see cli.py)."""
 
 from __future__ import annotations
 
@@ -9,12 +10,6 @@ from pathlib import Path
 import click
 
 from pipeline.models import KINDS
-
-
-def register(group: click.Group) -> None:
-    """Add the editors' commands to the `brief` group."""
-    group.add_command(new)
-    group.add_command(schema)
 
 
 @click.command()

@@ -11,25 +11,26 @@ import re
 import sys
 import unicodedata
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-import yaml
 
-from pipeline.feeds_source import load_feeds
-from pipeline.ingest.feeds import FetchSettings, Outcome
-from pipeline.ingest.feeds import ingest_feeds as run_ingest
-from pipeline.models.entries import Entry
-from pipeline.models.feeds import FeedsFile, Snapshot
-from pipeline.models.series import Series
 from pipeline.problems import Problem
-from pipeline.rank import Candidate, rank_candidates
-from pipeline.sources import read_model
+
+# The lane's modules are imported by the commands that use them: `brief` imports this module to
+# register its commands, and `brief build` of an unchanged site must not pay for the models.
+if TYPE_CHECKING:
+    from pipeline.ingest.feeds import Outcome
+    from pipeline.models.feeds import FeedsFile, Snapshot
+    from pipeline.rank import Candidate
 
 _ROOT = click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=".",
                      show_default=True, help="The repository to read sources from.")
 
 
 def _load(root: Path, strict: bool) -> tuple[FeedsFile, dict[str, Snapshot]]:
+    from pipeline.feeds_source import load_feeds
+
     feeds, snapshots, problems = load_feeds(root)
     _print_problems(problems)
     errors = [p for p in problems if p.severity == "error" or strict]
@@ -54,6 +55,9 @@ def _print_problems(problems: list[Problem]) -> None:
               help="Also allow this non-public network (e.g. 127.0.0.0/8 for a local test feed).")
 def ingest_feeds(root: Path, only: tuple[str, ...], strict: bool, allowed: tuple[str, ...]) -> None:
     """Fetch every feed in sources/feeds.yaml and update sources/snapshots/feeds/."""
+    from pipeline.ingest.feeds import FetchSettings
+    from pipeline.ingest.feeds import ingest_feeds as run_ingest
+
     feeds_file, snapshots = _load(root, strict=False)
     feeds = [f for f in feeds_file.feeds if not only or f.id in only]
     unknown = sorted(set(only) - {f.id for f in feeds_file.feeds})
@@ -80,6 +84,9 @@ def ingest_feeds(root: Path, only: tuple[str, ...], strict: bool, allowed: tuple
 
 
 def _previous_edition(root: Path, date: dt.date) -> dt.date | None:
+    from pipeline.models.series import Series
+    from pipeline.sources import read_model
+
     path = root / "sources" / "editions.yaml"
     if not path.exists():
         return None
@@ -92,6 +99,9 @@ def _previous_edition(root: Path, date: dt.date) -> dt.date | None:
 
 
 def _curated_urls(root: Path) -> set[str]:
+    from pipeline.models.entries import Entry
+    from pipeline.sources import read_model
+
     urls = set()
     for path in (root / "sources" / "entries").rglob("*.y*ml"):
         sourced, _ = read_model(path, Entry, root)
@@ -107,6 +117,8 @@ def _curated_urls(root: Path) -> set[str]:
 @click.option("--limit", type=click.IntRange(1, 500), default=20, show_default=True)
 def candidates(root: Path, date: dt.datetime, limit: int) -> None:
     """List the top uncurated feed items for the edition of --date."""
+    from pipeline.rank import rank_candidates
+
     feeds_file, snapshots = _load(root, strict=False)
     day = date.date()
     previous = _previous_edition(root, day)
@@ -135,6 +147,8 @@ def _slug(text: str, fallback: str) -> str:
 def entry_from_item(feeds_file: FeedsFile, snapshots: dict[str, Snapshot],
                     item_id: str) -> tuple[str, dict]:
     """Return (relative path, document) of a curated entry pre-filled from feed item `item_id`."""
+    from pipeline.models.entries import Entry
+
     found = [(f, i) for f in feeds_file.feeds for i in (snapshots[f.id].items
              if f.id in snapshots else []) if i.id == item_id or i.id.startswith(item_id)]
     if not found:
@@ -169,6 +183,8 @@ def entry_from_item(feeds_file: FeedsFile, snapshots: dict[str, Snapshot],
 @click.argument("item")
 def add(root: Path, item: str) -> None:
     """Write a curated entry pre-filled from feed item ITEM (its id) for an editor to finish."""
+    import yaml
+
     feeds_file, snapshots = _load(root, strict=False)
     rel_path, doc = entry_from_item(feeds_file, snapshots, item)
     path = root / rel_path

@@ -8,10 +8,6 @@ from pathlib import Path
 
 import click
 
-from pipeline.formats.mlperf import FormatError
-from pipeline.hardware import FileInfo, basis_label, best_per_accelerator, costed_rows
-from pipeline.hardware_source import load_hardware, read_benchmark
-
 
 def register(group: click.Group) -> None:
     """Add the `hardware` command to the `brief` group."""
@@ -33,6 +29,11 @@ def register(group: click.Group) -> None:
 def hardware(root: Path, model: str, scenario: str, division: str, as_of: dt.datetime,
              extra: Path | None, suite: str) -> None:
     """Print tokens per dollar by accelerator for one model and scenario, per cost basis."""
+    # Imported here: `brief` imports this module to register the command (see cli.py).
+    from pipeline.formats.mlperf import FormatError
+    from pipeline.hardware import FileInfo, basis_label, best_per_accelerator, costed_rows
+    from pipeline.hardware_source import load_hardware, read_benchmark
+
     hw, rows, problems = load_hardware(root)
     for p in problems:
         click.echo(str(p), err=True)

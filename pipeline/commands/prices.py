@@ -7,31 +7,31 @@ prints or exits.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
+import importlib
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-import httpx
-import yaml
 
-from pipeline.formats.ecb import EcbFormatError
-from pipeline.formats.genai_prices import read_genai_prices
-from pipeline.formats.litellm import read_litellm
-from pipeline.formats.llm_prices import read_llm_prices
-from pipeline.formats.price_map import ImportResult, provider_documents
-from pipeline.ingest.fx import ECB_HISTORY_URL, fetch_ecb_history
+from pipeline.ingest.fx import ECB_HISTORY_URL
 
-READERS: dict[str, tuple[Callable[[bytes], ImportResult], str]] = {
-    "litellm": (read_litellm,
+if TYPE_CHECKING:
+    from pipeline.formats.price_map import ImportResult
+
+# Each reader by module and name, imported when its command runs: `brief` imports this module to
+# register the commands, and `brief build` of an unchanged site must not pay for httpx and YAML.
+READERS: dict[str, tuple[str, str]] = {
+    "litellm": ("pipeline.formats.litellm:read_litellm",
                 "https://github.com/BerriAI/litellm/blob/main/model_prices_and_context_window.json"),
-    "llm-prices": (read_llm_prices, "https://github.com/simonw/llm-prices/tree/main/data"),
-    "genai-prices": (read_genai_prices,
+    "llm-prices": ("pipeline.formats.llm_prices:read_llm_prices",
+                   "https://github.com/simonw/llm-prices/tree/main/data"),
+    "genai-prices": ("pipeline.formats.genai_prices:read_genai_prices",
                      "https://github.com/pydantic/genai-prices/tree/main/prices/providers"),
 }
 
 
 def _import_command(fmt: str) -> click.Command:
-    reader, default_url = READERS[fmt]
+    reader_name, default_url = READERS[fmt]
 
     @click.command(name=fmt, help=f"Import a {fmt} price map into sources/prices/ "
                    "(one USD list per provider), or print it with --dry-run.")
@@ -47,6 +47,12 @@ def _import_command(fmt: str) -> click.Command:
     @click.option("--force", is_flag=True, help="Overwrite existing provider files.")
     def command(file: Path, dry_run: bool, out: Path, since: dt.datetime | None,
                 source_url: str, force: bool) -> None:
+        import yaml
+
+        from pipeline.formats.price_map import provider_documents
+
+        module, name = reader_name.split(":")
+        reader = getattr(importlib.import_module(module), name)
         try:
             result = reader(file.read_bytes())
         except (ValueError, KeyError, TypeError, AttributeError, yaml.YAMLError) as err:
@@ -95,6 +101,11 @@ def _report(result: ImportResult, err: bool) -> None:
               help="Repository root.")
 def ingest_fx(url: str, root: Path) -> None:
     """Refresh the ECB reference rates into sources/snapshots/fx/ (the build prefers them)."""
+    import httpx
+
+    from pipeline.formats.ecb import EcbFormatError
+    from pipeline.ingest.fx import fetch_ecb_history
+
     try:
         path = fetch_ecb_history(root, url=url)
     except httpx.HTTPError as err:

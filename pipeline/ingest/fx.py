@@ -7,8 +7,6 @@ import os
 import tempfile
 from pathlib import Path
 
-import httpx
-
 from pipeline.formats.ecb import EcbFormatError, parse_ecb_history
 from pipeline.normalize.fx import RateTable, table_from_eur_rates
 from pipeline.parse_cache import NO_CACHE, ParseCache
@@ -45,6 +43,8 @@ def fetch_ecb_history(root: Path, url: str = ECB_HISTORY_URL, timeout_s: float =
     Raises httpx.HTTPError when the download fails and EcbFormatError when the bytes are not the
     history, leaving any earlier snapshot untouched.
     """
+    import httpx  # only here: the build reads the snapshot offline
+
     with httpx.Client(timeout=timeout_s, follow_redirects=True) as client:
         with client.stream("GET", url) as response:
             response.raise_for_status()
