@@ -320,7 +320,7 @@ def _build(root: Path, out: Path, today: dt.date, cache: Path | None,
     memo_files = {name: cache / f"{name}.pickle" if cache else None
                   for name in ("edition-parts", "edition-html", "data-files")}
     files_dir = cache / "files" if cache else None
-    charts = ChartCache(root / ".cache" / "charts")
+    charts = ChartCache(cache / "charts" if cache else None)
     # Started first, while this process is small to fork: its worker imports matplotlib while
     # the sources load. One worker when most drawings are kept; a cold build draws them all.
     with Drawer((os.cpu_count() or 1) if charts.is_empty() else 1) as charts.drawer:
@@ -354,6 +354,7 @@ def _build(root: Path, out: Path, today: dt.date, cache: Path | None,
                 # The data files' large bytes go to files/, read back by the next build.
                 save_memo(path, memos[name], files_dir if name == "data-files" else None)
             output.swap_in(built, out, scratch)
+            charts.prune()
         finally:
             shutil.rmtree(scratch, ignore_errors=True)
         result = BuildResult(editions=len(editions), files=len(files), out=out)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import pickle
 import subprocess
 import sys
@@ -10,6 +11,7 @@ from pathlib import Path
 import pytest
 from conftest import REPO
 
+from pipeline.build import build_site
 from pipeline.render import charts
 from pipeline.render.charts import ChartCache, ChartSeries, ChartSpec, alt_text, chart_csv, draw
 from pipeline.render.drawing import Drawer
@@ -133,6 +135,31 @@ def test_charts_drawn_by_workers_are_the_charts_drawn_here(tmp_path: Path) -> No
     again = ChartCache(tmp_path / "charts")
     assert [again.chart(spec) for spec in specs] == handed
     assert (again.hits, again.misses) == (6, 0)
+
+
+def test_a_build_prunes_the_drawings_it_no_longer_shows(tiny: Path) -> None:
+    charts_dir = tiny / ".cache" / "charts"
+    series = tiny / "sources" / "editions.yaml"
+    two_dates = series.read_text(encoding="utf-8")
+    series.write_text(two_dates.replace("dates: [2026-09-05, 2026-09-12]", "dates: [2026-09-05]"),
+                      encoding="utf-8")
+    build_site(tiny, tiny / "public", today=dt.date(2026, 9, 12))
+    first = {p.name for p in charts_dir.iterdir()}
+    assert first  # the archive chart, drawn and kept
+    # A second edition changes the archive chart (one more edition in its month).
+    series.write_text(two_dates, encoding="utf-8")
+    build_site(tiny, tiny / "public", today=dt.date(2026, 9, 12))
+    second = {p.name for p in charts_dir.iterdir()}
+    assert second and not first & second and len(second) == len(first)
+    ChartCache(charts_dir).prune()  # a run that asked for no chart
+    assert not any(charts_dir.iterdir())
+
+
+def test_without_a_cache_folder_every_chart_is_drawn(tmp_path: Path) -> None:
+    cache = ChartCache(None)
+    assert cache.is_empty()
+    assert cache.chart(MONTHS) == draw(MONTHS) and cache.misses == 1
+    cache.prune()
 
 
 def _fails(spec: ChartSpec) -> bytes:

@@ -27,6 +27,7 @@ def register(group: click.Group, root_option, reports_errors) -> None:
               to: str | None) -> None:
         """Write the e-mail edition of DATE as a multipart/alternative .eml (text and HTML)."""
         from pipeline.build import edition_charts
+        from pipeline.build_stamp import cache_dir
         from pipeline.compose import compose_editions
         from pipeline.render.channels import edition_email
         from pipeline.render.charts import ChartCache
@@ -43,7 +44,9 @@ def register(group: click.Group, root_option, reports_errors) -> None:
             known = ", ".join(d.isoformat() for d in dates[-5:]) or "none"
             raise BuildError(f"{day} is not an edition date (latest editions up to it: {known})")
         editions = compose_editions(sources, dates)
-        charts = edition_charts(sources, editions, ChartCache(root / ".cache" / "charts").chart)
+        cache = cache_dir(root)
+        charts = edition_charts(sources, editions,
+                                ChartCache(cache / "charts" if cache else None).chart)
         message = edition_email(editions[-1], editions, sources.series, charts[day],
                                 sender=sender, to=to)
         if out is None:

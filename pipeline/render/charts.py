@@ -270,15 +270,17 @@ def _drawn(spec: ChartSpec) -> tuple[bytes, bytes]:
 
 
 class ChartCache:
-    """Draws charts, keeping each drawing under `folder` by content hash so it is drawn once.
+    """Draws charts, keeping each drawing under `folder` by content hash so it is drawn once
+    (with no folder, every chart is drawn).
 
     The key covers the spec, the matplotlib version and this module's own code, so a change to
     any of them draws afresh. Missing drawings go to `drawer` (its workers draw them while the
     build goes on; without one they are drawn right away). Entries are written whole (temporary
-    file, then rename), so a killed build never leaves half a PNG to be reused.
+    file, then rename), so a killed build never leaves half a PNG to be reused; `prune` deletes
+    the drawings a build did not ask for.
     """
 
-    def __init__(self, folder: Path, drawer: Drawer | None = None) -> None:
+    def __init__(self, folder: Path | None, drawer: Drawer | None = None) -> None:
         from importlib.metadata import version
 
         self.folder = folder
@@ -287,20 +289,25 @@ class ChartCache:
         self._salt = hashlib.sha256(code + version("matplotlib").encode()).hexdigest()[:16]
         self.hits = 0
         self.misses = 0
+        self.used: set[str] = set()
 
     def is_empty(self) -> bool:
         """Is there no drawing kept yet (a cold build, which draws every chart)?"""
-        return not self.folder.is_dir() or next(self.folder.iterdir(), None) is None
+        return (self.folder is None or not self.folder.is_dir()
+                or next(self.folder.iterdir(), None) is None)
 
-    def _paths(self, spec: ChartSpec) -> tuple[Path, Path]:
+    def _paths(self, spec: ChartSpec) -> tuple[Path, Path] | None:
+        if self.folder is None:
+            return None
         key = hashlib.sha256((self._salt + spec.digest()).encode()).hexdigest()
+        self.used.add(key)
         return self.folder / f"{key}.svg", self.folder / f"{key}.png"
 
-    def _keep(self, spec: ChartSpec, drawn: tuple[bytes, bytes]) -> None:
+    def _keep(self, paths: tuple[Path, Path], drawn: tuple[bytes, bytes]) -> None:
         try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            for path, body in zip(self._paths(spec), drawn):
-                fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=".tmp-")
+            paths[0].parent.mkdir(parents=True, exist_ok=True)
+            for path, body in zip(paths, drawn):
+                fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
                 with os.fdopen(fd, "wb") as f:
                     f.write(body)
                 os.replace(tmp, path)
@@ -310,13 +317,26 @@ class ChartCache:
 
     def chart(self, spec: ChartSpec) -> Chart:
         """Return the chart of `spec`, read from the cache or handed to the drawer."""
-        svg_path, png_path = self._paths(spec)
-        try:
-            drawn = svg_path.read_bytes(), png_path.read_bytes()
-            self.hits += 1
-            return _chart(spec, ready(drawn))
-        except OSError:
-            pass
+        paths = self._paths(spec)
+        if paths is not None:
+            try:
+                drawn = paths[0].read_bytes(), paths[1].read_bytes()
+                self.hits += 1
+                return _chart(spec, ready(drawn))
+            except OSError:
+                pass
         self.misses += 1
-        return _chart(spec, self.drawer.submit(_drawn, spec,
-                                               then=lambda d: self._keep(spec, d)))
+        return _chart(spec, self.drawer.submit(
+            _drawn, spec, then=None if paths is None else lambda d: self._keep(paths, d)))
+
+    def prune(self) -> None:
+        """Delete the drawings no chart of this run asked for (after a good build: one chart an
+        edition, and a code or matplotlib change leaves every earlier drawing behind)."""
+        if self.folder is None or not self.folder.is_dir():
+            return
+        try:
+            for path in self.folder.iterdir():
+                if path.stem not in self.used and not path.name.startswith(".tmp-"):
+                    path.unlink(missing_ok=True)
+        except OSError:
+            pass  # a read-only cache: nothing was kept either
