@@ -78,7 +78,7 @@ def edition_chart_data(sources: Sources) -> tuple[DataFile, ...]:
 def site_files(sources: Sources, editions: list[Edition], cache: ChartCache | None = None,
                parts: Parts | None = None, memo: Memo | None = None,
                html_memo: Memo | None = None) -> dict[str, bytes]:
-    """Return every generated file of the docs folder, by path relative to it.
+    """Return every generated file of the site's docs (pages as Markdown), by path in the docs.
 
     `cache` keeps chart drawings between builds, and hands the missing ones to its drawer;
     without one every chart is drawn here. `parts` are the editions' computed parts (for their

@@ -1,4 +1,4 @@
-"""The mkdocs build: generated Markdown and files in a docs folder → a static site folder."""
+"""The mkdocs build: site/docs and the generated Markdown and files, from memory → a static site folder."""
 
 from __future__ import annotations
 

@@ -122,7 +122,7 @@ class ReusePages(BasePlugin):
         """Where jinja2 keeps the theme's compiled templates: compiling them took ~0.5 s a build."""
         self.site = site
         self.markdown = markdown
-        """The Markdown the build wrote, by path in the docs folder: no need to read it back."""
+        """The Markdown the build generated, by path in the docs: mkdocs reads it from memory."""
         self.keys: dict[str, str] = {}
         self.reused: dict[str, tuple[str, list[dict[str, Any]]]] = {}
         self.entries_before = 0
