@@ -310,7 +310,7 @@ def _build(root: Path, out: Path, today: dt.date, cache: Path | None,
     from pipeline.compose import compose_reusing
     from pipeline.parse_cache import ParseCache
     from pipeline.render.charts import ChartCache
-    from pipeline.render.drawing import Drawer
+    from pipeline.render.drawing import Drawer, workers_for
     from pipeline.render.page_cache import PageStore, ReusePages, site_key
     from pipeline.sources import load_sources
 
@@ -323,7 +323,7 @@ def _build(root: Path, out: Path, today: dt.date, cache: Path | None,
     charts = ChartCache(cache / "charts" if cache else None)
     # Started first, while this process is small to fork: its worker imports matplotlib while
     # the sources load. One worker when most drawings are kept; a cold build draws them all.
-    with Drawer((os.cpu_count() or 1) if charts.is_empty() else 1) as charts.drawer:
+    with Drawer(workers_for(cold=charts.is_empty())) as charts.drawer:
         with long_lived_objects():
             sources = load_sources(root, parsed)
             parsed.prune()

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import calendar
 import datetime as dt
 import os
 import random
+import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -65,6 +68,29 @@ def test_two_builds_are_identical(tiny: Path, tmp_path: Path) -> None:
     build_site(tiny, tmp_path / "a", today=TODAY)
     build_site(tiny, tmp_path / "b", today=TODAY)
     assert tree_digest(tmp_path / "a") == tree_digest(tmp_path / "b")
+
+
+def test_site_is_what_plain_mkdocs_makes_of_the_same_docs(tiny: Path, tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    # The build hands mkdocs its files from memory; the pages, sitemap and search index must
+    # come out as a plain `mkdocs build` of the same files written to a docs folder would have
+    # them (the sitemap and the index list pages in mkdocs' order of that folder).
+    monkeypatch.setenv("BRIEF_KEEP_DOCS", str(tmp_path / "kept"))
+    build_site(tiny, tmp_path / "ours", today=TODAY)
+    project = tmp_path / "kept"
+    config = (REPO / "site" / "mkdocs.yml").read_text(encoding="utf-8")
+    config = re.sub(r"(?m)^site_url: .*$", "site_url: https://example.org/brief/", config)
+    (project / "mkdocs.yml").write_text(config, encoding="utf-8")  # the series' site_url
+    shutil.copytree(REPO / "site" / "overrides", project / "overrides")
+    epoch = str(calendar.timegm(dt.date(2026, 9, 12).timetuple()))  # the newest edition's day
+    proc = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "-d",
+                           str(tmp_path / "plain")], cwd=project, capture_output=True, text=True,
+                          env={**os.environ, "SOURCE_DATE_EPOCH": epoch,
+                               "NO_MKDOCS_2_WARNING": "1"})
+    assert proc.returncode == 0, proc.stderr
+    for name in ("sitemap.xml", "search/search_index.json", "index.html",
+                 "briefings/2026-09-12/index.html"):
+        assert (tmp_path / "ours" / name).read_bytes() == (tmp_path / "plain" / name).read_bytes(), name
 
 
 def test_bad_entry_fails_and_leaves_public_untouched(tiny: Path) -> None:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import datetime as dt
+import os
 import pickle
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -12,9 +14,12 @@ import pytest
 from conftest import REPO
 
 from pipeline.build import build_site
+from pipeline.memo import Memo
+from pipeline.memo_store import STORE_MIN_BYTES, load_memo, save_memo
+from pipeline.problems import BuildError
 from pipeline.render import charts
 from pipeline.render.charts import ChartCache, ChartSeries, ChartSpec, alt_text, chart_csv, draw
-from pipeline.render.drawing import Drawer
+from pipeline.render.drawing import Drawer, ready
 
 PRICES = ChartSpec(
     name="v4-flash-output", kind="line", title="DeepSeek V4 Flash output price", x_label="Date",
@@ -81,7 +86,7 @@ def test_cache_draws_a_chart_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     cache = ChartCache(tmp_path / "charts")
     first = cache.chart(MONTHS)
     assert (cache.hits, cache.misses) == (0, 1)
-    assert len(list((tmp_path / "charts").glob("*.svg"))) == 1
+    assert len(list((tmp_path / "charts").rglob("*.svg"))) == 1
 
     def no_drawing(spec: ChartSpec):
         raise AssertionError("drew a chart whose data had not changed")
@@ -131,7 +136,7 @@ def test_charts_drawn_by_workers_are_the_charts_drawn_here(tmp_path: Path) -> No
         assert [c.alt for c in handed] == [alt_text(s) for s in specs]
         assert [c.drawing for c in handed] == [draw(s).drawing for s in specs]
     # Each drawing was kept when it was asked for, so a later build reads them all.
-    assert len(list((tmp_path / "charts").glob("*.svg"))) == 6 and not cache.is_empty()
+    assert len(list((tmp_path / "charts").rglob("*.svg"))) == 6 and not cache.is_empty()
     again = ChartCache(tmp_path / "charts")
     assert [again.chart(spec) for spec in specs] == handed
     assert (again.hits, again.misses) == (6, 0)
@@ -144,15 +149,18 @@ def test_a_build_prunes_the_drawings_it_no_longer_shows(tiny: Path) -> None:
     series.write_text(two_dates.replace("dates: [2026-09-05, 2026-09-12]", "dates: [2026-09-05]"),
                       encoding="utf-8")
     build_site(tiny, tiny / "public", today=dt.date(2026, 9, 12))
-    first = {p.name for p in charts_dir.iterdir()}
+    first = {p.name for p in charts_dir.rglob("*.*")}
     assert first  # the archive chart, drawn and kept
     # A second edition changes the archive chart (one more edition in its month).
     series.write_text(two_dates, encoding="utf-8")
     build_site(tiny, tiny / "public", today=dt.date(2026, 9, 12))
-    second = {p.name for p in charts_dir.iterdir()}
+    second = {p.name for p in charts_dir.rglob("*.*")}
     assert second and not first & second and len(second) == len(first)
+    (charts_dir / "0123456789abcdef").mkdir()  # drawings of an older version of the code
+    (charts_dir / "0123456789abcdef" / "x.svg").write_bytes(b"<svg/>")
     ChartCache(charts_dir).prune()  # a run that asked for no chart
-    assert not any(charts_dir.iterdir())
+    assert [p.name for p in charts_dir.iterdir()] == [ChartCache(charts_dir).folder.name]
+    assert not any(charts_dir.rglob("*.*"))
 
 
 def test_without_a_cache_folder_every_chart_is_drawn(tmp_path: Path) -> None:
@@ -175,8 +183,36 @@ def test_a_drawing_that_fails_fails_where_it_is_asked_for() -> None:
         Drawer(0).submit(_fails, MONTHS)
 
 
-def test_a_drawing_pickles_as_its_bytes() -> None:
-    # So a memo holding a drawing keeps what was drawn, and a later build reads plain bytes.
+def _dies(spec: ChartSpec) -> bytes:
+    os.kill(os.getpid(), signal.SIGKILL)  # as the kernel's out-of-memory killer would
+    return b""
+
+
+def _sigint_handler() -> object:
+    return signal.getsignal(signal.SIGINT)
+
+
+def test_a_worker_that_dies_is_a_build_error_not_a_traceback() -> None:
     with Drawer(1) as drawer:
-        drawing = drawer.submit(chart_csv, MONTHS)
-        assert pickle.loads(pickle.dumps({"k": drawing})) == {"k": chart_csv(MONTHS)}
+        drawing = drawer.submit(_dies, MONTHS)
+        with pytest.raises(BuildError, match="chart-drawing worker died"):
+            drawing.result()
+
+
+def test_workers_leave_ctrl_c_to_the_build() -> None:
+    # Ctrl-C reaches the whole process group; the build stops its workers as it unwinds.
+    with Drawer(1) as drawer:
+        assert drawer.submit(_sigint_handler).result() == signal.SIG_IGN
+
+
+def test_a_drawing_pickles_as_what_it_drew(tmp_path: Path) -> None:
+    with Drawer(1) as drawer:
+        chart = charts._chart(MONTHS, drawer.submit(charts._drawn, MONTHS))
+        copy = pickle.loads(pickle.dumps(chart))
+    assert copy == chart and copy.svg == draw(MONTHS).svg  # no worker needed any more
+    # A memo keeps a drawing as plain bytes, a large one in a file of its own.
+    memo = Memo({})
+    memo.get("files", lambda: {"charts/big.svg": ready(b"x" * STORE_MIN_BYTES)})
+    save_memo(tmp_path / "memo.pickle", memo, tmp_path / "files")
+    kept = load_memo(tmp_path / "memo.pickle", tmp_path / "files").known["files"]
+    assert kept == {"charts/big.svg": b"x" * STORE_MIN_BYTES} and len(list((tmp_path / "files").iterdir())) == 1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import os
 from pathlib import Path
 
 from pipeline.build import build_site
@@ -42,6 +43,27 @@ def test_the_site_shares_no_file_with_the_repository_or_the_theme(tiny: Path) ->
     assert css.stat().st_ino != (SITE_DIR / "docs" / "assets" / "extra.css").stat().st_ino
     theme_js = next((tiny / "public" / "assets" / "javascripts").glob("bundle.*.js"))
     assert theme_js.stat().st_nlink == 1  # the previous site's copy was deleted by the swap
+
+
+def test_a_published_file_with_a_second_name_is_written_afresh(tmp_path: Path) -> None:
+    published = tmp_path / "public" / "bundle.js"
+    published.parent.mkdir()
+    published.write_bytes(BODY)
+    os.link(published, tmp_path / "venv-theme.js")  # as sites built by older versions had it
+    target = tmp_path / "bundle.js"
+    write_or_link(target, BODY, published)
+    assert target.read_bytes() == BODY and target.stat().st_nlink == 1
+
+
+def test_a_site_sharing_files_stops_sharing_them_at_the_next_build(tiny: Path) -> None:
+    build_site(tiny, tiny / "public", today=dt.date(2026, 9, 30))
+    theme_js = next((tiny / "public" / "assets" / "javascripts").glob("bundle.*.js"))
+    outside = tiny / "outside.js"
+    os.link(theme_js, outside)
+    (tiny / "sources" / "editions.yaml").touch()
+    build_site(tiny, tiny / "public", today=dt.date(2026, 9, 30))
+    assert theme_js.read_bytes() == outside.read_bytes()
+    assert theme_js.stat().st_ino != outside.stat().st_ino and outside.stat().st_nlink == 1
 
 
 def test_a_published_file_edited_in_place_is_not_carried_forward(tmp_path: Path) -> None:

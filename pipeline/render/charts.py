@@ -14,6 +14,7 @@ import html
 import io
 import json
 import os
+import shutil
 import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -283,23 +284,26 @@ class ChartCache:
     def __init__(self, folder: Path | None, drawer: Drawer | None = None) -> None:
         from importlib.metadata import version
 
-        self.folder = folder
-        self.drawer = drawer or Drawer(0)
+        self.root = folder
         code = Path(__file__).read_bytes()
-        self._salt = hashlib.sha256(code + version("matplotlib").encode()).hexdigest()[:16]
+        salt = hashlib.sha256(code + version("matplotlib").encode()).hexdigest()[:16]
+        # One subfolder per salt: after a change to the drawing code or to matplotlib, the
+        # drawings of this version are all missing at once, and `is_empty` says so.
+        self.folder = folder / salt if folder is not None else None
+        self.drawer = drawer or Drawer(0)
         self.hits = 0
         self.misses = 0
         self.used: set[str] = set()
 
     def is_empty(self) -> bool:
-        """Is there no drawing kept yet (a cold build, which draws every chart)?"""
+        """Is no drawing of this version kept yet (a build that draws every chart)?"""
         return (self.folder is None or not self.folder.is_dir()
-                or next(self.folder.iterdir(), None) is None)
+                or next(self.folder.glob("*.svg"), None) is None)
 
     def _paths(self, spec: ChartSpec) -> tuple[Path, Path] | None:
         if self.folder is None:
             return None
-        key = hashlib.sha256((self._salt + spec.digest()).encode()).hexdigest()
+        key = spec.digest()
         self.used.add(key)
         return self.folder / f"{key}.svg", self.folder / f"{key}.png"
 
@@ -330,13 +334,22 @@ class ChartCache:
             _drawn, spec, then=None if paths is None else lambda d: self._keep(paths, d)))
 
     def prune(self) -> None:
-        """Delete the drawings no chart of this run asked for (after a good build: one chart an
-        edition, and a code or matplotlib change leaves every earlier drawing behind)."""
-        if self.folder is None or not self.folder.is_dir():
+        """Delete the drawings no chart of this run asked for, and those of other versions
+        (after a good build: one chart an edition, and a change to the drawing code or to
+        matplotlib leaves every earlier drawing behind). Half-written files of killed builds go
+        too; a build writing at the same moment then only fails to keep its drawing."""
+        if self.root is None or self.folder is None or not self.root.is_dir():
             return
         try:
-            for path in self.folder.iterdir():
-                if path.stem not in self.used and not path.name.startswith(".tmp-"):
+            for version in self.root.iterdir():
+                if version == self.folder:
+                    continue
+                if version.is_dir():
+                    shutil.rmtree(version)
+                else:
+                    version.unlink()
+            for path in self.folder.iterdir() if self.folder.is_dir() else ():
+                if path.stem not in self.used:
                     path.unlink(missing_ok=True)
         except OSError:
             pass  # a read-only cache: nothing was kept either

@@ -14,10 +14,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Self
+
+from pipeline.problems import BuildError
 
 
 def _warm() -> None:
+    # Ctrl-C reaches the whole process group: the build stops the workers as it unwinds, and an
+    # idle worker would only print a KeyboardInterrupt traceback of its own.
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     # What every drawing needs, imported once per worker, before the first chart arrives.
     import importlib
 
@@ -28,10 +36,6 @@ def _warm() -> None:
 
 def _ready() -> None:
     """A job that does nothing: submitting it makes the pool start its workers now."""
-
-
-def _same(value: Any) -> Any:
-    return value
 
 
 class Drawing:
@@ -48,7 +52,11 @@ class Drawing:
 
     def result(self) -> Any:
         if self._future is not None:
-            self._value = self._future.result()
+            try:
+                self._value = self._future.result()
+            except BrokenProcessPool:
+                raise BuildError("a chart-drawing worker died before it finished (out of "
+                                 "memory, or killed); nothing was written") from None
             self._future = None
             if self._then is not None:
                 self._then(self._value)
@@ -63,8 +71,8 @@ class Drawing:
         return hash(self.result())
 
     def __reduce__(self):
-        # Pickled (into a memo) as the bytes themselves: a later build reads plain bytes.
-        return _same, (self.result(),)
+        # Pickled as what was drawn: a copy needs no worker.
+        return ready, (self.result(),)
 
 
 class Drawer:
@@ -80,9 +88,13 @@ class Drawer:
 
             # Fork, not spawn: a spawned worker would import the pipeline afresh. Forked now,
             # before the sources load, the worker copies a small process.
-            self._pool = ProcessPoolExecutor(workers, multiprocessing.get_context("fork"),
-                                             initializer=_warm)
-            self._pool.submit(_ready)
+            try:
+                self._pool = ProcessPoolExecutor(workers, multiprocessing.get_context("fork"),
+                                                 initializer=_warm)
+                self._pool.submit(_ready)
+            except OSError:
+                # No POSIX semaphores here (a read-only /dev/shm): draw in this process.
+                self.close()
 
     def submit(self, fn: Callable[..., Any], *args: Any,
                then: Callable[[Any], None] | None = None) -> Drawing:
@@ -105,6 +117,15 @@ class Drawer:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def workers_for(cold: bool) -> int:
+    """Return how many workers a build should start: one per usable core (at most four) when it
+    draws every chart, else one (most drawings are kept; one or two are new)."""
+    import os
+
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return max(1, min(4, cores or 1)) if cold else 1
 
 
 def ready(value: Any) -> Drawing:

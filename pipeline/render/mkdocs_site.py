@@ -55,7 +55,7 @@ class _Publish:
         self.made: set[str] = set()
 
     def on_files(self, files: Any, *, config: Any) -> Any:
-        from mkdocs.structure.files import File
+        from mkdocs.structure.files import File, Files
 
         for path, body in self.files.items():
             if files.get_file_from_path(path) is not None:
@@ -64,7 +64,12 @@ class _Publish:
         for file in files:
             if not file.is_documentation_page():
                 file.copy_file = self._publisher(file)
-        return files
+        # In the order mkdocs walks a docs folder, as if the files had been written there: the
+        # sitemap and the search index list pages in this order. The theme's files stay last.
+        docs = [f for f in files if f.generated_by is not None or f.src_dir == config.docs_dir]
+        theme = [f for f in files if not (f.generated_by is not None
+                                          or f.src_dir == config.docs_dir)]
+        return Files(sorted(docs, key=_walk_order) + theme)
 
     def _publisher(self, file: Any) -> Any:
         def publish(dirty: bool = False) -> None:
@@ -77,6 +82,13 @@ class _Publish:
             published = self.published / file.dest_uri if self.published else None
             write_or_link(Path(dest), body, published)
         return publish
+
+
+def _walk_order(file: Any) -> tuple:
+    # mkdocs.structure.files.get_files: folders top-down in name order, a folder's files before
+    # its subfolders', `index` or `README` first among them.
+    *folders, name = file.src_uri.split("/")
+    return tuple(folders), (os.path.splitext(name)[0] not in ("index", "README"), name)
 
 
 def build_mkdocs(files: Mapping[str, bytes], site_dir: Path, *, site_url: str, epoch: int,

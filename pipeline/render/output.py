@@ -82,10 +82,16 @@ def link_published(published: Path, target: Path, body: bytes) -> bool:
     """Hard-link the published file to `target` when it holds exactly `body`; return whether it
     did. On these disks writing is what costs: 1,500 files of 20 KB took a second to write and
     10 ms to read back, so comparing first is cheap. The new site then shares the old one's
-    files, and the old tree's deletion only removes names. Not published yet, changed, or on
-    another file system: False, and the caller writes."""
+    files, and the old tree's deletion only removes names. Not published yet, changed, on
+    another file system, or with a second name elsewhere: False, and the caller writes.
+
+    A published file's only name is in the site (the previous tree was deleted by the swap). One
+    with another name shares its bytes with something outside the site (a site built by an older
+    version linked theme files from the venv, and cache files once); linking it again would carry
+    that sharing on, so it is written afresh instead, and the sharing ends with this build."""
     try:
-        if published.stat().st_size != len(body) or published.read_bytes() != body:
+        st = published.stat()
+        if st.st_nlink != 1 or st.st_size != len(body) or published.read_bytes() != body:
             return False
         target.parent.mkdir(parents=True, exist_ok=True)
         os.link(published, target)
