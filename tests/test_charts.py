@@ -199,6 +199,17 @@ def test_a_worker_that_dies_is_a_build_error_not_a_traceback() -> None:
             drawing.result()
 
 
+def test_handing_a_chart_to_a_dead_worker_is_a_build_error_too() -> None:
+    # The build hands out every chart before it asks for any: a worker killed meanwhile breaks
+    # the pool, and the next hand-over must say so as plainly as a result does.
+    with Drawer(1) as drawer:
+        drawing = drawer.submit(_dies, MONTHS)
+        with pytest.raises(BuildError):
+            drawing.result()
+        with pytest.raises(BuildError, match="chart-drawing worker died"):
+            drawer.submit(chart_csv, MONTHS)
+
+
 def test_workers_leave_ctrl_c_to_the_build() -> None:
     # Ctrl-C reaches the whole process group; the build stops its workers as it unwinds.
     with Drawer(1) as drawer:

@@ -19,6 +19,9 @@ from typing import Any, Self
 
 from pipeline.problems import BuildError
 
+WORKER_DIED = ("a chart-drawing worker died before it finished (out of memory, killed, or it "
+               "could not start); nothing was written")
+
 
 def _warm() -> None:
     # Ctrl-C reaches the whole process group: the build stops the workers as it unwinds, and an
@@ -55,8 +58,7 @@ class Drawing:
             try:
                 self._value = self._future.result()
             except BrokenProcessPool:
-                raise BuildError("a chart-drawing worker died before it finished (out of "
-                                 "memory, or killed); nothing was written") from None
+                raise BuildError(WORKER_DIED) from None
             self._future = None
             if self._then is not None:
                 self._then(self._value)
@@ -92,7 +94,7 @@ class Drawer:
                 self._pool = ProcessPoolExecutor(workers, multiprocessing.get_context("fork"),
                                                  initializer=_warm)
                 self._pool.submit(_ready)
-            except OSError:
+            except (OSError, NotImplementedError):
                 # No POSIX semaphores here (a read-only /dev/shm): draw in this process.
                 self.close()
 
@@ -105,7 +107,10 @@ class Drawer:
             if then is not None:
                 then(value)
             return Drawing(value=value)
-        return Drawing(self._pool.submit(fn, *args), then=then)
+        try:
+            return Drawing(self._pool.submit(fn, *args), then=then)
+        except BrokenProcessPool:  # a worker died while earlier charts were being drawn
+            raise BuildError(WORKER_DIED) from None
 
     def close(self) -> None:
         if self._pool is not None:
