@@ -94,6 +94,7 @@ def site_files(sources: Sources, editions: list[Edition], cache: ChartCache | No
     from pipeline.render.charts import draw
     from pipeline.render.datasets import DATA_FILES, data_page, published_data
     from pipeline.render.datasets_lanes import LANE_DATA_FILES
+    from pipeline.render.drawing import drawn
     from pipeline.render.pages import Rendered, archive_page
 
     if not editions:
@@ -124,17 +125,12 @@ def site_files(sources: Sources, editions: list[Edition], cache: ChartCache | No
     for c in itertools.chain(archive_charts, *charts_of.values()):
         files.update(c.files())
     # Popped as they are encoded, so the text and its bytes are not both held for every file.
-    encoded = {path: _encoded(body) for path, body in ((p, files.pop(p)) for p in list(files))}
+    encoded = {path: body.encode() if isinstance(body, str) else drawn(body)
+               for path, body in ((p, files.pop(p)) for p in list(files))}
     # Last, so it sees every data file the lanes above wrote (and refuses undeclared ones).
     declared = DATA_FILES + LANE_DATA_FILES + edition_chart_data(sources)
     encoded["data.md"] = data_page(published_data(encoded, declared)).encode()
     return encoded
-
-
-def _encoded(body: str | bytes | Drawing) -> bytes:
-    if isinstance(body, str):
-        return body.encode()
-    return body if isinstance(body, bytes) else body.result()
 
 
 def hardware_files(sources: Sources, as_of: dt.date,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 
@@ -53,14 +54,8 @@ def load_snapshots(root: Path, feeds: list[Feed], cache: ParseCache = NO_CACHE,
                                     severity="warning"))
             continue
         data = path.read_bytes()
-        key = cache.key("Snapshot", name, data)
-        snap, found = cache.get(key), []
-        if snap is None:
-            snap, found = parse_snapshot(data, name)
-            if snap is not None and not found:
-                for item in snap.items:
-                    _ = item.content_json  # computed now, so it is kept with the snapshot
-                cache.put(key, snap)
+        snap, found = cache.checked("Snapshot", name, data,
+                                    functools.partial(parse_snapshot, data, name), _with_item_json)
         problems += found
         if snap is None:
             continue
@@ -71,6 +66,11 @@ def load_snapshots(root: Path, feeds: list[Feed], cache: ParseCache = NO_CACHE,
             continue
         snapshots[snap.feed_id] = snap
     return snapshots, problems
+
+
+def _with_item_json(snapshot: Snapshot) -> None:
+    for item in snapshot.items:
+        _ = item.content_json  # computed now, so it is kept with the snapshot
 
 
 def load_feeds(root: Path, cache: ParseCache = NO_CACHE,

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.memo import Memo
-from pipeline.render.drawing import Drawing
+from pipeline.render.drawing import drawn
 
 STORE_MIN_BYTES = 64 * 1024
 """Smaller values stay in the memo's pickle: a file each would cost more than it saves."""
@@ -89,17 +89,14 @@ def save_memo(path: Path | None, memo: Memo, files_dir: Path | None = None) -> N
 
 
 def _stored(value: Any, files_dir: Path) -> Any:
+    # A chart drawn by the build's worker is kept as its bytes, like any other file.
     if not isinstance(value, dict):
-        return _drawn(value)
-    bodies = {name: _drawn(body) for name, body in value.items()}
+        return drawn(value)
+    bodies = {name: drawn(body) for name, body in value.items()}
     return {name: store_file(files_dir, body)
             if isinstance(body, bytes) and len(body) >= STORE_MIN_BYTES else body
             for name, body in bodies.items()}
 
-
-def _drawn(value: Any) -> Any:
-    # A chart drawn by the build's worker is kept as its bytes, like any other file.
-    return value.result() if isinstance(value, Drawing) else value
 
 
 def store_file(files_dir: Path, body: bytes) -> _Kept:

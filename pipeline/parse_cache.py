@@ -57,15 +57,28 @@ class ParseCache:
         self.hits += 1
         return value
 
+    def checked(self, kind: str, name: str, data: bytes,
+                parse: Callable[[], tuple[Any, list]],
+                prepare: Callable[[Any], object] | None = None) -> tuple[Any, list]:
+        """Return (value, problems) that `parse()` gives for these bytes, or the value kept from
+        an earlier run (no problems: only a value parsed without any is kept, so an editor sees
+        every problem again). `prepare` is called on a fresh value before it is kept, to fill
+        cached properties worth keeping with it."""
+        key = self.key(kind, name, data)
+        kept = self.get(key)
+        if kept is not None:
+            return kept, []
+        value, problems = parse()
+        if value is not None and not problems:
+            if prepare is not None:
+                prepare(value)
+            self.put(key, value)
+        return value, problems
+
     def parsed(self, kind: str, name: str, data: bytes, parse: Callable[[], Any]) -> Any:
         """Return what `parse()` gives for these bytes, kept from an earlier run when there.
         A parse that raises keeps nothing."""
-        key = self.key(kind, name, data)
-        kept = self.get(key)
-        if kept is None:
-            kept = parse()
-            self.put(key, kept)
-        return kept
+        return self.checked(kind, name, data, lambda: (parse(), []))[0]
 
     def put(self, key: str, value: Any) -> None:
         if self.folder is None:

@@ -96,16 +96,8 @@ def read_model(path: Path, model: type[M], root: Path, cache: ParseCache = NO_CA
         data = path.read_bytes()
     except OSError as err:
         return None, [Problem(name, "", f"cannot read the file: {err.strerror}")]
-    key = cache.key(model.__qualname__, name, data)
-    kept = cache.get(key)
-    if kept is not None:
-        return kept, []
-    sourced, problems = _parse_model(data, name, model)
-    if sourced is not None and not problems:
-        if prepare is not None:
-            prepare(sourced.model)
-        cache.put(key, sourced)
-    return sourced, problems
+    return cache.checked(model.__qualname__, name, data, lambda: _parse_model(data, name, model),
+                         None if prepare is None else lambda sourced: prepare(sourced.model))
 
 
 def _parse_model(data: bytes, name: str, model: type[M]) -> tuple[Sourced[M] | None, list[Problem]]:

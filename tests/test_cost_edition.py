@@ -23,7 +23,7 @@ from pipeline.price_tables import (
     price_rows,
 )
 from pipeline.prices_source import load_prices
-from pipeline.render.prices_page import cheapest_svg, hour_of_week_svg, prices_page_md
+from pipeline.render.prices_page import cheapest, hour_of_week, prices_page_md, svg
 
 ROOT = Path(__file__).resolve().parents[1]
 PROFILES = list(DEFAULT_PROFILES)
@@ -113,10 +113,10 @@ def test_prices_page_and_charts_are_deterministic(bundled):
     files, rates = bundled
     md = prices_page_md(files, rates, PROFILES, dt.date(2026, 9, 12))
     assert "| DeepSeek | `deepseek-v4-flash` | USD |" in md
-    one = hour_of_week_svg(files, dt.date(2026, 9, 7))
-    assert one == hour_of_week_svg(files, dt.date(2026, 9, 7))
+    one = svg(hour_of_week(files, dt.date(2026, 9, 7)))
+    assert one == svg(hour_of_week(files, dt.date(2026, 9, 7)))
     assert one.startswith(b"<?xml") and b"<dc:date>" not in one
-    assert cheapest_svg(files, rates, PROFILES, dt.date(2026, 9, 12)).count(b"<svg") == 1
+    assert svg(cheapest(files, rates, PROFILES, dt.date(2026, 9, 12))).count(b"<svg") == 1
 
 
 def test_blended_table_keeps_only_the_dates_a_blend_changed(bundled):

@@ -135,15 +135,14 @@ def test_prices_page_module_does_not_import_matplotlib() -> None:
 
 
 def test_chart_text_stays_text_and_bytes_repeat() -> None:
-    from pipeline.render.prices_page import cheapest_svg, price_history_svg
-
     dates = [day("2026-01-01") + dt.timedelta(days=i) for i in range(120)]
-    svg = price_history_svg(FILES, RATES, CHAT, dates)
-    assert svg == price_history_svg(FILES, RATES, CHAT, dates)
+    svg = prices_page.svg(prices_page.price_history(FILES, RATES, CHAT, dates))
+    assert svg == prices_page.svg(prices_page.price_history(FILES, RATES, CHAT, dates))
     # svg.fonttype none: labels are <text> elements, not glyph paths.
     assert b"<text" in svg and b"USD per Mtok (log scale)" in svg and b"<dc:date>" not in svg
     assert b"Acme alpha" in svg
-    assert b"gamma" in cheapest_svg(FILES, RATES, [CHAT], day("2026-03-20"))
+    assert b"gamma" in prices_page.svg(prices_page.cheapest(FILES, RATES, [CHAT],
+                                                           day("2026-03-20")))
 
 
 def test_cheapest_chart_keeps_two_providers_of_one_model_apart() -> None:

@@ -18,7 +18,7 @@ import shutil
 import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pipeline.render.drawing import Drawer, Drawing, ready
 
@@ -208,18 +208,25 @@ def _ticks(ax, categories: tuple[str, ...]) -> None:
             label.set_horizontalalignment("right")
 
 
-def _save(fig) -> tuple[bytes, bytes]:
+def svg_bytes(fig, **savefig: Any) -> bytes:
+    """Return a matplotlib figure as SVG, the same bytes on every build: a fixed hash salt for
+    its ids and no date (STACK-NOTES.md), and text kept as text (`svg.fonttype: none`: smaller,
+    selectable, no glyph turned into a path). Every chart of the site is written by this."""
     import matplotlib
 
     with matplotlib.rc_context({"svg.hashsalt": HASH_SALT, "svg.fonttype": "none"}):
-        png = io.BytesIO()
-        fig.savefig(png, format="png", dpi=PNG_DPI, metadata={"Software": None})
-        # The layout engine measured every text for the PNG; the SVG keeps the axes where it put
-        # them rather than measuring again (a sixth of a chart's drawing time).
-        fig.set_layout_engine("none")
-        svg = io.BytesIO()
-        fig.savefig(svg, format="svg", metadata={"Date": None})
-    return svg.getvalue(), png.getvalue()
+        buf = io.BytesIO()
+        fig.savefig(buf, format="svg", metadata={"Date": None}, **savefig)
+    return buf.getvalue()
+
+
+def _save(fig) -> tuple[bytes, bytes]:
+    png = io.BytesIO()
+    fig.savefig(png, format="png", dpi=PNG_DPI, metadata={"Software": None})
+    # The layout engine measured every text for the PNG; the SVG keeps the axes where it put
+    # them rather than measuring again (a sixth of a chart's drawing time).
+    fig.set_layout_engine("none")
+    return svg_bytes(fig), png.getvalue()
 
 
 def line_chart(spec: ChartSpec) -> tuple[bytes, bytes]:

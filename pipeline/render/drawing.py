@@ -133,6 +133,11 @@ def workers_for(cold: bool) -> int:
     return max(1, min(4, cores or 1)) if cold else 1
 
 
+def drawn(value: Any) -> Any:
+    """Return `value`, or what it drew if it is a drawing (waiting for it if need be)."""
+    return value.result() if isinstance(value, Drawing) else value
+
+
 def ready(value: Any) -> Drawing:
     """Return a drawing that is already drawn (read from a cache)."""
     return Drawing(value=value)

@@ -9,14 +9,12 @@ drawn by the build's drawer (render/drawing.py), so matplotlib is imported only 
 from __future__ import annotations
 
 import html
-import io
 import re
 from collections.abc import Sequence
 
 from pipeline.hardware import CostedRow, HardwareRow, basis_label, best_per_accelerator
+from pipeline.render.charts import svg_bytes
 from pipeline.render.drawing import Drawer, Drawing
-
-_SVG_RC = {"svg.hashsalt": "inference-brief", "svg.fonttype": "none"}
 
 
 def md_text(text: str) -> str:
@@ -33,15 +31,6 @@ def _figure():
     from matplotlib.figure import Figure
 
     return Figure(figsize=(7, 3.6))
-
-
-def _svg(fig) -> bytes:
-    import matplotlib
-
-    buf = io.BytesIO()
-    with matplotlib.rc_context(_SVG_RC):
-        fig.savefig(buf, format="svg", metadata={"Date": None}, bbox_inches="tight")
-    return buf.getvalue()
 
 
 def headline_groups(costed: Sequence[CostedRow]) -> list[tuple[str, str, str, str]]:
@@ -88,7 +77,7 @@ def tokens_per_dollar_chart(costed: Sequence[CostedRow], group: tuple) -> bytes:
     ax.set_title(f"{model} {scenario} ({suite}, {division}): tokens per dollar by cost basis",
                  fontsize=9)
     ax.legend(fontsize=7, title="cost basis (hatched: placeholder cost)", title_fontsize=7)
-    return _svg(fig)
+    return svg_bytes(fig, bbox_inches="tight")
 
 
 def interactivity_chart(rows: Sequence[HardwareRow], model: str, scenario: str) -> bytes:
@@ -105,7 +94,7 @@ def interactivity_chart(rows: Sequence[HardwareRow], model: str, scenario: str) 
     ax.set_ylabel("throughput per GPU (tokens/s)")
     ax.set_title(f"InferenceX {model} {scenario}", fontsize=9)
     ax.legend(fontsize=7)
-    return _svg(fig)
+    return svg_bytes(fig, bbox_inches="tight")
 
 
 def hardware_page(costed: Sequence[CostedRow], rows: Sequence[HardwareRow],

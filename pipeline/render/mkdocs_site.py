@@ -66,9 +66,9 @@ class _Publish:
                 file.copy_file = self._publisher(file)
         # In the order mkdocs walks a docs folder, as if the files had been written there: the
         # sitemap and the search index list pages in this order. The theme's files stay last.
-        docs = [f for f in files if f.generated_by is not None or f.src_dir == config.docs_dir]
-        theme = [f for f in files if not (f.generated_by is not None
-                                          or f.src_dir == config.docs_dir)]
+        docs, theme = [], []
+        for f in files:
+            (docs if f.generated_by is not None or f.src_dir == config.docs_dir else theme).append(f)
         return Files(sorted(docs, key=_walk_order) + theme)
 
     def _publisher(self, file: Any) -> Any:

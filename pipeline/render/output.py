@@ -88,12 +88,12 @@ def link_published(published: Path, target: Path, body: bytes) -> bool:
     A published file's only name is in the site (the previous tree was deleted by the swap). One
     with another name shares its bytes with something outside the site (a site built by an older
     version linked theme files from the venv, and cache files once); linking it again would carry
-    that sharing on, so it is written afresh instead, and the sharing ends with this build."""
+    that sharing on, so it is written afresh instead, and the sharing ends with this build.
+    `target`'s folder must exist."""
     try:
         st = published.stat()
         if st.st_nlink != 1 or st.st_size != len(body) or published.read_bytes() != body:
             return False
-        target.parent.mkdir(parents=True, exist_ok=True)
         os.link(published, target)
     except OSError:
         return False

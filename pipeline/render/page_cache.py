@@ -184,6 +184,7 @@ class ReusePages(BasePlugin):
         bytes mkdocs would write (a year of pages is ~25 MB a build); return whether it did."""
         if self.published is None:
             return False
-        return link_published(self.published / page.file.dest_uri,
-                              Path(page.file.abs_dest_path),
+        target = Path(page.file.abs_dest_path)
+        target.parent.mkdir(parents=True, exist_ok=True)  # a page is a folder of its own
+        return link_published(self.published / page.file.dest_uri, target,
                               html.encode("utf-8", errors="xmlcharrefreplace"))  # as mkdocs does

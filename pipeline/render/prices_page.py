@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import bisect
 import datetime as dt
-import io
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -20,7 +19,7 @@ from pipeline.cost import blended_usd, day_end, effective_price, models_of, quot
 from pipeline.models.prices import PriceFile, WorkloadProfile
 from pipeline.normalize.fx import RateNotFound, RateTable
 from pipeline.price_tables import blended_rows, instant_text
-from pipeline.render.charts import HASH_SALT, ChartSeries, ChartSpec
+from pipeline.render.charts import ChartSeries, ChartSpec, svg_bytes
 from pipeline.render.datasets import EDITION_DATE, Column, DataFile
 from pipeline.sources import Sourced
 
@@ -203,43 +202,12 @@ def svg(chart: PricesChart) -> bytes:
     return draw(chart)
 
 
-def price_history_svg(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
-                      profile: WorkloadProfile, dates: list[dt.date],
-                      blended: list[dict] | None = None) -> bytes:
-    """Return an SVG of the blended USD per Mtok over `dates` (log scale): see `price_history`."""
-    return svg(price_history(files, rates, profile, dates, blended))
-
-
-def hour_of_week_svg(files: Mapping[str, Sourced[PriceFile]], week_monday: dt.date,
-                     meter: str = "input") -> bytes:
-    """Return an SVG of the effective price by UTC hour of the week for lists with windows."""
-    return svg(hour_of_week(files, week_monday, meter))
-
-
-def cheapest_svg(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
-                 profiles: list[WorkloadProfile], as_of: dt.date, top: int = 8) -> bytes:
-    """Return an SVG bar chart of the most tokens per dollar per profile."""
-    return svg(cheapest(files, rates, profiles, as_of, top))
-
-
 def _figure(width_in: float, height_in: float, layout: str | None = None):
     # The object-oriented API, not pyplot: no global figure registry, no GUI backend, and
     # matplotlib is imported only when a chart is drawn (most builds reuse all three).
     from matplotlib.figure import Figure
 
     return Figure(figsize=(width_in, height_in), layout=layout)
-
-
-def _svg_bytes(fig) -> bytes:
-    import matplotlib
-
-    # Text stays text (`svg.fonttype: none`): smaller files, selectable, and no glyph turned
-    # into a path. A fixed hash salt and no date make the bytes the same on every build
-    # (STACK-NOTES.md).
-    with matplotlib.rc_context({"svg.hashsalt": HASH_SALT, "svg.fonttype": "none"}):
-        buf = io.BytesIO()
-        fig.savefig(buf, format="svg", metadata={"Date": None})
-    return buf.getvalue()
 
 
 def _plain_log_formatter():
@@ -285,7 +253,7 @@ def _draw_price_history(chart: PriceHistory) -> bytes:
         ax.legend(fontsize=6, loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False)
     else:
         _say_empty(ax, "No price in force yet")
-    return _svg_bytes(fig)
+    return svg_bytes(fig)
 
 
 def _say_empty(ax, text: str) -> None:
@@ -304,7 +272,7 @@ def _draw_hour_of_week(chart: HourOfWeek) -> bytes:
         ax.legend(fontsize=6)
     else:
         _say_empty(ax, "No price varies with the hour this week")
-    return _svg_bytes(fig)
+    return svg_bytes(fig)
 
 
 def _draw_cheapest(chart: Cheapest) -> bytes:
@@ -320,7 +288,7 @@ def _draw_cheapest(chart: Cheapest) -> bytes:
         ax.set_title(title, fontsize=8)
         ax.set_xlabel("million tokens per USD")
         ax.tick_params(labelsize=6)
-    return _svg_bytes(fig)
+    return svg_bytes(fig)
 
 
 def cheapest_chart_spec(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
