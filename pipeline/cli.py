@@ -158,5 +158,32 @@ def _register_lanes() -> None:
 
 _register_lanes()
 
+
+def run() -> None:
+    """The `brief` executable: run the command, then end the process without tearing it down.
+
+    A year-scale build leaves millions of objects that the interpreter would free one by one on
+    the way out: 0.13 s of a 2.7 s rebuild, after the work is done (mypy ends the same way). By
+    then every file the command wrote is closed and its child processes have stopped; only
+    stdout and stderr hold buffered text, so they are flushed first. Tests call `main` instead,
+    which returns normally."""
+    import os
+
+    try:
+        main()
+        code: object = 0
+    except SystemExit as done:
+        code = done.code
+    if code is not None and not isinstance(code, int):  # sys.exit("message"): print it, fail
+        print(code, file=sys.stderr)
+        code = 1
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a closed pipe: nothing more can reach the reader
+            code = code or 1
+    os._exit(code or 0)
+
+
 if __name__ == "__main__":
-    main()
+    run()

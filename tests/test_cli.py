@@ -91,6 +91,25 @@ def test_build_exit_codes(tiny: Path, tmp_path: Path) -> None:
     assert "sources/editions.yaml: missing: the series file is required" in bad.output
 
 
+def test_the_executable_flushes_its_output_and_keeps_exit_codes(tiny: Path) -> None:
+    # `python -m pipeline.cli` ends through cli.run, which skips the interpreter's teardown:
+    # text written to a pipe (block-buffered) must still arrive, and exit codes stay click's.
+    def brief(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "pipeline.cli", *args], cwd=REPO,
+                              capture_output=True, text=True, check=False,
+                              env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"})
+
+    built = brief("build", "--root", str(tiny), "--today", "2026-11-30")
+    assert (built.returncode, built.stdout) == (0, f"built 2 editions into {tiny / 'public'}\n")
+    checked = brief("check", "--root", str(tiny))
+    assert checked.returncode == 0 and checked.stdout.startswith("0 problems; 6 entries")
+    assert brief("frobnicate").returncode == 2
+    write_entry(tiny, "2026-09-10", "bad", body="date: 2026-09-10\n")
+    failed = brief("build", "--root", str(tiny), "--today", "2026-11-30")
+    assert failed.returncode == 1
+    assert failed.stderr.endswith("problem(s) found; nothing was written.\n")
+
+
 def test_unknown_command_is_usage_error() -> None:
     assert CliRunner().invoke(main, ["frobnicate"]).exit_code == 2
 
