@@ -15,8 +15,10 @@ from typing import Any
 class Memo:
     """Values by key: from `known` when there, else computed (and counted)."""
 
-    def __init__(self, known: Mapping[str, Any] | None = None) -> None:
+    def __init__(self, known: Mapping[str, Any] | None = None, origin: object = None) -> None:
         self.known: Mapping[str, Any] = known or {}
+        self.origin = origin
+        """What the store that loaded `known` needs to save the memo again (memo_store.py)."""
         self.used: dict[str, Any] = {}
         self.computed = 0
 

@@ -1,6 +1,9 @@
 """The memos' files under `.cache/`.
 
-A memo (memo.py) is kept between builds as one pickle. The data files' memo holds the largest
+A memo (memo.py) is kept between builds as an append-only file of pickled frames
+(append_log.py): a new edition adds a few values to memos of tens of MB. The data files' memo is
+rewritten whole instead: it is small, changes rarely, and pruning its kept files (below) needs
+every live value's file name. It holds the largest
 values of the build, ~170 MB at a year's scale (hardware.json alone is 94 MB), and unpickling it
 whole took 0.4 s of every build, and any change rewrote all of it. Large files are therefore kept
 apart, each once, under `.cache/files/` by the digest of its bytes; the pickle names them, and
@@ -17,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pipeline.append_log import Log, read_log, save_log
 from pipeline.memo import Memo
 from pipeline.render.drawing import drawn
 
@@ -37,18 +41,14 @@ def load_memo(path: Path | None, files_dir: Path | None = None) -> Memo:
 
     Kept files are read back from `files_dir`; a value naming one that is gone (the cache was
     pruned by hand, or by another build) is dropped, so it is computed again."""
-    try:
-        found = pickle.loads(path.read_bytes()) if path else {}
-    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError,
-            ValueError):
-        found = {}
-    if not isinstance(found, dict):
-        return Memo()
-    located = {key: _located(value, files_dir) for key, value in found.items()}
+    log = read_log(path, pickle.load, (pickle.UnpicklingError,))
+    if files_dir is None:
+        return Memo(log.values, origin=log)
+    located = {key: _located(value, files_dir) for key, value in log.values.items()}
     return Memo({key: value for key, value in located.items() if value is not None})
 
 
-def _located(value: Any, files_dir: Path | None) -> Any:
+def _located(value: Any, files_dir: Path) -> Any:
     """Return `value` with its kept files read back, or None if one cannot be."""
     if not (isinstance(value, dict) and any(isinstance(v, _Kept) for v in value.values())):
         return value
@@ -57,7 +57,7 @@ def _located(value: Any, files_dir: Path | None) -> Any:
         if isinstance(body, _Kept):
             kept = body
             try:
-                body = (files_dir / kept.digest).read_bytes() if files_dir else b""
+                body = (files_dir / kept.digest).read_bytes()
             except OSError:
                 return None
             if len(body) != kept.size:
@@ -67,25 +67,28 @@ def _located(value: Any, files_dir: Path | None) -> Any:
 
 
 def save_memo(path: Path | None, memo: Memo, files_dir: Path | None = None) -> None:
-    """Keep the values this build used for the next, when they changed (written aside, then
-    renamed, so a killed build leaves the old file or the new one).
+    """Keep the values this build used for the next: appended to the memo's file, or the file
+    rewritten (aside, then renamed) when it is mostly dead values (append_log.py).
 
     With `files_dir`, a value that maps paths to bytes has each large file kept there by digest,
-    and files no kept value names any more are deleted."""
+    files no kept value names any more are deleted, and the file is rewritten whenever a value
+    changed."""
+    if files_dir is None:
+        save_log(path, memo.origin if isinstance(memo.origin, Log) else Log(), memo.used, _dump)
+        return
     if path is None or not memo.changed:
         return
     try:
-        used = memo.used
-        if files_dir is not None:
-            used = {key: _stored(value, files_dir) for key, value in used.items()}
-            _prune(files_dir, used)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        scratch = path.with_suffix(f".{os.getpid()}.tmp")
-        with scratch.open("wb") as f:  # streamed: a large memo is not held twice in memory
-            pickle.dump(used, f, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(scratch, path)
+        used = {key: _stored(value, files_dir) for key, value in memo.used.items()}
+        _prune(files_dir, used)
     except OSError:
-        pass  # a read-only cache: this build still succeeds, the next computes again
+        return  # a read-only cache: this build still succeeds, the next computes again
+    save_log(path, Log(), used, _dump)  # a Log() read nothing whole: the file is rewritten
+
+
+def _dump(values: dict[str, Any], stream: Any) -> None:
+    # A drawing among the values pickles as its bytes (render/drawing.py).
+    pickle.dump(values, stream, protocol=pickle.HIGHEST_PROTOCOL)
 
 
 def _stored(value: Any, files_dir: Path) -> Any:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import hashlib
 import marshal
-import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -27,6 +26,7 @@ from typing import Any
 import jinja2
 from mkdocs.plugins import BasePlugin, event_priority
 
+from pipeline.append_log import read_log, save_log
 from pipeline.render.output import link_published
 
 STUB_TEMPLATE = "brief-cached-page.html"
@@ -61,20 +61,15 @@ def is_reusable(markdown: bytes) -> bool:
 
 
 class PageStore:
-    """Rendered pages by key (HTML and search entries), in one file under `.cache/`."""
+    """Rendered pages by key (HTML and search entries), in one append-only file under `.cache/`
+    (append_log.py)."""
 
     def __init__(self, path: Path | None) -> None:
         self.path = path
-        self.pages: dict[str, tuple[str, list[dict[str, Any]]]] = {}
+        self.log = read_log(path, marshal.load)
+        self.pages: dict[str, tuple[str, list[dict[str, Any]]]] = dict(self.log.values)
         self.used: set[str] = set()
         self.added = 0
-        if path is not None:
-            try:
-                data = marshal.loads(path.read_bytes())
-                if isinstance(data, dict):
-                    self.pages = data
-            except (OSError, ValueError, EOFError, TypeError):
-                self.pages = {}
 
     def get(self, key: str) -> tuple[str, list[dict[str, Any]]] | None:
         found = self.pages.get(key)
@@ -88,14 +83,8 @@ class PageStore:
         self.added += 1
 
     def save(self) -> None:
-        """Write the pages this build used (dropping the rest), when anything changed."""
-        if self.path is None or (not self.added and self.used == set(self.pages)):
-            return
-        kept = {k: v for k, v in self.pages.items() if k in self.used}
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        scratch = self.path.with_suffix(f".{os.getpid()}.tmp")
-        scratch.write_bytes(marshal.dumps(kept))
-        os.replace(scratch, self.path)
+        """Keep the pages this build used (adding the new ones; dropping the rest in time)."""
+        save_log(self.path, self.log, {k: self.pages[k] for k in self.used}, marshal.dump)
 
 
 def _render_nothing(page: Any) -> Any:
