@@ -136,11 +136,18 @@ def test_radar_calendar_is_rfc5545(bundled_site: Path) -> None:
 
 def test_ics_folding_and_escaping() -> None:
     assert ics_text("a,b;c\\d\ne") == "a\\,b\\;c\\\\d\\ne"
-    line = "DESCRIPTION:" + "价格" * 40
-    folded = fold(line).encode()
-    parts = folded.split(b"\r\n")
-    assert all(len(p) <= 75 for p in parts) and all(p.startswith(b" ") for p in parts[1:])
-    assert b"".join(p[1:] if i else p for i, p in enumerate(parts)).decode() == line
+    # Characters of one to four bytes, shifted so that every kind lands on each cut.
+    for text in ("价格" * 40, "ab€😀é" * 30, "x" * 150):
+        for shift in range(4):
+            line = "DESCRIPTION:" + "y" * shift + text
+            parts = fold(line).encode().split(b"\r\n")
+            assert all(p.startswith(b" ") for p in parts[1:])
+            assert b"".join(p[1:] if i else p for i, p in enumerate(parts)).decode() == line
+            # Each part as full as it can be: the next character would not have fit.
+            for i, part in enumerate(parts[:-1]):
+                following = parts[i + 1][1:].decode()[0].encode()
+                assert len(part) <= 75 < len(part) + len(following)
+    assert fold("SUMMARY:short") == "SUMMARY:short"
 
 
 # Data page -------------------------------------------------------------------------------------

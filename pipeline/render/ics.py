@@ -23,19 +23,20 @@ def ics_text(value: str) -> str:
 
 def fold(line: str) -> str:
     """Return a content line folded at 75 octets (RFC 5545 §3.1), never inside a UTF-8 character."""
-    out: list[str] = []
-    current, size, limit = "", 0, 75
-    for ch in line:
-        n = len(ch.encode())
-        if size + n > limit:
-            out.append(current)
-            # Continuation lines start with a space, which counts towards their 75 octets.
-            current, size, limit = ch, n, 74
-        else:
-            current += ch
-            size += n
-    out.append(current)
-    return "\r\n ".join(out)
+    data = line.encode()
+    if len(data) <= 75:
+        return line
+    # Cut by bytes: a year of radar events folded character by character took 0.05 s a build.
+    parts, start, limit = [], 0, 75
+    while len(data) - start > limit:
+        end = start + limit
+        while data[end] & 0xC0 == 0x80:  # a continuation byte: the cut would split a character
+            end -= 1
+        parts.append(data[start:end])
+        # Continuation lines start with a space, which counts towards their 75 octets.
+        start, limit = end, 74
+    parts.append(data[start:])
+    return b"\r\n ".join(parts).decode()
 
 
 def _day(d: dt.date) -> str:
