@@ -85,22 +85,28 @@ def rel(path: Path, root: Path) -> str:
 
 def read_model(path: Path, model: type[M], root: Path, cache: ParseCache = NO_CACHE,
                prepare: Callable[[M], object] | None = None,
+               check: Callable[[Sourced[M]], list[Problem]] | None = None,
                ) -> tuple[Sourced[M] | None, list[Problem]]:
     """Parse and validate one YAML file against `model`; return it or the problems found.
 
     `cache` keeps what parsed without problems, by content (see parse_cache.py); `prepare` is
     called on a freshly parsed model before it is kept, to fill cached properties worth keeping
-    with it."""
+    with it. `check` returns the problems of a valid model that only its own file decides (a
+    file's data-quality gates): a file is kept only when it has none, so a kept file skips them.
+    """
     name = rel(path, root)
     try:
         data = path.read_bytes()
     except OSError as err:
         return None, [Problem(name, "", f"cannot read the file: {err.strerror}")]
-    return cache.checked(model.__qualname__, name, data, lambda: _parse_model(data, name, model),
+    return cache.checked(model.__qualname__, name, data,
+                         lambda: _parse_model(data, name, model, check),
                          None if prepare is None else lambda sourced: prepare(sourced.model))
 
 
-def _parse_model(data: bytes, name: str, model: type[M]) -> tuple[Sourced[M] | None, list[Problem]]:
+def _parse_model(data: bytes, name: str, model: type[M],
+                 check: Callable[[Sourced[M]], list[Problem]] | None = None,
+                 ) -> tuple[Sourced[M] | None, list[Problem]]:
     doc, lines, problems = parse_yaml(data, name)
     if doc is None or problems:
         return None, problems
@@ -108,9 +114,10 @@ def _parse_model(data: bytes, name: str, model: type[M]) -> tuple[Sourced[M] | N
         return None, [Problem(name, "", f"expected a mapping of keys to values at the top, "
                               f"found {type(doc).__name__}", line=1)]
     try:
-        return Sourced(model.model_validate(doc), name, lines), []
+        sourced = Sourced(model.model_validate(doc), name, lines)
     except ValidationError as err:
         return None, validation_problems(err, model, name, lines)
+    return sourced, check(sourced) if check else []
 
 
 def validation_problems(err: ValidationError, model: type[BaseModel], path: str,

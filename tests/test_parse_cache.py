@@ -44,6 +44,23 @@ def test_an_edited_file_is_parsed_again_and_its_problem_reported_every_time(tree
                    for p in err.value.problems)
 
 
+def test_a_file_failing_a_data_quality_gate_is_never_kept(tree):
+    # The gates run on a fresh parse only; a file that fails one must be parsed, and fail, again.
+    load_sources(tree, ParseCache(tree / ".cache" / "parsed"))
+    path = tree / "sources" / "prices" / "openai.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("price: 2.50}", "price: -2.50}", 1),
+                    encoding="utf-8")
+    path.rename(path.with_name("other.yaml"))
+    for _ in range(2):
+        cache = ParseCache(tree / ".cache" / "parsed")
+        with pytest.raises(SourceError) as err:
+            load_sources(tree, cache)
+        found = {p.field.split(".")[-1] for p in err.value.problems
+                 if p.path == "sources/prices/other.yaml"}
+        assert found == {"price", "provider"}
+        assert cache.misses == 1
+
+
 def test_entries_no_load_used_are_pruned(tree):
     folder = tree / ".cache" / "parsed"
     load_sources(tree, ParseCache(folder))
