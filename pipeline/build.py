@@ -77,8 +77,9 @@ def edition_chart_data(sources: Sources) -> tuple[DataFile, ...]:
 
 def site_files(sources: Sources, editions: list[Edition], cache: ChartCache | None = None,
                parts: Parts | None = None, memo: Memo | None = None,
-               html_memo: Memo | None = None) -> dict[str, bytes]:
-    """Return every generated file of the site's docs (pages as Markdown), by path in the docs.
+               html_memo: Memo | None = None) -> dict[str, bytes | output.DiskBody]:
+    """Return every generated file of the site's docs (pages as Markdown), by path in the docs;
+    large data files kept from an earlier build stay on disk until published (output.DiskBody).
 
     `cache` keeps chart drawings between builds, and hands the missing ones to its drawer;
     without one every chart is drawn here. `parts` are the editions' computed parts (for their
@@ -248,12 +249,12 @@ def sources_page(sources: Sources, latest: Edition) -> str:
     return sources_page_md(sources.feeds.feeds, sources.snapshots, latest.date, latest.previous)
 
 
-def write_docs(docs: Path, files: dict[str, bytes]) -> None:
+def write_docs(docs: Path, files: dict[str, bytes | output.DiskBody]) -> None:
     """Write the docs folder mkdocs builds from: site/docs and the generated files."""
     shutil.copytree(SITE_DIR / "docs", docs, dirs_exist_ok=True)
     for path, body in files.items():
         (docs / path).parent.mkdir(parents=True, exist_ok=True)
-        (docs / path).write_bytes(body)
+        (docs / path).write_bytes(output.body_bytes(body))
 
 
 def epoch_of(editions: list[Edition]) -> int:
@@ -295,14 +296,14 @@ def build_site(root: Path, out: Path, *, today: dt.date) -> BuildResult:
             return BuildResult(editions=stamp.editions, files=stamp.files, out=out)
     frozen_by_caller = gc.get_freeze_count() > 0
     try:
-        return _build(root, out, today, cache, inputs)
+        return _build(root, out, today, cache, inputs, stamp.kept if stamp else {})
     finally:
         if not frozen_by_caller:  # see long_lived_objects: a caller may build again
             gc.unfreeze()
 
 
 def _build(root: Path, out: Path, today: dt.date, cache: Path | None,
-           inputs: str) -> BuildResult:
+           inputs: str, kept: dict[str, list]) -> BuildResult:
     from pipeline.compose import compose_reusing
     from pipeline.parse_cache import ParseCache
     from pipeline.render.charts import ChartCache
@@ -344,11 +345,13 @@ def _build(root: Path, out: Path, today: dt.date, cache: Path | None,
                                bytecode_dir=cache / "jinja" if cache else None,
                                published=out)
             build_mkdocs(files, built, site_url=site_url, epoch=epoch_of(editions),
-                         published=out, plugins={"brief-page-cache": reuse})
+                         published=out, kept=kept, plugins={"brief-page-cache": reuse})
             store.save()
+            kept_digests: dict[str, str] = {}
             for name, path in memo_files.items():
-                # The data files' large bytes go to files/, read back by the next build.
-                save_memo(path, memos[name], files_dir if name == "data-files" else None)
+                # The data files' large bytes go to files/, opened by the next build.
+                kept_digests |= save_memo(path, memos[name],
+                                          files_dir if name == "data-files" else None)
             output.swap_in(built, out, scratch)
             charts.prune()
         finally:
@@ -356,5 +359,8 @@ def _build(root: Path, out: Path, today: dt.date, cache: Path | None,
         result = BuildResult(editions=len(editions), files=len(files), out=out)
         build_stamp.write_stamp(cache, out, build_stamp.Stamp(
             inputs=inputs, output=build_stamp.output_signature(out),
-            editions=result.editions, files=result.files))
+            editions=result.editions, files=result.files,
+            kept={path: output.published_state(out / path, digest)
+                  for path, digest in kept_digests.items()
+                  if path in files and output.holds(files[path], digest)}))
     return result

@@ -19,7 +19,7 @@ import importlib.metadata
 import json
 import os
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 CODE = Path(__file__).resolve().parents[1]
@@ -27,7 +27,7 @@ CODE = Path(__file__).resolve().parents[1]
 CODE_DIRS = ("pipeline", "templates", "site")
 VERSIONED = ("mkdocs", "mkdocs-material", "markdown", "jinja2", "pymdown-extensions",
              "matplotlib", "css-inline", "nh3", "pydantic")
-STAMP_VERSION = 1
+STAMP_VERSION = 2
 
 
 def cache_dir(root: Path) -> Path | None:
@@ -117,6 +117,9 @@ class Stamp:
     output: str
     editions: int
     files: int
+    kept: dict[str, list] = field(default_factory=dict)
+    """The files published from bytes kept on disk, by path: digest and metadata
+    (render/output.py published_state), so the next build can link them without reading."""
 
 
 def _stamp_path(cache: Path, out: Path) -> Path:

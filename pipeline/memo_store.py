@@ -7,7 +7,7 @@ every live value's file name. It holds the largest
 values of the build, ~170 MB at a year's scale (hardware.json alone is 94 MB), and unpickling it
 whole took 0.4 s of every build, and any change rewrote all of it. Large files are therefore kept
 apart, each once, under `.cache/files/` by the digest of its bytes; the pickle names them, and
-loading reads them back (a plain read, cheaper than unpickling the same bytes).
+loading opens them, to be read only when the site needs their bytes (render/output.py DiskBody).
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from typing import Any
 from pipeline.append_log import Log, read_log, save_log
 from pipeline.memo import Memo
 from pipeline.render.drawing import drawn
+from pipeline.render.output import DiskBody
 
 STORE_MIN_BYTES = 64 * 1024
 """Smaller values stay in the memo's pickle: a file each would cost more than it saves."""
@@ -49,41 +50,44 @@ def load_memo(path: Path | None, files_dir: Path | None = None) -> Memo:
 
 
 def _located(value: Any, files_dir: Path) -> Any:
-    """Return `value` with its kept files read back, or None if one cannot be."""
+    """Return `value` with its kept files opened, or None if one cannot be."""
     if not (isinstance(value, dict) and any(isinstance(v, _Kept) for v in value.values())):
         return value
     out = {}
     for name, body in value.items():
         if isinstance(body, _Kept):
-            kept = body
             try:
-                body = (files_dir / kept.digest).read_bytes()
+                body = DiskBody(files_dir / body.digest, body.digest, body.size)
             except OSError:
-                return None
-            if len(body) != kept.size:
                 return None
         out[name] = body
     return out
 
 
-def save_memo(path: Path | None, memo: Memo, files_dir: Path | None = None) -> None:
+def save_memo(path: Path | None, memo: Memo, files_dir: Path | None = None) -> dict[str, str]:
     """Keep the values this build used for the next: appended to the memo's file, or the file
     rewritten (aside, then renamed) when it is mostly dead values (append_log.py).
 
     With `files_dir`, a value that maps paths to bytes has each large file kept there by digest,
     files no kept value names any more are deleted, and the file is rewritten whenever a value
-    changed."""
+    changed. Returns the digest of each file kept there, by its path in the value (the site's):
+    the next build loads those as DiskBody."""
     if files_dir is None:
         save_log(path, memo.origin if isinstance(memo.origin, Log) else Log(), memo.used, _dump)
-        return
-    if path is None or not memo.changed:
-        return
+        return {}
+    if path is None:
+        return {}
+    if not memo.changed:  # every large file was loaded, and is kept as it was
+        return {name: body.digest for value in memo.used.values() if isinstance(value, dict)
+                for name, body in value.items() if isinstance(body, DiskBody)}
     try:
         used = {key: _stored(value, files_dir) for key, value in memo.used.items()}
         _prune(files_dir, used)
     except OSError:
-        return  # a read-only cache: this build still succeeds, the next computes again
+        return {}  # a read-only cache: this build still succeeds, the next computes again
     save_log(path, Log(), used, _dump)  # a Log() read nothing whole: the file is rewritten
+    return {name: kept.digest for value in used.values() if isinstance(value, dict)
+            for name, kept in value.items() if isinstance(kept, _Kept)}
 
 
 def _dump(values: dict[str, Any], stream: Any) -> None:
@@ -96,7 +100,8 @@ def _stored(value: Any, files_dir: Path) -> Any:
     if not isinstance(value, dict):
         return drawn(value)
     bodies = {name: drawn(body) for name, body in value.items()}
-    return {name: store_file(files_dir, body)
+    return {name: _Kept(body.digest, body.size) if isinstance(body, DiskBody)
+            else store_file(files_dir, body)
             if isinstance(body, bytes) and len(body) >= STORE_MIN_BYTES else body
             for name, body in bodies.items()}
 

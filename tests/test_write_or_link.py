@@ -6,7 +6,11 @@ import datetime as dt
 import os
 from pathlib import Path
 
+import pytest
+
+from pipeline import memo_store
 from pipeline.build import build_site
+from pipeline.render import output
 from pipeline.render.mkdocs_site import SITE_DIR
 from pipeline.render.output import write_or_link
 
@@ -75,3 +79,32 @@ def test_a_published_file_edited_in_place_is_not_carried_forward(tmp_path: Path)
     target = tmp_path / "big.csv"
     write_or_link(target, BODY, published)
     assert target.read_bytes() == BODY and target.stat().st_nlink == 1
+
+
+def test_kept_data_files_are_linked_without_reading_unless_touched(
+        copy_repo_sources, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Large data files stay on disk (output.DiskBody); once a build has published one, the next
+    # links it without reading either copy, unless the published file was touched since.
+    monkeypatch.setattr(memo_store, "STORE_MIN_BYTES", 1)  # every data file kept apart
+    reads: list[str] = []
+    read = output.DiskBody.read
+    monkeypatch.setattr(output.DiskBody, "read", lambda self: reads.append(self.digest) or read(self))
+    root = copy_repo_sources()
+    public, today = root / "public", dt.date(2026, 9, 30)
+
+    def build() -> None:
+        (root / "sources" / "editions.yaml").touch()  # not up to date: build again
+        reads.clear()
+        build_site(root, public, today=today)
+
+    build()  # computes the data files, keeps them in .cache/files and publishes them
+    data = public / "data" / "prices.json"
+    before = data.stat().st_ino
+    build()
+    assert reads == [] and data.stat().st_ino == before and data.stat().st_nlink == 1
+
+    good = data.read_bytes()
+    with data.open("r+b") as f:  # edited in place: same inode, same size, new time
+        f.write(b"X")
+    build()
+    assert reads and data.read_bytes() == good and data.stat().st_ino != before

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from pipeline.problems import BuildError
 from pipeline.render.escape import md_text
+from pipeline.render.output import DiskBody
 
 
 @dataclass(frozen=True)
@@ -104,7 +105,7 @@ DATA_FILES: tuple[DataFile, ...] = (
 )
 
 
-def published_data(files: dict[str, bytes],
+def published_data(files: dict[str, bytes | DiskBody],
                    declared: tuple[DataFile, ...] = DATA_FILES) -> tuple[DataFile, ...]:
     """Return the declared data files and families this build writes, by path.
 
@@ -126,7 +127,10 @@ def published_data(files: dict[str, bytes],
         raise BuildError(f"written under data/ but not declared in DATA_FILES (so the Data page "
                          f"would not describe it): {', '.join(undeclared)}")
     for path, d in found.items():
-        header = csv_header(files[path]) if path.endswith(".csv") else None
+        # The header only: a large file kept on disk (output.DiskBody) is not read whole.
+        body = files[path]
+        head = body.head(64 * 1024) if isinstance(body, DiskBody) else body
+        header = csv_header(head) if path.endswith(".csv") else None
         if header is not None and header != [c.name for c in d.columns]:
             raise BuildError(f"{path}: its header is {', '.join(header) or '(none)'} but its "
                              f"declaration ({d.path}) describes the columns "

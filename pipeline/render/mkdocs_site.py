@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.problems import BuildError
-from pipeline.render.output import write_or_link
+from pipeline.render.output import DiskBody, link_unchanged, write_or_link
 
 SITE_DIR = Path(__file__).resolve().parents[2] / "site"
 
@@ -49,9 +49,12 @@ class _Publish:
     name of a file outside it (the repository, the theme), so editing the site changes nothing
     else."""
 
-    def __init__(self, files: Mapping[str, bytes], published: Path | None) -> None:
+    def __init__(self, files: Mapping[str, bytes | DiskBody], published: Path | None,
+                 kept: Mapping[str, list] | None = None) -> None:
         self.files = files
         self.published = published
+        self.kept = kept or {}
+        """What the last build published from DiskBody files, by path (output.published_state)."""
         self.made: set[str] = set()
 
     def on_files(self, files: Any, *, config: Any) -> Any:
@@ -60,7 +63,9 @@ class _Publish:
         for path, body in self.files.items():
             if files.get_file_from_path(path) is not None:
                 raise BuildError(f"the build generates {path}, which site/docs already holds")
-            files.append(File.generated(config, path, content=body))
+            files.append(File.generated(config, path, abs_src_path=str(body.path))
+                         if isinstance(body, DiskBody) else
+                         File.generated(config, path, content=body))
         for file in files:
             if not file.is_documentation_page():
                 file.copy_file = self._publisher(file)
@@ -78,9 +83,15 @@ class _Publish:
             if folder not in self.made:  # ~2,000 files in a few folders: one mkdir per folder
                 os.makedirs(folder, exist_ok=True)
                 self.made.add(folder)
-            body = file.content_bytes
             published = self.published / file.dest_uri if self.published else None
-            write_or_link(Path(dest), body, published)
+            body = self.files.get(file.src_uri) if file.generated_by is not None else None
+            if isinstance(body, DiskBody):
+                if published is not None and link_unchanged(
+                        published, Path(dest), body, self.kept.get(file.dest_uri)):
+                    return
+                write_or_link(Path(dest), body.read(), published)
+            else:
+                write_or_link(Path(dest), file.content_bytes, published)
         return publish
 
 
@@ -91,15 +102,16 @@ def _walk_order(file: Any) -> tuple:
     return tuple(folders), (os.path.splitext(name)[0] not in ("index", "README"), name)
 
 
-def build_mkdocs(files: Mapping[str, bytes], site_dir: Path, *, site_url: str, epoch: int,
-                 published: Path | None = None, docs_dir: Path = SITE_DIR / "docs",
+def build_mkdocs(files: Mapping[str, bytes | DiskBody], site_dir: Path, *, site_url: str,
+                 epoch: int, published: Path | None = None,
+                 kept: Mapping[str, list] | None = None, docs_dir: Path = SITE_DIR / "docs",
                  config_file: Path = SITE_DIR / "mkdocs.yml",
                  plugins: dict[str, object] | None = None) -> None:
     """Build the site of `docs_dir` and the generated `files` (by path in the docs) with mkdocs
     (strict: a warning fails the build) at a fixed build time.
 
     `published`: the site as the last build left it, whose unchanged files are linked (see
-    `_Publish`). `plugins`: plugin instances to add in-process, by name (the page cache,
+    `_Publish`); `kept`: what the last build published there from DiskBody files. `plugins`: plugin instances to add in-process, by name (the page cache,
     render/page_cache.py).
     """
     # Imported here: mkdocs and its theme take a noticeable time to import, and `brief check`
@@ -118,7 +130,7 @@ def build_mkdocs(files: Mapping[str, bytes], site_dir: Path, *, site_url: str, e
         with _env("SOURCE_DATE_EPOCH", str(epoch)), _env("NO_MKDOCS_2_WARNING", "1"):
             config = load_config(config_file=str(config_file), docs_dir=str(docs_dir),
                                  site_dir=str(site_dir), site_url=site_url, strict=True)
-            publish = type("Publish", (_Publish, BasePlugin), {})(files, published)
+            publish = type("Publish", (_Publish, BasePlugin), {})(files, published, kept)
             plugins = {"brief-publish": publish, **(plugins or {})}
             for name, plugin in plugins.items():
                 config.plugins[name] = plugin  # registers its events, like a configured plugin

@@ -13,6 +13,7 @@ import ctypes
 import ctypes.util
 import errno
 import fcntl
+import hashlib
 import os
 import shutil
 import tempfile
@@ -93,6 +94,75 @@ def link_published(published: Path, target: Path, body: bytes) -> bool:
     try:
         st = published.stat()
         if st.st_nlink != 1 or st.st_size != len(body) or published.read_bytes() != body:
+            return False
+        os.link(published, target)
+    except OSError:
+        return False
+    return True
+
+
+class DiskBody:
+    """A file of the site whose bytes stay on disk until something needs them: the large data
+    files the memo keeps under `.cache/files/` (memo_store.py), ~165 MB at a year's scale, which
+    every build read back and then compared with the published copies, read too. Their digest is
+    known, so the publisher links the published copy without reading either when the last build
+    published this very digest there (`link_unchanged`).
+
+    The file is opened at once and held open: another build may prune it meanwhile, and an open
+    file outlives its name."""
+
+    def __init__(self, path: Path, digest: str, size: int) -> None:
+        self.path = path
+        self.digest = digest
+        self.size = size
+        self._file = path.open("rb")  # OSError when gone: the caller computes the value again
+        if os.fstat(self._file.fileno()).st_size != size:
+            self._file.close()
+            raise OSError(f"{path} is not {size} bytes")
+
+    def read(self) -> bytes:
+        return os.pread(self._file.fileno(), self.size, 0)
+
+    def head(self, size: int) -> bytes:
+        return os.pread(self._file.fileno(), min(size, self.size), 0)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, DiskBody):
+            return self.digest == other.digest
+        return isinstance(other, bytes) and self.read() == other
+
+    def __hash__(self) -> int:
+        return hash(self.digest)
+
+
+def body_bytes(body: bytes | DiskBody) -> bytes:
+    """Return the bytes of a file of the site, reading them when they are on disk."""
+    return body.read() if isinstance(body, DiskBody) else body
+
+
+def holds(body: bytes | DiskBody, digest: str) -> bool:
+    """Are these the bytes of `digest`? (A DiskBody knows its digest; bytes are hashed.)"""
+    if isinstance(body, DiskBody):
+        return body.digest == digest
+    return isinstance(body, bytes) and hashlib.sha256(body).hexdigest() == digest
+
+
+def published_state(path: Path, digest: str) -> list:
+    """Return what the stamp records of a file published from a DiskBody: its digest and the
+    metadata that tells whether it was touched since (as build_stamp does for inputs)."""
+    st = path.stat()
+    return [digest, st.st_size, st.st_mtime_ns, st.st_ino]
+
+
+def link_unchanged(published: Path, target: Path, body: DiskBody, recorded: list | None) -> bool:
+    """Hard-link the published file to `target` when the last build published `body`'s digest
+    there and the file is as it left it (size, modification time, inode; its only name);
+    return whether it did."""
+    if recorded is None or recorded[0] != body.digest:
+        return False
+    try:
+        st = published.stat()
+        if st.st_nlink != 1 or [body.digest, st.st_size, st.st_mtime_ns, st.st_ino] != recorded:
             return False
         os.link(published, target)
     except OSError:
