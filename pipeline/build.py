@@ -186,9 +186,9 @@ def price_files(sources: Sources, dates: list[dt.date], memo: Memo | None = None
     if not sources.prices or sources.rates is None:
         return {"prices.md": "# Prices\n\nNo price histories in this repository.\n"}
     from pipeline.price_tables import (
-        BLENDED_COLUMNS,
         PRICE_COLUMNS,
-        blended_rows,
+        blended_csv,
+        blended_groups,
         csv_bytes,
         json_bytes,
         price_rows,
@@ -208,7 +208,8 @@ def price_files(sources: Sources, dates: list[dt.date], memo: Memo | None = None
         return {"data/prices.csv": csv_bytes(rows, PRICE_COLUMNS),
                 "data/prices.json": json_bytes(rows, PRICE_COLUMNS)}
 
-    blended = blended_rows(files, rates, profiles, dates, parts.memo if parts else None, code)
+    groups = blended_groups(files, rates, profiles, dates, parts.memo if parts else None, code)
+    blended = [row for _, rows in groups for row in rows]
     current = prices_page.current_tables(files, rates, profiles, as_of)
     # Drawn only when what they plot changed: the hour-of-week chart reads the windowed prices of
     # the week (the same from week to week but for DST), the cheapest one the rows in force.
@@ -228,7 +229,7 @@ def price_files(sources: Sources, dates: list[dt.date], memo: Memo | None = None
         **{path: memo.get(prices_chart_key(chart, code),
                           lambda c=chart: drawer.submit(prices_page.svg, c))
            for path, chart in reused.items()},
-        "data/blended.csv": csv_bytes(blended, BLENDED_COLUMNS),
+        "data/blended.csv": blended_csv(groups, parts.memo if parts else None),
     }
 
 

@@ -27,7 +27,6 @@ from pipeline.render.pages import (
     Rendered,
     edition_page,
     headline_of,
-    series_render_json,
     text_edition,
 )
 
@@ -113,7 +112,6 @@ def channel_files(editions: list[Edition], series: Series,
     charts_of = charts_of or {}
     memo = memo if memo is not None else Memo()
     rendered = rendered if rendered is not None else Rendered(memo, salt, series)
-    series_json = series_render_json(series)
     files: dict[str, bytes] = {}
     items = []
     for edition in editions:
@@ -123,8 +121,9 @@ def channel_files(editions: list[Edition], series: Series,
         body = memo.get(f"body-html {salt} {_digest(body_md)}",
                         lambda md=body_md: markdown_html(md))
         text = rendered.text(edition)
+        # Keyed through `rendered`, which makes each edition's repr once for all it renders.
         files[f"briefings/{day}/email.html"] = memo.get(
-            f"email-html {salt} {_digest(repr((edition, series_json, body)))}",
+            rendered.key("email-html", edition, body),
             lambda e=edition, b=body: email_html(e, series, b).encode())
         items.append(feed_item(edition, series, body, text,
                                summary=plain_text(headline_of(edition))))

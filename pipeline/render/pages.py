@@ -118,7 +118,8 @@ class Rendered:
         self._series_json = series_render_json(series)
         self._reprs: dict[dt.date, str] = {}
 
-    def _key(self, kind: str, edition: Edition, *extra: object) -> str:
+    def key(self, kind: str, edition: Edition, *extra: object) -> str:
+        """Return the memo key of something made of `edition` and `extra` (by their repr)."""
         text = self._reprs.get(edition.date)  # one edition a date: its repr is made once
         if text is None:
             text = self._reprs[edition.date] = repr(edition)
@@ -129,10 +130,10 @@ class Rendered:
              charts: Sequence[Chart] = (), base_url: str | None = None) -> str:
         """Return `edition_page(...)` of these arguments, rendered or reused."""
         links = [c.markdown("^", "svg") + c.markdown("^", "png") for c in charts]
-        key = self._key("page", edition, _neighbours(editions, edition), home, base_url, links)
+        key = self.key("page", edition, _neighbours(editions, edition), home, base_url, links)
         return self.memo.get(key, lambda: edition_page(edition, self.series, editions, home=home,
                                                        charts=charts, base_url=base_url))
 
     def text(self, edition: Edition) -> str:
         """Return `text_edition(edition)`, rendered or reused."""
-        return self.memo.get(self._key("text", edition), lambda: text_edition(edition))
+        return self.memo.get(self.key("text", edition), lambda: text_edition(edition))
