@@ -149,7 +149,10 @@ def write_stamp(cache: Path | None, out: Path, stamp: Stamp) -> None:
     if cache is None:
         return
     path = _stamp_path(cache, out)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    scratch = path.with_suffix(f".{os.getpid()}.tmp")
-    scratch.write_text(json.dumps(stamp.__dict__), encoding="utf-8")
-    os.replace(scratch, path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        scratch = path.with_suffix(f".{os.getpid()}.tmp")
+        scratch.write_text(json.dumps(stamp.__dict__), encoding="utf-8")
+        os.replace(scratch, path)
+    except OSError:
+        pass  # a read-only cache: the next build cannot know it has nothing to do, and builds

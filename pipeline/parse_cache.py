@@ -97,9 +97,12 @@ class ParseCache:
         """Delete the entries this run did not use (call after loading every source)."""
         if self.folder is None or not self.folder.is_dir():
             return
-        for path in self.folder.glob("*.pickle"):
-            if path.stem not in self.used:
-                path.unlink(missing_ok=True)
+        try:
+            for path in self.folder.glob("*.pickle"):
+                if path.stem not in self.used:
+                    path.unlink(missing_ok=True)
+        except OSError:
+            pass  # a read-only cache keeps what it has
 
 
 NO_CACHE = ParseCache(None)

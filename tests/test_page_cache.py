@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
+import os
 import shutil
+import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from conftest import REPO, tree_digest, write_entry
+from conftest import IN_CI, REPO, tree_digest, write_entry
 from pipeline import build_stamp, memo_store
 from pipeline.build import build_site
 from pipeline.render import page_cache, pages
@@ -183,3 +187,48 @@ def test_a_damaged_store_is_ignored(tmp_path: Path) -> None:
 
 def test_stub_renders_through_a_template_mkdocs_can_find() -> None:
     assert page_cache.STUB_TEMPLATE in page_cache.STUB_SOURCE
+
+
+@contextlib.contextmanager
+def read_only(folder: Path) -> Iterator[None]:
+    """Make `folder` read-only for this process: by permissions, or for root (whom permissions
+    do not stop) by a read-only bind mount of it onto itself."""
+    if os.geteuid() != 0:
+        modes = {p: p.stat().st_mode for p in [folder, *folder.rglob("*")]}
+        for p in modes:
+            p.chmod(modes[p] & ~0o222)
+        try:
+            yield
+        finally:
+            for p, mode in modes.items():
+                p.chmod(mode)
+        return
+    mount = ["mount", "--bind", str(folder), str(folder)]
+    if subprocess.run(mount, capture_output=True).returncode != 0:
+        if IN_CI:
+            pytest.fail("root without mount(8): cannot make a read-only cache")
+        pytest.skip("root without mount(8): cannot make a read-only cache")
+    try:
+        subprocess.run(["mount", "-o", "remount,ro,bind", str(folder)], check=True)
+        yield
+    finally:
+        subprocess.run(["umount", str(folder)], check=True)
+
+
+def test_a_read_only_cache_still_builds_what_a_cold_build_makes(
+        copy_repo_sources, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A checkout whose .cache/ cannot be written (a read-only mount, a CI cache restored
+    # read-only) builds from what the cache holds and keeps nothing new; no traceback.
+    root = copy_repo_sources()
+    build_site(root, root / "public", today=TODAY)
+    with read_only(root / ".cache"):
+        with pytest.raises(OSError):
+            (root / ".cache" / "probe").write_text("x")
+        entry = root / "sources" / "entries" / "2026" / "09-12-tpu-efficiency.yaml"
+        entry.write_text(entry.read_text().replace("up to 50% more", "up to half again as much"))
+        series = root / "sources" / "editions.yaml"
+        series.write_text(series.read_text().replace("  - 2026-11-20\n",
+                                                     "  - 2026-11-20\n  - 2026-11-27\n"))
+        build_site(root, root / "public", today=TODAY)
+    assert "half again" in (root / "public" / "briefings" / "2026-09-12" / "index.html").read_text()
+    assert tree_digest(root / "public") == cold_digest(root, tmp_path / "cold", monkeypatch)
