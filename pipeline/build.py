@@ -77,9 +77,10 @@ def edition_chart_data(sources: Sources) -> tuple[DataFile, ...]:
 
 def site_files(sources: Sources, editions: list[Edition], cache: ChartCache | None = None,
                parts: Parts | None = None, memo: Memo | None = None,
-               html_memo: Memo | None = None) -> dict[str, bytes | output.DiskBody]:
+               html_memo: Memo | None = None) -> dict[str, bytes | output.DiskBody | Drawing]:
     """Return every generated file of the site's docs (pages as Markdown), by path in the docs;
-    large data files kept from an earlier build stay on disk until published (output.DiskBody).
+    large data files kept from an earlier build stay on disk until published (output.DiskBody),
+    and charts may still be being drawn (drawing.Drawing).
 
     `cache` keeps chart drawings between builds, and hands the missing ones to its drawer;
     without one every chart is drawn here. `parts` are the editions' computed parts (for their
@@ -95,7 +96,6 @@ def site_files(sources: Sources, editions: list[Edition], cache: ChartCache | No
     from pipeline.render.charts import draw
     from pipeline.render.datasets import DATA_FILES, data_page, published_data
     from pipeline.render.datasets_lanes import LANE_DATA_FILES
-    from pipeline.render.drawing import drawn
     from pipeline.render.pages import Rendered, archive_page
 
     if not editions:
@@ -122,11 +122,12 @@ def site_files(sources: Sources, editions: list[Edition], cache: ChartCache | No
     files.update(price_files(sources, [e.date for e in editions], memo, parts,
                              cache.drawer if cache else None))
     files["sources.md"] = sources_page(sources, editions[-1])
-    # Last: the drawer's worker has been drawing these while the rest was made.
     for c in itertools.chain(archive_charts, *charts_of.values()):
         files.update(c.files())
     # Popped as they are encoded, so the text and its bytes are not both held for every file.
-    encoded = {path: body.encode() if isinstance(body, str) else drawn(body)
+    # Drawings stay as they are: mkdocs builds the pages while the worker finishes them, and
+    # they are written last (mkdocs_site._Publish).
+    encoded = {path: body.encode() if isinstance(body, str) else body
                for path, body in ((p, files.pop(p)) for p in list(files))}
     # Last, so it sees every data file the lanes above wrote (and refuses undeclared ones).
     declared = DATA_FILES + LANE_DATA_FILES + edition_chart_data(sources)
@@ -250,7 +251,7 @@ def sources_page(sources: Sources, latest: Edition) -> str:
     return sources_page_md(sources.feeds.feeds, sources.snapshots, latest.date, latest.previous)
 
 
-def write_docs(docs: Path, files: dict[str, bytes | output.DiskBody]) -> None:
+def write_docs(docs: Path, files: dict[str, bytes | output.DiskBody | Drawing]) -> None:
     """Write the docs folder mkdocs builds from: site/docs and the generated files."""
     shutil.copytree(SITE_DIR / "docs", docs, dirs_exist_ok=True)
     for path, body in files.items():
@@ -321,6 +322,7 @@ def _build(root: Path, out: Path, today: dt.date, cache: Path | None,
     charts = ChartCache(cache / "charts" if cache else None)
     # Started first, while this process is small to fork: its worker imports matplotlib while
     # the sources load. One worker when most drawings are kept; a cold build draws them all.
+    # Open until the site is swapped in: mkdocs writes the charts last, as they are drawn.
     with Drawer(workers_for(cold=charts.is_empty())) as charts.drawer:
         with long_lived_objects():
             sources = load_sources(root, parsed)
@@ -332,36 +334,36 @@ def _build(root: Path, out: Path, today: dt.date, cache: Path | None,
                                               memos["edition-parts"], salt)
         files = site_files(sources, editions, charts, parts, memos["data-files"],
                            memos["edition-html"])
-    with output.build_lock(out):
-        scratch = output.scratch_dir(out)
-        try:
-            if keep := os.environ.get("BRIEF_KEEP_DOCS"):
-                # For benchmarks/run.py: the same Markdown, for a plain `mkdocs build` beside ours.
-                write_docs(Path(keep) / "docs", files)
-            built = scratch / "site"
-            site_url = str(sources.series.site_url)
-            store = PageStore(cache / "mkdocs-pages.marshal" if cache else None)
-            reuse = ReusePages(store, site_key(SITE_DIR / "mkdocs.yml", [SITE_DIR / "overrides"],
-                                               site_url=site_url, extra=salt), files,
-                               bytecode_dir=cache / "jinja" if cache else None,
-                               published=out)
-            build_mkdocs(files, built, site_url=site_url, epoch=epoch_of(editions),
-                         published=out, kept=kept, plugins={"brief-page-cache": reuse})
-            store.save()
-            kept_digests: dict[str, str] = {}
-            for name, path in memo_files.items():
-                # The data files' large bytes go to files/, opened by the next build.
-                kept_digests |= save_memo(path, memos[name],
-                                          files_dir if name == "data-files" else None)
-            output.swap_in(built, out, scratch)
-            charts.prune()
-        finally:
-            shutil.rmtree(scratch, ignore_errors=True)
-        result = BuildResult(editions=len(editions), files=len(files), out=out)
-        build_stamp.write_stamp(cache, out, build_stamp.Stamp(
-            inputs=inputs, output=build_stamp.output_signature(out),
-            editions=result.editions, files=result.files,
-            kept={path: output.published_state(out / path, digest)
-                  for path, digest in kept_digests.items()
-                  if path in files and output.holds(files[path], digest)}))
+        with output.build_lock(out):
+            scratch = output.scratch_dir(out)
+            try:
+                if keep := os.environ.get("BRIEF_KEEP_DOCS"):
+                    # For benchmarks/run.py: the same Markdown, for a plain `mkdocs build`.
+                    write_docs(Path(keep) / "docs", files)
+                built = scratch / "site"
+                site_url = str(sources.series.site_url)
+                store = PageStore(cache / "mkdocs-pages.marshal" if cache else None)
+                site = site_key(SITE_DIR / "mkdocs.yml", [SITE_DIR / "overrides"],
+                                site_url=site_url, extra=salt)
+                reuse = ReusePages(store, site, files, published=out,
+                                   bytecode_dir=cache / "jinja" if cache else None)
+                build_mkdocs(files, built, site_url=site_url, epoch=epoch_of(editions),
+                             published=out, kept=kept, plugins={"brief-page-cache": reuse})
+                store.save()
+                kept_digests: dict[str, str] = {}
+                for name, path in memo_files.items():
+                    # The data files' large bytes go to files/, opened by the next build.
+                    kept_digests |= save_memo(path, memos[name],
+                                              files_dir if name == "data-files" else None)
+                output.swap_in(built, out, scratch)
+                charts.prune()
+            finally:
+                shutil.rmtree(scratch, ignore_errors=True)
+            result = BuildResult(editions=len(editions), files=len(files), out=out)
+            build_stamp.write_stamp(cache, out, build_stamp.Stamp(
+                inputs=inputs, output=build_stamp.output_signature(out),
+                editions=result.editions, files=result.files,
+                kept={path: output.published_state(out / path, digest)
+                      for path, digest in kept_digests.items()
+                      if path in files and output.holds(files[path], digest)}))
     return result

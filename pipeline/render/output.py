@@ -21,6 +21,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from pipeline.render.drawing import Drawing, drawn
+
 _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
 
@@ -135,15 +137,16 @@ class DiskBody:
         return hash(self.digest)
 
 
-def body_bytes(body: bytes | DiskBody) -> bytes:
-    """Return the bytes of a file of the site, reading them when they are on disk."""
-    return body.read() if isinstance(body, DiskBody) else body
+def body_bytes(body: bytes | DiskBody | Drawing) -> bytes:
+    """Return the bytes of a file of the site: read when on disk, waited for when being drawn."""
+    return body.read() if isinstance(body, DiskBody) else drawn(body)
 
 
-def holds(body: bytes | DiskBody, digest: str) -> bool:
+def holds(body: bytes | DiskBody | Drawing, digest: str) -> bool:
     """Are these the bytes of `digest`? (A DiskBody knows its digest; bytes are hashed.)"""
     if isinstance(body, DiskBody):
         return body.digest == digest
+    body = drawn(body)
     return isinstance(body, bytes) and hashlib.sha256(body).hexdigest() == digest
 
 
