@@ -105,9 +105,11 @@ class Chart:
     def csv_path(self) -> str:
         return f"data/{self.spec.name}.csv"
 
-    def files(self) -> dict[str, bytes]:
-        """Return the files this chart publishes, by path relative to the site root."""
-        return {self.svg_path: self.svg, self.png_path: self.png, self.csv_path: self.csv}
+    def files(self) -> dict[str, bytes | Drawing]:
+        """Return the files this chart publishes, by path relative to the site root; the
+        pictures as drawings, which may still be being drawn."""
+        return {self.svg_path: self.drawing.part(0), self.png_path: self.drawing.part(1),
+                self.csv_path: self.csv}
 
     def markdown(self, prefix: str = "", image: Literal["svg", "png"] = "svg") -> str:
         """Return the chart as Markdown: the image with its alt text, and a link to its CSV.
