@@ -14,20 +14,22 @@ the next save rewrites the file. This module is I/O at the edge: the pure core n
 
 from __future__ import annotations
 
-import io
 import os
+import struct
+import zlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 DEAD_SHARE = 0.25
 """Rewrite a file once this share of what it holds is values no build used last."""
 
-LOAD_ERRORS = (EOFError, ValueError, TypeError, AttributeError, ImportError, IndexError,
-               KeyError, MemoryError)
-"""What reading a torn or foreign frame raises; a loader's own error class (pickle's
-UnpicklingError) is passed to read_log."""
+_HEADER = struct.Struct("<4sQI")
+"""A frame's header: a tag, the length of its payload and the payload's CRC-32. A torn frame
+(a killed build) followed by another build's frame fails its CRC, so reading stops there rather
+than read one frame's bytes as part of the other."""
+_TAG = b"BRF1"
 
 
 @dataclass
@@ -39,33 +41,42 @@ class Log:
     """Every frame was read in full (False when the file was missing, torn or unreadable)."""
 
 
-def read_log(path: Path | None, load: Callable[[IO[bytes]], Any],
-             errors: tuple[type[BaseException], ...] = ()) -> Log:
-    """Return the values of every whole frame of `path`, later frames winning.
-
-    `load` reads one frame from a binary stream (pickle.load, marshal.load); `errors` are what
-    it raises on a damaged frame besides the usual ones."""
+def read_log(path: Path | None, loads: Callable[[bytes], Any]) -> Log:
+    """Return the values of every whole frame of `path`, later frames winning, up to the first
+    damaged one. `loads` turns a frame's payload into its dict (pickle.loads, marshal.loads)."""
     if path is None:
         return Log()
     try:
-        data = path.read_bytes()
+        data = memoryview(path.read_bytes())
     except OSError:
         return Log()
     values: dict[str, Any] = {}
-    stream = io.BytesIO(data)
-    while stream.tell() < len(data):
+    at = 0
+    while at < len(data):
+        if len(data) - at < _HEADER.size:
+            return Log(values, whole=False)
+        tag, size, crc = _HEADER.unpack_from(data, at)
+        payload = data[at + _HEADER.size:at + _HEADER.size + size]
+        if tag != _TAG or len(payload) != size or zlib.crc32(payload) != crc:
+            return Log(values, whole=False)
         try:
-            frame = load(stream)
-        except (*LOAD_ERRORS, *errors):
+            frame = loads(payload)
+        except Exception:  # a payload from other code: whatever its loader makes of it
             return Log(values, whole=False)
         if not isinstance(frame, dict):
             return Log(values, whole=False)
         values.update(frame)
+        at += _HEADER.size + size
     return Log(values, whole=True)
 
 
+def frame(payload: bytes) -> bytes:
+    """Return `payload` as one frame of a log file."""
+    return _HEADER.pack(_TAG, len(payload), zlib.crc32(payload)) + payload
+
+
 def save_log(path: Path | None, before: Log, used: Mapping[str, Any],
-             dump: Callable[[Any, IO[bytes]], None]) -> None:
+             dumps: Callable[[Any], bytes]) -> None:
     """Keep `used` (what this build used, by key) for the next build: append the values `before`
     lacks, or rewrite the file with `used` alone when it is damaged or mostly dead.
 
@@ -78,15 +89,12 @@ def save_log(path: Path | None, before: Log, used: Mapping[str, Any],
     try:
         if before.whole and dead <= DEAD_SHARE * on_file and path.is_file():
             if added:
-                frame = io.BytesIO()
-                dump(added, frame)
                 with path.open("ab") as f:  # one write: a frame is whole or torn, never mixed
-                    f.write(frame.getbuffer())
+                    f.write(frame(dumps(added)))
             return
         path.parent.mkdir(parents=True, exist_ok=True)
         scratch = path.with_suffix(f".{os.getpid()}.tmp")
-        with scratch.open("wb") as f:  # streamed: a large log is not held twice in memory
-            dump(used if isinstance(used, dict) else dict(used), f)
+        scratch.write_bytes(frame(dumps(used if isinstance(used, dict) else dict(used))))
         os.replace(scratch, path)
     except OSError:
         pass

@@ -178,6 +178,8 @@ def run() -> None:
         print(code, file=sys.stderr)
         code = 1
     for stream in (sys.stdout, sys.stderr):
+        if stream is None:  # started with it closed (`>&-`): nothing was buffered for it
+            continue
         try:
             stream.flush()
         except (OSError, ValueError):  # a closed pipe: nothing more can reach the reader

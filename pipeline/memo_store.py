@@ -42,7 +42,7 @@ def load_memo(path: Path | None, files_dir: Path | None = None) -> Memo:
 
     Kept files are read back from `files_dir`; a value naming one that is gone (the cache was
     pruned by hand, or by another build) is dropped, so it is computed again."""
-    log = read_log(path, pickle.load, (pickle.UnpicklingError,))
+    log = read_log(path, pickle.loads)
     if files_dir is None:
         return Memo(log.values, origin=log)
     located = {key: _located(value, files_dir) for key, value in log.values.items()}
@@ -90,9 +90,9 @@ def save_memo(path: Path | None, memo: Memo, files_dir: Path | None = None) -> d
             for name, kept in value.items() if isinstance(kept, _Kept)}
 
 
-def _dump(values: dict[str, Any], stream: Any) -> None:
+def _dump(values: dict[str, Any]) -> bytes:
     # A drawing among the values pickles as its bytes (render/drawing.py).
-    pickle.dump(values, stream, protocol=pickle.HIGHEST_PROTOCOL)
+    return pickle.dumps(values, protocol=pickle.HIGHEST_PROTOCOL)
 
 
 def _stored(value: Any, files_dir: Path) -> Any:

@@ -104,6 +104,12 @@ def test_the_executable_flushes_its_output_and_keeps_exit_codes(tiny: Path) -> N
     checked = brief("check", "--root", str(tiny))
     assert checked.returncode == 0 and checked.stdout.startswith("0 problems; 6 entries")
     assert brief("frobnicate").returncode == 2
+    # Started with stdout or stderr closed (cron, a daemon): Python makes them None.
+    for closed in ("1", "2"):
+        proc = subprocess.run(f'"{sys.executable}" -m pipeline.cli check --root "{tiny}" {closed}>&-',
+                              shell=True, cwd=REPO, capture_output=False, check=False,
+                              env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"})
+        assert proc.returncode == 0
     write_entry(tiny, "2026-09-10", "bad", body="date: 2026-09-10\n")
     failed = brief("build", "--root", str(tiny), "--today", "2026-11-30")
     assert failed.returncode == 1

@@ -66,7 +66,7 @@ class PageStore:
 
     def __init__(self, path: Path | None) -> None:
         self.path = path
-        self.log = read_log(path, marshal.load)
+        self.log = read_log(path, marshal.loads)
         self.pages: dict[str, tuple[str, list[dict[str, Any]]]] = dict(self.log.values)
         self.used: set[str] = set()
         self.added = 0
@@ -84,7 +84,7 @@ class PageStore:
 
     def save(self) -> None:
         """Keep the pages this build used (adding the new ones; dropping the rest in time)."""
-        save_log(self.path, self.log, {k: self.pages[k] for k in self.used}, marshal.dump)
+        save_log(self.path, self.log, {k: self.pages[k] for k in self.used}, marshal.dumps)
 
 
 class _BytecodeCache(jinja2.FileSystemBytecodeCache):
