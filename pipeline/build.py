@@ -13,13 +13,13 @@ import itertools
 import os
 import shutil
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pipeline import build_stamp
-from pipeline.memo_store import load_memo, save_memo
+from pipeline.memo_store import close_files, load_memo, save_memo
 from pipeline.problems import BuildError
 from pipeline.render import output
 from pipeline.render.mkdocs_site import SITE_DIR, build_mkdocs
@@ -191,6 +191,7 @@ def price_files(sources: Sources, dates: list[dt.date], memo: Memo | None = None
         blended_csv,
         blended_groups,
         csv_bytes,
+        group_rows,
         json_bytes,
         price_rows,
     )
@@ -210,7 +211,7 @@ def price_files(sources: Sources, dates: list[dt.date], memo: Memo | None = None
                 "data/prices.json": json_bytes(rows, PRICE_COLUMNS)}
 
     groups = blended_groups(files, rates, profiles, dates, parts.memo if parts else None, code)
-    blended = [row for _, rows in groups for row in rows]
+    blended = group_rows(groups)
     current = prices_page.current_tables(files, rates, profiles, as_of)
     # Drawn only when what they plot changed: the hour-of-week chart reads the windowed prices of
     # the week (the same from week to week but for DST), the cheapest one the rows in force.
@@ -323,12 +324,13 @@ def _build(root: Path, out: Path, today: dt.date, cache: Path | None,
     # Started first, while this process is small to fork: its worker imports matplotlib while
     # the sources load. One worker when most drawings are kept; a cold build draws them all.
     # Open until the site is swapped in: mkdocs writes the charts last, as they are drawn.
-    with Drawer(workers_for(cold=charts.is_empty())) as charts.drawer:
+    with Drawer(workers_for(cold=charts.is_empty())) as charts.drawer, ExitStack() as opened:
         with long_lived_objects():
             sources = load_sources(root, parsed)
             parsed.prune()
             memos = {name: load_memo(path, files_dir if name == "data-files" else None)
                      for name, path in memo_files.items()}
+            opened.callback(close_files, memos["data-files"])
             salt = build_stamp.render_salt()
             editions, parts = compose_reusing(sources, sources.series.edition_dates(today),
                                               memos["edition-parts"], salt)

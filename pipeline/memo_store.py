@@ -49,6 +49,14 @@ def load_memo(path: Path | None, files_dir: Path | None = None) -> Memo:
     return Memo({key: value for key, value in located.items() if value is not None})
 
 
+def close_files(memo: Memo) -> None:
+    """Close the kept files a loaded memo holds open (call when the build is done with them)."""
+    for value in memo.known.values():
+        for body in value.values() if isinstance(value, dict) else ():
+            if isinstance(body, DiskBody):
+                body.close()
+
+
 def _located(value: Any, files_dir: Path) -> Any:
     """Return `value` with its kept files opened, or None if one cannot be."""
     if not (isinstance(value, dict) and any(isinstance(v, _Kept) for v in value.values())):

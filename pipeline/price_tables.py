@@ -80,8 +80,12 @@ def blended_rows(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
     `memo` keeps each model's rows by the digest of what they are computed from (its records,
     the rates they use, the profile and the dates evaluated), so a new edition recomputes only
     the models it changes; `salt` is the digest of the code."""
-    return [row for _, rows in blended_groups(files, rates, profiles, dates, memo, salt)
-            for row in rows]
+    return group_rows(blended_groups(files, rates, profiles, dates, memo, salt))
+
+
+def group_rows(groups: list[tuple[str, list[dict]]]) -> list[dict]:
+    """Return the rows of blended_groups' groups, in order."""
+    return [row for _, rows in groups for row in rows]
 
 
 def blended_groups(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,

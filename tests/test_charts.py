@@ -226,4 +226,5 @@ def test_a_drawing_pickles_as_what_it_drew(tmp_path: Path) -> None:
     memo.get("files", lambda: {"charts/big.svg": ready(b"x" * STORE_MIN_BYTES)})
     save_memo(tmp_path / "memo.pickle", memo, tmp_path / "files")
     kept = load_memo(tmp_path / "memo.pickle", tmp_path / "files").known["files"]
-    assert kept == {"charts/big.svg": b"x" * STORE_MIN_BYTES} and len(list((tmp_path / "files").iterdir())) == 1
+    assert kept["charts/big.svg"].read() == b"x" * STORE_MIN_BYTES
+    assert len(list((tmp_path / "files").iterdir())) == 1

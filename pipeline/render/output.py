@@ -125,13 +125,14 @@ class DiskBody:
     def read(self) -> bytes:
         return os.pread(self._file.fileno(), self.size, 0)
 
+    def close(self) -> None:
+        self._file.close()
+
     def head(self, size: int) -> bytes:
         return os.pread(self._file.fileno(), min(size, self.size), 0)
 
     def __eq__(self, other: object) -> bool:
-        if isinstance(other, DiskBody):
-            return self.digest == other.digest
-        return isinstance(other, bytes) and self.read() == other
+        return isinstance(other, DiskBody) and self.digest == other.digest
 
     def __hash__(self) -> int:
         return hash(self.digest)
@@ -152,20 +153,24 @@ def holds(body: bytes | DiskBody | Drawing, digest: str) -> bool:
 
 def published_state(path: Path, digest: str) -> list:
     """Return what the stamp records of a file published from a DiskBody: its digest and the
-    metadata that tells whether it was touched since (as build_stamp does for inputs)."""
-    st = path.stat()
-    return [digest, st.st_size, st.st_mtime_ns, st.st_ino]
+    metadata that tells whether it was touched since (as build_stamp does for inputs, plus the
+    inode's change time, which restoring a modification time does not set back)."""
+    return _state(path.stat(), digest)
+
+
+def _state(st: os.stat_result, digest: str) -> list:
+    return [digest, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
 
 
 def link_unchanged(published: Path, target: Path, body: DiskBody, recorded: list | None) -> bool:
     """Hard-link the published file to `target` when the last build published `body`'s digest
-    there and the file is as it left it (size, modification time, inode; its only name);
-    return whether it did."""
+    there and the file is as it left it (published_state; its only name); return whether it
+    did."""
     if recorded is None or recorded[0] != body.digest:
         return False
     try:
         st = published.stat()
-        if st.st_nlink != 1 or [body.digest, st.st_size, st.st_mtime_ns, st.st_ino] != recorded:
+        if st.st_nlink != 1 or _state(st, body.digest) != recorded:
             return False
         os.link(published, target)
     except OSError:
