@@ -201,6 +201,19 @@ def test_publish_permissions_are_least_per_job() -> None:
                 assert step["with"]["cache"] == "pip"
 
 
+def test_the_publish_build_restores_the_newest_build_cache_first() -> None:
+    # The scheduled build is incremental only if it gets the last good build's .cache/.
+    steps = load(REPO / ".github" / "workflows" / "publish.yml")["jobs"]["build"]["steps"]
+    cache = [i for i, s in enumerate(steps) if s.get("uses", "").startswith("actions/cache@")]
+    build = [i for i, s in enumerate(steps) if "make site" in s.get("run", "")]
+    assert len(cache) == 1 and len(build) == 1 and cache[0] < build[0]
+    settings = steps[cache[0]]["with"]
+    assert settings["path"] == ".cache"
+    # A key no earlier run has, so every good build saves; the prefix restores the newest one.
+    assert "${{ github.run_id }}" in settings["key"]
+    assert settings["key"].startswith(settings["restore-keys"])
+
+
 def test_check_workflow_reads_only() -> None:
     doc = load(REPO / ".github" / "workflows" / "check.yml")
     assert set(doc["on"]) == {"pull_request"}
