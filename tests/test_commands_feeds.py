@@ -76,3 +76,22 @@ def test_ingest_feeds_command_fetches_and_reports(tmp_path: Path) -> None:
         assert (tmp_path / "sources" / "snapshots" / "feeds" / "normal.json").exists()
         strict = CliRunner().invoke(cli(), [*args, "--strict"])
         assert strict.exit_code == 1
+
+
+def test_ingest_feeds_runs_with_stderr_closed(tmp_path: Path) -> None:
+    # A cron job or daemon may start `brief` with stderr closed (Python then sets it to None).
+    import subprocess
+    import sys
+
+    with FeedServer() as server:
+        (tmp_path / "sources").mkdir()
+        (tmp_path / "sources" / "feeds.yaml").write_text(
+            "topics:\n  pricing: [price]\nfeeds:\n"
+            f"  - id: normal\n    url: {server.url('/normal.xml')}\n    title: Normal\n",
+            encoding="utf-8")
+        proc = subprocess.run(
+            f'"{sys.executable}" -m pipeline.cli ingest feeds --root "{tmp_path}" '
+            "--allow-network 127.0.0.0/8 2>&-", shell=True, cwd=REPO, check=False,
+            capture_output=False, env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"})
+        assert proc.returncode == 0
+        assert (tmp_path / "sources" / "snapshots" / "feeds" / "normal.json").exists()

@@ -50,6 +50,8 @@ def register(group: click.Group, root_option, reports_errors) -> None:
         message = edition_email(editions[-1], editions, sources.series, charts[day],
                                 sender=sender, to=to)
         if out is None:
+            if sys.stdout is None:  # started with it closed
+                raise BuildError("standard output is closed: give --out FILE for the message")
             sys.stdout.buffer.write(message)
             sys.stdout.buffer.flush()
         else:

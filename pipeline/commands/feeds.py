@@ -63,7 +63,7 @@ def ingest_feeds(root: Path, only: tuple[str, ...], strict: bool, allowed: tuple
     unknown = sorted(set(only) - {f.id for f in feeds_file.feeds})
     if unknown:
         raise click.BadParameter(f"no feed with id {', '.join(unknown)}", param_hint="--only")
-    tty = sys.stderr.isatty()
+    tty = sys.stderr is not None and sys.stderr.isatty()  # None: started with it closed
 
     def progress(done: int, total: int, o: Outcome) -> None:
         mark = "ok " if o.ok else "-- " if o.skipped else "ERR"

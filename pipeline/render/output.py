@@ -154,7 +154,10 @@ def holds(body: bytes | DiskBody | Drawing, digest: str) -> bool:
 def published_state(path: Path, digest: str) -> list:
     """Return what the stamp records of a file published from a DiskBody: its digest and the
     metadata that tells whether it was touched since (as build_stamp does for inputs, plus the
-    inode's change time, which restoring a modification time does not set back)."""
+    inode's change time, which restoring a modification time does not set back).
+
+    A build that fails after linking published files into its scratch folder moves their change
+    time when the folder is removed; the next build then reads and compares them once."""
     return _state(path.stat(), digest)
 
 
