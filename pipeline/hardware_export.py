@@ -8,6 +8,7 @@ import json
 from collections.abc import Iterator, Sequence
 
 from pipeline.hardware import CostedRow, basis_label
+from pipeline.json_rows import row_json
 
 COLUMNS = (
     "suite", "round", "result_id", "submitter", "system", "accelerator", "accelerator_text",
@@ -68,9 +69,8 @@ def hardware_json(costed: Sequence[CostedRow]) -> bytes:
     buf.write(head.removesuffix("[]\n}").encode("utf-8"))
     first = True
     for rec in hardware_records(costed):
-        # A row nests two levels deep: indent its lines as json.dumps would there.
-        row = json.dumps(rec, indent=1, ensure_ascii=False).replace("\n", "\n  ")
-        buf.write((("[\n  " if first else ",\n  ") + row).encode("utf-8"))
+        # A row nests two levels deep: indented as json.dumps would there.
+        buf.write((("[\n  " if first else ",\n  ") + row_json(rec, 2)).encode("utf-8"))
         first = False
     buf.write(b"[]\n}\n" if first else b"\n ]\n}\n")
     return buf.getvalue()

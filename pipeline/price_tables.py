@@ -8,10 +8,10 @@ import csv
 import datetime as dt
 import hashlib
 import io
-import json
 from collections.abc import Iterable, Mapping
 
 from pipeline.cost import blended_usd, day_end, quoted_models, record_fx, tier_key
+from pipeline.json_rows import rows_json
 from pipeline.memo import Memo
 from pipeline.models.prices import PriceFile, PriceList, PriceRecord, WorkloadProfile
 from pipeline.normalize.fx import RateNotFound, RateTable
@@ -200,4 +200,4 @@ def csv_lines(rows: list[dict], columns: tuple[str, ...]) -> str:
 def json_bytes(rows: list[dict], columns: tuple[str, ...]) -> bytes:
     """Return rows as a JSON array of objects with keys in column order, stable across runs."""
     ordered = [{k: row[k] for k in columns} for row in rows]
-    return (json.dumps(ordered, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
+    return (rows_json(ordered) + "\n").encode("utf-8")  # json.dumps(indent=1), by the C encoder
