@@ -1,13 +1,14 @@
 """The memos' files under `.cache/`.
 
 A memo (memo.py) is kept between builds as an append-only file of pickled frames
-(append_log.py): a new edition adds a few values to memos of tens of MB. The data files' memo is
-rewritten whole instead: it is small, changes rarely, and pruning its kept files (below) needs
-every live value's file name. It holds the largest
-values of the build, ~170 MB at a year's scale (hardware.json alone is 94 MB), and unpickling it
-whole took 0.4 s of every build, and any change rewrote all of it. Large files are therefore kept
-apart, each once, under `.cache/files/` by the digest of its bytes; the pickle names them, and
-loading opens them, to be read only when the site needs their bytes (render/output.py DiskBody).
+(append_log.py): a new edition adds a few values to memos of tens of MB.
+
+The data files' memo holds the largest values of the build, ~170 MB at a year's scale
+(hardware.json alone is 94 MB); unpickling it whole took 0.4 s of every build, and any change
+rewrote all of it. Its large files are therefore kept apart, each once, under `.cache/files/` by
+the digest of their bytes; the pickle names them, and loading opens them, to be read only when
+the site needs their bytes (render/output.py DiskBody). Its own file is rewritten whole: it is
+small, changes rarely, and pruning the kept files needs every live value's file name.
 """
 
 from __future__ import annotations
@@ -112,7 +113,6 @@ def _stored(value: Any, files_dir: Path) -> Any:
             else store_file(files_dir, body)
             if isinstance(body, bytes) and len(body) >= STORE_MIN_BYTES else body
             for name, body in bodies.items()}
-
 
 
 def store_file(files_dir: Path, body: bytes) -> _Kept:

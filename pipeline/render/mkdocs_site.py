@@ -1,4 +1,4 @@
-"""The mkdocs build: site/docs and the generated Markdown and files, from memory → a static site folder."""
+"""The mkdocs build: site/docs and the generated files, from memory → a static site folder."""
 
 from __future__ import annotations
 
@@ -86,7 +86,8 @@ class _Publish:
         # sitemap and the search index list pages in this order. The theme's files stay last.
         docs, theme = [], []
         for f in files:
-            (docs if f.generated_by is not None or f.src_dir == config.docs_dir else theme).append(f)
+            ours = f.generated_by is not None or f.src_dir == config.docs_dir
+            (docs if ours else theme).append(f)
         return Files(sorted(docs, key=_walk_order) + theme)
 
     def _publisher(self, file: Any) -> Any:
@@ -144,8 +145,8 @@ def build_mkdocs(files: Mapping[str, bytes | DiskBody], site_dir: Path, *, site_
     (strict: a warning fails the build) at a fixed build time.
 
     `published`: the site as the last build left it, whose unchanged files are linked (see
-    `_Publish`); `kept`: what the last build published there from DiskBody files. `plugins`: plugin instances to add in-process, by name (the page cache,
-    render/page_cache.py).
+    `_Publish`); `kept`: what the last build published there from DiskBody files. `plugins`:
+    plugin instances to add in-process, by name (the page cache, render/page_cache.py).
     """
     # Imported here: mkdocs and its theme take a noticeable time to import, and `brief check`
     # never needs them.

@@ -17,7 +17,7 @@ import hashlib
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -93,9 +93,16 @@ def link_published(published: Path, target: Path, body: bytes) -> bool:
     version linked theme files from the venv, and cache files once); linking it again would carry
     that sharing on, so it is written afresh instead, and the sharing ends with this build.
     `target`'s folder must exist."""
+    return _link_if(published, target, lambda st: st.st_size == len(body)
+                    and published.read_bytes() == body)
+
+
+def _link_if(published: Path, target: Path, same: Callable[[os.stat_result], bool]) -> bool:
+    """Hard-link `published` to `target` when it has one name and `same` says it holds the
+    bytes; return whether it did (False on any OSError: the caller writes)."""
     try:
         st = published.stat()
-        if st.st_nlink != 1 or st.st_size != len(body) or published.read_bytes() != body:
+        if st.st_nlink != 1 or not same(st):
             return False
         os.link(published, target)
     except OSError:
@@ -171,14 +178,7 @@ def link_unchanged(published: Path, target: Path, body: DiskBody, recorded: list
     did."""
     if recorded is None or recorded[0] != body.digest:
         return False
-    try:
-        st = published.stat()
-        if st.st_nlink != 1 or _state(st, body.digest) != recorded:
-            return False
-        os.link(published, target)
-    except OSError:
-        return False
-    return True
+    return _link_if(published, target, lambda st: _state(st, body.digest) == recorded)
 
 
 def write_or_link(target: Path, body: bytes, published: Path | None) -> None:

@@ -69,7 +69,6 @@ class PageStore:
         self.log = read_log(path, marshal.loads)
         self.pages: dict[str, tuple[str, list[dict[str, Any]]]] = dict(self.log.values)
         self.used: set[str] = set()
-        self.added = 0
 
     def get(self, key: str) -> tuple[str, list[dict[str, Any]]] | None:
         found = self.pages.get(key)
@@ -80,7 +79,6 @@ class PageStore:
     def put(self, key: str, html: str, entries: list[dict[str, Any]]) -> None:
         self.pages[key] = (html, entries)
         self.used.add(key)
-        self.added += 1
 
     def save(self) -> None:
         """Keep the pages this build used (adding the new ones; dropping the rest in time)."""
