@@ -160,11 +160,12 @@ def hardware_files_key(sources: Sources, as_of: dt.date, parts: Parts | None) ->
     composing computed), and which results and costs are public by `as_of` (not `as_of` itself:
     most new editions leave the Hardware page as it was)."""
     from pipeline.edition_keys import hardware_key
+    from pipeline.hardware import summarize_rows
 
     if sources.hardware is None:
         return "no hardware"
-    seen = sorted({r.published for r in sources.hardware_rows
-                   if r.published is not None and r.published <= as_of})
+    summary = sources.hardware.rows_summary or summarize_rows(sources.hardware_rows)
+    seen = [day for day in summary.published if day <= as_of]
     costs = sorted({c.date for c in sources.hardware.costs if c.date <= as_of})
     key = parts.hardware_key if parts else hardware_key(sources, "")
     return f"hardware-files {key} {seen} {costs}"

@@ -189,7 +189,7 @@ class Parts:
         """Return the items computed from data (not written by editors), by section id."""
         from pipeline.cost_edition import price_figures, price_radar
         from pipeline.hardware import usd_at_ecb_rates
-        from pipeline.hardware_compose import hardware_figures, hardware_radar
+        from pipeline.hardware_compose import any_fresh, hardware_figures, hardware_radar
 
         s = self.sources
         items: dict[str, list[Item]] = {"numbers": [], "radar": []}
@@ -200,10 +200,12 @@ class Parts:
             items["numbers"] += numbers
             items["radar"] += radar
         if s.hardware is not None:
+            hw = s.hardware
             numbers, radar = self.memo.get(f"{self.hardware_key} {date} {previous}", lambda: (
-                hardware_figures(s.hardware, self.hardware_index(), date, previous,
-                                 usd_at_ecb_rates(s.rates)),
-                hardware_radar(s.hardware, date)))
+                hardware_figures(hw, self.hardware_index(), date, previous,
+                                 usd_at_ecb_rates(s.rates))
+                if any_fresh(hw, date, previous) else [],  # and the rows stay unread
+                hardware_radar(hw, date)))
             items["numbers"] += numbers
             items["radar"] += radar
         return items

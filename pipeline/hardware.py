@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import astuple, dataclass, replace
 
 from pipeline.formats.benchmark_record import BenchmarkRecord
 from pipeline.models.hardware import Accelerator, BenchmarkFile, HourlyCost
@@ -47,6 +47,49 @@ class Hardware:
     """A digest of what the benchmark rows were read from: each file's bytes, its index entry,
     the accelerators and the reading code. Keys of computed parts use it instead of the rows
     themselves (edition_keys.py): digesting 20,000 rows took ~0.1 s a build."""
+    rows_summary: RowsSummary | None = None
+    """What builds ask of the rows besides figures and tables; None when not known (then the
+    rows are read for it)."""
+
+
+@dataclass(frozen=True)
+class RowsSummary:
+    """What a build asks of the benchmark rows when it needs none of them in full, kept beside
+    them by the loader: a new edition with no result published in its window and an unchanged
+    Hardware page then read no row (reading 20,000 took ~0.1 s of such a build)."""
+
+    published: tuple[dt.date, ...] = ()
+    """The rows' publication dates, each once, ascending."""
+    fresh: tuple[dt.date, ...] = ()
+    """The publication dates of the rows that can make a group fresh (`can_be_fresh`), each
+    once, ascending."""
+    costed_accelerators: tuple[str, ...] = ()
+    """The accelerators of headline token-throughput rows: each needs a cost (rows_missing_cost)."""
+
+    def __or__(self, other: RowsSummary) -> RowsSummary:
+        return RowsSummary(*(tuple(sorted(set(a) | set(b)))
+                             for a, b in zip(astuple(self), astuple(other))))
+
+
+def summarize_rows(rows: Sequence[HardwareRow]) -> RowsSummary:
+    """Return the summary of `rows` (see RowsSummary)."""
+    return RowsSummary(
+        tuple(sorted({r.published for r in rows if r.published is not None})),
+        tuple(sorted({r.published for r in rows if can_be_fresh(r)})),  # type: ignore[misc]
+        tuple(sorted({r.accelerator for r in rows if needs_cost(r)})))
+
+
+def can_be_fresh(row: HardwareRow) -> bool:
+    """May this row make its group fresh in the edition whose window holds its publication date?
+    Headline token results outside InferenceX (its sweeps need an interactivity target to name
+    one figure)."""
+    return (row.published is not None and row.units == TOKEN_UNITS
+            and row.suite != "InferenceX" and row.is_headline)
+
+
+def needs_cost(row: HardwareRow) -> bool:
+    """Does a figure need an hourly cost of this row's accelerator? A headline token result."""
+    return row.units == TOKEN_UNITS and row.is_headline
 
 
 SECONDS_PER_HOUR = 3600
@@ -340,8 +383,7 @@ def rows_missing_cost(rows: Sequence[HardwareRow], costs: Sequence[HourlyCost],
     in_force = costs_in_force(costs, as_of)
     missing: dict[str, HardwareRow] = {}
     for row in rows:
-        if (row.units == TOKEN_UNITS and row.accelerator not in in_force
-                and row.accelerator not in missing and row.is_headline):
+        if row.accelerator not in in_force and row.accelerator not in missing and needs_cost(row):
             missing[row.accelerator] = row
     return list(missing.values())
 

@@ -16,13 +16,13 @@ from pipeline.compose import Citation, Figure, RadarItem
 from pipeline.hardware import (
     BENCHMARKS,
     COSTS,
-    TOKEN_UNITS,
     CostedRow,
     Hardware,
     HardwareRow,
     UsdPerUnit,
     basis_label,
     best_per_accelerator,
+    can_be_fresh,
     costed_rows,
     usd_identity,
 )
@@ -54,8 +54,7 @@ class FigureIndex:
     rows of those groups (figures compare rows within one group only)."""
 
     fresh_dates: tuple[dt.date, ...]
-    """Publication dates, ascending, of the rows that can make a group fresh: headline token
-    results outside InferenceX (its sweeps need an interactivity target to name one figure)."""
+    """Publication dates, ascending, of the rows that can make a group fresh (can_be_fresh)."""
     fresh_groups: tuple[Group, ...]
     """The group of each of those rows, in the same order."""
     groups: Mapping[Group, tuple[HardwareRow, ...]]
@@ -65,9 +64,8 @@ class FigureIndex:
 
 def figure_index(rows: Sequence[HardwareRow]) -> FigureIndex:
     """Return the index hardware_figures reads `rows` through."""
-    fresh = sorted(((r.published, r.group_key) for r in rows
-                    if r.published is not None and r.units == TOKEN_UNITS
-                    and r.suite != "InferenceX" and r.is_headline), key=lambda p: p[0])
+    fresh = sorted(((r.published, r.group_key) for r in rows if can_be_fresh(r)),
+                   key=lambda p: p[0])
     groups: dict[Group, list[HardwareRow]] = {}
     for r in rows:
         if r.published is not None:
@@ -84,9 +82,8 @@ def hardware_figures(hw: Hardware, rows: Sequence[HardwareRow] | FigureIndex, da
 
     `rows` is the table, or its figure_index when composing many editions from one table."""
     index = rows if isinstance(rows, FigureIndex) else figure_index(rows)
-    # The edition window (previous, date], as compose.in_window; the first edition takes all.
-    start = 0 if previous is None else bisect_right(index.fresh_dates, previous)
-    fresh = sorted(set(index.fresh_groups[start:bisect_right(index.fresh_dates, date)]))
+    fresh = sorted(set(index.fresh_groups[slice(*window_slice(index.fresh_dates, date,
+                                                              previous))]))
     figures: list[Figure] = []
     for group in fresh:
         public = [r for r in index.groups[group] if r.published <= date]
@@ -112,6 +109,24 @@ def hardware_figures(hw: Hardware, rows: Sequence[HardwareRow] | FigureIndex, da
         figures.append(Figure(label=f"Tokens per dollar: {model} {scenario}", text_md=text,
                               citations=cites, id=f"hardware-{model}-{scenario}".lower()))
     return figures[:max_figures]
+
+
+def window_slice(dates: Sequence[dt.date], date: dt.date,
+                 previous: dt.date | None) -> tuple[int, int]:
+    """Return where the edition window (previous, date] lies in ascending `dates`, as
+    compose.in_window: the first edition takes all before it."""
+    start = 0 if previous is None else bisect_right(dates, previous)
+    return start, bisect_right(dates, date)
+
+
+def any_fresh(hw: Hardware, date: dt.date, previous: dt.date | None) -> bool:
+    """May the edition window hold a figure? False only when the rows' summary shows no result
+    that can make a group fresh was published in it, so its figures are known to be none
+    without reading a row."""
+    if hw.rows_summary is None:
+        return True
+    start, end = window_slice(hw.rows_summary.fresh, date, previous)
+    return end > start
 
 
 def hardware_radar(hw: Hardware, date: dt.date) -> list[RadarItem]:

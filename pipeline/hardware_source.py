@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-from collections import Counter
+from collections import Counter, UserList
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from pipeline.formats.benchmark_record import ReadResult
@@ -25,12 +26,16 @@ from pipeline.hardware import (
     FileReport,
     Hardware,
     HardwareRow,
+    RowsSummary,
+    costs_in_force,
     normalize_records,
     rows_missing_cost,
+    summarize_rows,
 )
 from pipeline.models.hardware import (
     Accelerator,
     AcceleratorsFile,
+    BenchmarkFile,
     BenchmarksIndex,
     CostsFile,
     HourlyCost,
@@ -72,7 +77,8 @@ def load_hardware(root: Path, cache: ParseCache = NO_CACHE,
         return None, [], problems
     accelerators = tuple(accs.model.accelerators)
     problems += _check_costs(costs.model.costs, {a.name for a in accelerators}, costs.lines)
-    rows: list[HardwareRow] = []
+    parts: list[Sequence[HardwareRow] | Callable[[], Sequence[HardwareRow]]] = []  # by file
+    summary = RowsSummary()
     reports: list[FileReport] = []
     read_from: list[str] = []  # the cache keys of the files read: what the rows depend on
     listed: set[Path] = set()
@@ -92,17 +98,31 @@ def load_hardware(root: Path, cache: ParseCache = NO_CACHE,
         key = cache.key(f"benchmark {entry.suite} {entry.round} {info!r} {accelerators!r}",
                         name, data)
         read_from.append(key)
-        kept = cache.get(key)
-        try:
-            found_rows, report = kept or read_benchmark(data, entry.suite, entry.round, info,
-                                                        accelerators)
-        except FormatError as err:
-            problems.append(Problem(name, "", f"not read as {entry.suite}: {err}",
-                                    severity="warning"))
-            continue
-        if kept is None:
-            cache.put(key, (found_rows, report))
-        rows += found_rows
+
+        def read(data: bytes = data, key: str = key, entry: BenchmarkFile = entry,
+                 info: FileInfo = info) -> tuple[Sequence[HardwareRow], FileReport]:
+            return cache.get(key) or read_benchmark(data, entry.suite, entry.round, info,
+                                                    accelerators)
+
+        # The rows are read only if the build asks for them (LazyRows); the summary and the
+        # report, kept beside them, are what every build reads.
+        kept = cache.get(f"{key}-summary")
+        if kept is not None and cache.keep(key):
+            report, file_summary = kept
+            parts.append(lambda read=read: read()[0])
+        else:
+            try:
+                found_rows, report = read()
+            except FormatError as err:
+                problems.append(Problem(name, "", f"not read as {entry.suite}: {err}",
+                                        severity="warning"))
+                continue
+            file_summary = summarize_rows(found_rows)
+            if not cache.keep(key):
+                cache.put(key, (found_rows, report))
+            cache.put(f"{key}-summary", (report, file_summary))
+            parts.append(found_rows)
+        summary |= file_summary
         reports.append(report)
         problems += [Problem(name, "", f"{n} of {report.total_rows} rows not in the table: "
                              f"{reason}", severity="warning") for reason, n in report.skipped]
@@ -110,14 +130,45 @@ def load_hardware(root: Path, cache: ParseCache = NO_CACHE,
         if path.is_file() and path.suffix in (".json", ".csv") and path.resolve() not in listed:
             problems.append(Problem(rel(path, root), "", f"not listed in {INDEX}; add it with "
                                     "its suite, round and publication date"))
-    for row in rows_missing_cost(rows, costs.model.costs, dt.date.max):
+    rows = LazyRows.of(parts)
+    in_force = costs_in_force(costs.model.costs, dt.date.max)
+    needed = any(a not in in_force for a in summary.costed_accelerators)
+    for row in rows_missing_cost(rows, costs.model.costs, dt.date.max) if needed else ():
         problems.append(Problem(row.source_file, row.row_ref, f"no hourly cost for "
                                 f"{row.accelerator} in {COSTS}, but result {row.citation_id} "
                                 "needs one for tokens per dollar (a missing cost is never $0); "
                                 "add a cost with its source"))
     hardware = Hardware(accelerators, tuple(costs.model.costs), tuple(index.model.files),
-                        tuple(reports), hashlib.sha256(" ".join(read_from).encode()).hexdigest())
+                        tuple(reports), hashlib.sha256(" ".join(read_from).encode()).hexdigest(),
+                        summary)
     return hardware, rows, problems
+
+
+class LazyRows(UserList):
+    """The benchmark rows, a list read from the parse cache the first time it is used; until
+    then only the files' summaries are in memory (Hardware.rows_summary)."""
+
+    _parts: list | None = None
+
+    @classmethod
+    def of(cls, parts: list[Sequence[HardwareRow] | Callable[[], Sequence[HardwareRow]]],
+           ) -> LazyRows:
+        """Return the rows of `parts`, each a file's rows or what reads them."""
+        rows = cls()
+        rows._parts = parts
+        return rows
+
+    @property  # type: ignore[override]
+    def data(self) -> list[HardwareRow]:
+        if self._parts is not None:
+            self._rows = [row for part in self._parts
+                          for row in (part() if callable(part) else part)]
+            self._parts = None
+        return self._rows
+
+    @data.setter
+    def data(self, rows: list[HardwareRow]) -> None:
+        self._parts, self._rows = None, rows
 
 
 def _check_costs(costs: list[HourlyCost], known: set[str], lines: dict) -> list[Problem]:

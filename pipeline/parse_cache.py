@@ -57,6 +57,14 @@ class ParseCache:
         self.hits += 1
         return value
 
+    def keep(self, key: str) -> bool:
+        """Mark an entry used without reading it (a later `get` may read it); return whether
+        it is there."""
+        if self.folder is None or not (self.folder / f"{key}.pickle").is_file():
+            return False
+        self.used.add(key)
+        return True
+
     def checked(self, kind: str, name: str, data: bytes,
                 parse: Callable[[], tuple[Any, list]],
                 prepare: Callable[[Any], object] | None = None) -> tuple[Any, list]:

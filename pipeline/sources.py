@@ -11,7 +11,7 @@ import difflib
 import re
 import types
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Generic, TypeVar
@@ -63,7 +63,7 @@ class Sources:
     warnings: list[Problem] = field(default_factory=list)
     hardware: Hardware | None = None
     """Accelerators, hourly costs and benchmark files (absent in a tree without sources/hardware)."""
-    hardware_rows: list[HardwareRow] = field(default_factory=list)
+    hardware_rows: Sequence[HardwareRow] = field(default_factory=list)
     """Benchmark results, normalized, one per result."""
     prices: dict[str, Sourced[PriceFile]] = field(default_factory=dict)
     """Price histories by provider."""

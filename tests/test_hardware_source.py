@@ -10,6 +10,7 @@ import pytest
 
 from pipeline.hardware import FileInfo
 from pipeline.hardware_source import load_hardware, read_benchmark
+from pipeline.parse_cache import ParseCache
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -47,6 +48,20 @@ def test_missing_cost_is_an_error(repo):
         "sources/benchmarks/mlperf-inference/v5.1/summary_results.json: 2: no hourly cost for "
         "MI325X in sources/hardware/costs.yaml, but result 5.1-0002 needs one for tokens per "
         "dollar (a missing cost is never $0); add a cost with its source"]
+
+
+def test_missing_cost_is_an_error_when_the_rows_come_from_the_cache(repo):
+    # The rows stay unread on a cached load unless a problem needs one of them.
+    cache = ParseCache(repo / ".cache")
+    load_hardware(repo, cache)
+    costs = repo / "sources/hardware/costs.yaml"
+    head, *items = costs.read_text().split("\n  - accelerator: ")
+    costs.write_text(head + "".join("\n  - accelerator: " + i for i in items
+                                    if not i.startswith("MI325X")))
+    _, rows, problems = load_hardware(repo, ParseCache(repo / ".cache"))
+    assert [p.message.split(",")[0] for p in problems] == [
+        "no hourly cost for MI325X in sources/hardware/costs.yaml"]
+    assert rows == load_hardware(repo)[1]
 
 
 def test_unknown_accelerator_in_costs(repo):
