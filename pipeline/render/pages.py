@@ -8,6 +8,7 @@ import itertools
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import jinja2
 
@@ -116,14 +117,17 @@ class Rendered:
     def __init__(self, memo: Memo, salt: str, series: Series) -> None:
         self.memo, self.salt, self.series = memo, salt, series
         self._series_json = series_render_json(series)
-        self._reprs: dict[dt.date, str] = {}
+        self._digests: dict[dt.date, Any] = {}
 
     def key(self, kind: str, edition: Edition, *extra: object) -> str:
         """Return the memo key of something made of `edition` and `extra` (by their repr)."""
-        text = self._reprs.get(edition.date)  # one edition a date: its repr is made once
-        if text is None:
-            text = self._reprs[edition.date] = repr(edition)
-        digest = hashlib.sha256(f"{self.salt}\0{self._series_json}\0{text}\0{extra!r}".encode())
+        # One edition a date: its repr is made and digested once, for all its keys.
+        edition_digest = self._digests.get(edition.date)
+        if edition_digest is None:
+            edition_digest = self._digests[edition.date] = hashlib.sha256(
+                f"{self.salt}\0{self._series_json}\0{edition!r}\0".encode())
+        digest = edition_digest.copy()
+        digest.update(repr(extra).encode())
         return f"{kind} {digest.hexdigest()}"
 
     def page(self, edition: Edition, editions: list[Edition], *, home: bool,
