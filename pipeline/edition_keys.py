@@ -80,7 +80,7 @@ def hardware_key(sources: Sources, code: str) -> str:
 
 
 def feed_window_key(sources: Sources, date: dt.date, previous: dt.date | None, code: str,
-                    by_day: tuple[list[dt.date], list[str]]) -> str:
+                    by_day: tuple[list[dt.date], list[str], str]) -> str:
     """Return the digest of the feed items of the window (previous, date] and the feed settings.
 
     `by_day`: from `feed_items_by_day`; the window is a slice of its days.

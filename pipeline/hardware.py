@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import astuple, dataclass, replace
+from dataclasses import astuple, dataclass, field, replace
 
 from pipeline.formats.benchmark_record import BenchmarkRecord
 from pipeline.models.hardware import Accelerator, BenchmarkFile, HourlyCost
@@ -47,9 +47,9 @@ class Hardware:
     """A digest of what the benchmark rows were read from: each file's bytes, its index entry,
     the accelerators and the reading code. Keys of computed parts use it instead of the rows
     themselves (edition_keys.py): digesting 20,000 rows took ~0.1 s a build."""
-    rows_summary: RowsSummary | None = None
+    rows_summary: RowsSummary | None = field(default=None, repr=False)
     """What builds ask of the rows besides figures and tables; None when not known (then the
-    rows are read for it)."""
+    rows are read for it). Not in the repr keys are made of: `rows_key` decides it."""
 
 
 @dataclass(frozen=True)

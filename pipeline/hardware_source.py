@@ -62,7 +62,7 @@ def read_benchmark(data: bytes, suite: str, round_: str, info: FileInfo,
 
 
 def load_hardware(root: Path, cache: ParseCache = NO_CACHE,
-                  ) -> tuple[Hardware | None, list[HardwareRow], list[Problem]]:
+                  ) -> tuple[Hardware | None, Sequence[HardwareRow], list[Problem]]:
     """Return (hardware sources, normalized benchmark rows, problems) for the repository `root`.
 
     `cache` keeps parsed files and each benchmark file's rows, by content (parse_cache.py)."""
@@ -105,7 +105,9 @@ def load_hardware(root: Path, cache: ParseCache = NO_CACHE,
                                                     accelerators)
 
         # The rows are read only if the build asks for them (LazyRows); the summary and the
-        # report, kept beside them, are what every build reads.
+        # report, kept beside them, are what every build reads. `read` holds the file's bytes
+        # until then, so rows read late are those of this build's bytes even if the cache
+        # entry was pruned or the file edited meanwhile.
         kept = cache.get(f"{key}-summary")
         if kept is not None and cache.keep(key):
             report, file_summary = kept
@@ -145,8 +147,9 @@ def load_hardware(root: Path, cache: ParseCache = NO_CACHE,
 
 
 class LazyRows(UserList):
-    """The benchmark rows, a list read from the parse cache the first time it is used; until
-    then only the files' summaries are in memory (Hardware.rows_summary)."""
+    """The benchmark rows: a list whose files' rows are read (from the parse cache, or parsed
+    again from the bytes they were loaded from) the first time it is used; until then only the
+    files' summaries are in memory (Hardware.rows_summary)."""
 
     _parts: list | None = None
 
@@ -169,6 +172,13 @@ class LazyRows(UserList):
     @data.setter
     def data(self, rows: list[HardwareRow]) -> None:
         self._parts, self._rows = None, rows
+
+    # UserList copies and pickles through its instance dict, where `data` is not.
+    def __copy__(self) -> LazyRows:
+        return type(self)(self.data)
+
+    def __reduce__(self) -> tuple:
+        return type(self), (self.data,)
 
 
 def _check_costs(costs: list[HourlyCost], known: set[str], lines: dict) -> list[Problem]:
