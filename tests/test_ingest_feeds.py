@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import socket
 import time
 from pathlib import Path
 
@@ -134,6 +135,32 @@ def test_loopback_is_refused_unless_allowed(server: FeedServer, tmp_path: Path) 
     report = ingest_feeds(tmp_path, [f], {}, now=NOW)
     assert report.outcomes[0].message == ("refused: 127.0.0.1 is at 127.0.0.1, a loopback "
                                           "address (not fetched, to protect internal services)")
+
+
+def test_a_name_that_rebinds_to_a_refused_address_is_not_read(
+        server: FeedServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # DNS rebinding: the name resolves to an allowed address when checked, then to a refused
+    # one when httpx resolves it again to connect. Both lookups go through socket.getaddrinfo.
+    port = server.port
+    answers = iter(["127.0.0.2", "127.0.0.1"])
+    real = socket.getaddrinfo
+
+    def rebinding(host, *args, **kwargs):
+        if host not in ("rebind.test", b"rebind.test"):  # anyio passes the name encoded
+            return real(host, *args, **kwargs)
+        ip = next(answers, "127.0.0.1")
+        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (ip, port))]
+
+    monkeypatch.setattr(socket, "getaddrinfo", rebinding)
+    only_one = FetchSettings(allowed_networks=("127.0.0.2/32",))
+    url = f"http://rebind.test:{port}/normal.xml?rebind"
+    report = ingest_feeds(tmp_path, [feed("normal", url)], {}, now=NOW, settings=only_one)
+    assert report.outcomes[0].message == (
+        "refused: rebind.test answered from 127.0.0.1, a loopback address, though it resolved "
+        "to an allowed one when checked (not read, to protect internal services)")
+    assert [p for p, _ in server.requests].count("/normal.xml?rebind") == 1  # sent, not read
+    f = feed("normal", url)
+    assert not load_snapshots(tmp_path, [f])[0]["normal"].items
 
 
 def test_gone_and_retry_after_are_honoured_on_the_next_run(server: FeedServer,

@@ -122,8 +122,25 @@ async def _check_url(url: str, settings: FetchSettings) -> None:
         if not _address_allowed(ip, allowed):
             raise _Refused(f"refused: {host} is at {ip}, a {_kind(ip)} address "
                            "(not fetched, to protect internal services)")
-    # Known gap: httpx resolves the name again when it connects, so a DNS answer that changes
-    # between the two lookups (rebinding) is not caught here.
+
+
+def _check_peer(resp: httpx.Response, url: str, settings: FetchSettings) -> None:
+    """Raise _Refused unless the address that answered is allowed.
+
+    httpx resolves the name again when it connects, so a DNS answer that changed after
+    `_check_url` (rebinding: public when checked, internal when connecting) would reach an
+    internal service. The request has then been sent, but nothing of the answer is read or kept.
+    (The client uses no proxy, so the peer is the server itself.)"""
+    stream = resp.extensions.get("network_stream")
+    peer = stream.get_extra_info("server_addr") if stream is not None else None
+    host = urlsplit(url).hostname
+    if not peer:
+        raise _Refused(f"refused: cannot tell which address answered for {host}")
+    ip = ipaddress.ip_address(str(peer[0]).split("%")[0])
+    if not _address_allowed(ip, [ipaddress.ip_network(n) for n in settings.allowed_networks]):
+        raise _Refused(f"refused: {host} answered from {ip}, a {_kind(ip)} address, though it "
+                       "resolved to an allowed one when checked (not read, to protect internal "
+                       "services)")
 
 
 class _Inflater:
@@ -202,6 +219,7 @@ async def _fetch(client: httpx.AsyncClient, feed: Feed, snapshot: Snapshot | Non
     for hop in range(settings.max_redirects + 1):
         await _check_url(url, settings)
         async with client.stream("GET", url, headers=headers) as resp:
+            _check_peer(resp, url, settings)
             status = resp.status_code
             if status in (301, 302, 303, 307, 308):
                 location = resp.headers.get("location")
