@@ -313,6 +313,7 @@ def _build(root: Path, out: Path, today: dt.date, cache: Path | None,
     from pipeline.render.charts import ChartCache
     from pipeline.render.drawing import Drawer, workers_for
     from pipeline.render.page_cache import PageStore, ReusePages, site_key
+    from pipeline.render.pages import environment, template_cache
     from pipeline.sources import load_sources
 
     parsed = ParseCache(cache / "parsed" if cache else None)
@@ -322,6 +323,7 @@ def _build(root: Path, out: Path, today: dt.date, cache: Path | None,
                   for name in ("edition-parts", "edition-html", "data-files")}
     files_dir = cache / "files" if cache else None
     charts = ChartCache(cache / "charts" if cache else None)
+    environment().bytecode_cache = template_cache(cache / "jinja") if cache else None
     # Started first, while this process is small to fork: its worker imports matplotlib while
     # the sources load. One worker when most drawings are kept; a cold build draws them all.
     # Open until the site is swapped in: mkdocs writes the charts last, as they are drawn.

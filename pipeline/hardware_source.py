@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 from collections import Counter, UserList
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from pipeline.formats.benchmark_record import ReadResult
@@ -181,7 +181,7 @@ class LazyRows(UserList):
         return type(self), (self.data,)
 
 
-def _check_costs(costs: list[HourlyCost], known: set[str], lines: dict) -> list[Problem]:
+def _check_costs(costs: list[HourlyCost], known: set[str], lines: Mapping[tuple, int]) -> list[Problem]:
     problems = []
     seen: Counter[tuple] = Counter()
     for i, cost in enumerate(costs):

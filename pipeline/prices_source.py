@@ -8,6 +8,7 @@ window without a time zone, windows of one record that overlap, a negative price
 from __future__ import annotations
 
 import itertools
+from collections.abc import Mapping
 from pathlib import Path
 
 from pipeline.models.prices import PriceFile, PriceList
@@ -16,7 +17,7 @@ from pipeline.normalize.windows import overlap, record_windows
 from pipeline.parse_cache import NO_CACHE, ParseCache
 from pipeline.problems import Problem
 from pipeline.sources import Sourced, read_model
-from pipeline.yamlio import Lines, line_of
+from pipeline.yamlio import line_of
 
 JUMP_FACTOR = 100.0
 
@@ -66,7 +67,7 @@ def price_file_problems(sourced: Sourced[PriceFile],
     return problems
 
 
-def _list_problems(plist: PriceList, path: str, lines: Lines, loc: tuple,
+def _list_problems(plist: PriceList, path: str, lines: Mapping[tuple, int], loc: tuple,
                    known_currencies: frozenset[str]) -> list[Problem]:
     out: list[Problem] = []
 
@@ -120,7 +121,7 @@ def _list_problems(plist: PriceList, path: str, lines: Lines, loc: tuple,
     return out
 
 
-def _jumps(plist: PriceList, before: int, after: int, path: str, lines: Lines,
+def _jumps(plist: PriceList, before: int, after: int, path: str, lines: Mapping[tuple, int],
            loc: tuple) -> list[Problem]:
     previous = {(p.meter, p.ttl_minutes, p.window, p.context_above_tokens, p.mode): p.price
                 for p in plist.records[before].prices}

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import datetime as dt
 import difflib
+import pickle
 import re
 import types
 import typing
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Generic, TypeVar
@@ -22,7 +23,7 @@ from pipeline.models.entries import Entry
 from pipeline.models.series import Series
 from pipeline.parse_cache import NO_CACHE, ParseCache
 from pipeline.problems import Problem, SourceError
-from pipeline.yamlio import Lines, line_of, parse_yaml
+from pipeline.yamlio import line_of, parse_yaml
 
 if typing.TYPE_CHECKING:
     from pipeline.hardware import HardwareRow
@@ -41,7 +42,47 @@ class Sourced(Generic[M]):
     model: M
     path: str
     """Path relative to the repository root, as links to the source entry use it."""
-    lines: Lines = field(default_factory=dict, repr=False, compare=False)
+    lines: Mapping[tuple, int] = field(default_factory=dict, repr=False, compare=False)
+    """The line of each value (yamlio.Lines), for problems."""
+
+    def __reduce__(self) -> tuple:
+        # The parse cache keeps the line map as bytes read on first use: a kept file has passed
+        # its own checks, so most builds never ask for a line, and the year's price files have
+        # 5 MB of them (0.07 s a build to unpickle).
+        lines = self.lines if isinstance(self.lines, PickledLines) else PickledLines.of(self.lines)
+        return type(self), (self.model, self.path, lines)
+
+
+class PickledLines(Mapping[tuple, int]):
+    """A line map kept as its pickle until first read."""
+
+    def __init__(self, blob: bytes) -> None:
+        self._blob = blob
+        self._lines: dict[tuple, int] | None = None
+
+    @classmethod
+    def of(cls, lines: Mapping[tuple, int]) -> PickledLines:
+        return cls(pickle.dumps(dict(lines), protocol=pickle.HIGHEST_PROTOCOL))
+
+    def _read(self) -> dict[tuple, int]:
+        if self._lines is None:
+            self._lines = pickle.loads(self._blob)
+        return self._lines
+
+    def __getitem__(self, loc: tuple) -> int:
+        return self._read()[loc]
+
+    def __contains__(self, loc: object) -> bool:
+        return loc in self._read()
+
+    def __iter__(self) -> Iterator[tuple]:
+        return iter(self._read())
+
+    def __len__(self) -> int:
+        return len(self._read())
+
+    def __reduce__(self) -> tuple:
+        return type(self), (self._blob,)
 
 
 @dataclass(frozen=True)
@@ -121,7 +162,7 @@ def _parse_model(data: bytes, name: str, model: type[M],
 
 
 def validation_problems(err: ValidationError, model: type[BaseModel], path: str,
-                        lines: Lines, prefix: tuple = ()) -> list[Problem]:
+                        lines: Mapping[tuple, int], prefix: tuple = ()) -> list[Problem]:
     """Turn pydantic's errors into problems: dotted field path, a plain message, the line."""
     problems = []
     for e in err.errors(include_url=False):

@@ -10,6 +10,7 @@ Two departures from PyYAML's defaults, both to avoid silent surprises in hand-wr
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 import yaml
@@ -89,7 +90,7 @@ def _walk(node: yaml.Node, loc: tuple, lines: Lines, problems: list[Problem], pa
             _walk(item, (*loc, i), lines, problems, path)
 
 
-def line_of(lines: Lines, loc: tuple) -> int | None:
+def line_of(lines: Mapping[tuple, int], loc: tuple) -> int | None:
     """Return the line of the deepest known value on the way to `loc`."""
     for n in range(len(loc), -1, -1):
         if loc[:n] in lines:

@@ -81,3 +81,19 @@ def test_entries_no_load_used_are_pruned(tree):
     load_sources(tree, cache)
     cache.prune()
     assert len(set(folder.glob("*.pickle"))) == len(before) - 1
+
+
+def test_a_kept_file_reports_its_lines_when_another_file_makes_it_wrong(tree):
+    # A kept file's line map is read only when asked for (sources.PickledLines): an entry whose
+    # section editions.yaml drops must still be reported at its `section:` line.
+    load_sources(tree, ParseCache(tree / ".cache" / "parsed"))
+    series = tree / "sources" / "editions.yaml"
+    series.write_text(series.read_text(encoding="utf-8").replace(
+        "  - id: local\n    title: Local view\n    quota: 3\n", ""), encoding="utf-8")
+    cache = ParseCache(tree / ".cache" / "parsed")
+    with pytest.raises(SourceError) as err:
+        load_sources(tree, cache)
+    assert cache.hits > 30
+    path = "sources/entries/2026/08-16-deepseek-peak-hours-beijing.yaml"
+    [problem] = [p for p in err.value.problems if p.path == path]
+    assert problem.field == "section" and problem.line == 3

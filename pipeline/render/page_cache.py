@@ -28,6 +28,7 @@ from mkdocs.plugins import BasePlugin, event_priority
 
 from pipeline.append_log import read_log, save_log
 from pipeline.render.output import link_published
+from pipeline.render.pages import template_cache
 
 STUB_TEMPLATE = "brief-cached-page.html"
 STUB_SOURCE = f"---\ntemplate: {STUB_TEMPLATE}\n---\n"
@@ -85,17 +86,6 @@ class PageStore:
         save_log(self.path, self.log, {k: self.pages[k] for k in self.used}, marshal.dumps)
 
 
-class _BytecodeCache(jinja2.FileSystemBytecodeCache):
-    """jinja2's bytecode cache, but a template it cannot keep is no error: the cache only saves
-    compiling it again."""
-
-    def dump_bytecode(self, bucket: Any) -> None:
-        try:
-            super().dump_bytecode(bucket)
-        except OSError:
-            pass
-
-
 def _render_nothing(page: Any) -> Any:
     """Return a stand-in for `page.render` of a reused page: empty content, anchors unknown."""
     def render(config: Any, files: Any) -> None:
@@ -149,11 +139,7 @@ class ReusePages(BasePlugin):
         # Non-empty: mkdocs writes nothing for an empty page, and the stub's output is replaced.
         env.loader = jinja2.ChoiceLoader([jinja2.DictLoader({STUB_TEMPLATE: "stub"}), env.loader])
         if self.bytecode_dir is not None:
-            try:
-                self.bytecode_dir.mkdir(parents=True, exist_ok=True)
-            except OSError:
-                return env  # a read-only cache: the templates are compiled, as without one
-            env.bytecode_cache = _BytecodeCache(str(self.bytecode_dir))
+            env.bytecode_cache = template_cache(self.bytecode_dir)
         return env
 
     @event_priority(100)  # before the search plugin indexes the page

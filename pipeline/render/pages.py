@@ -36,6 +36,28 @@ def environment(templates: Path = TEMPLATES) -> jinja2.Environment:
     return env
 
 
+class _TemplateCache(jinja2.FileSystemBytecodeCache):
+    """jinja2's bytecode cache, but a template it cannot keep is no error: the cache only saves
+    compiling it again."""
+
+    def dump_bytecode(self, bucket: Any) -> None:
+        try:
+            super().dump_bytecode(bucket)
+        except OSError:
+            pass
+
+
+def template_cache(folder: Path) -> jinja2.BytecodeCache | None:
+    """Return a cache of compiled templates in `folder` (None when it cannot be made: a
+    read-only cache, and templates are compiled as without one). Compiling mkdocs' theme took
+    ~0.5 s a build, ours ~0.02 s."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return _TemplateCache(str(folder))
+
+
 def _numbers(edition: Edition) -> dict[str, int]:
     return {c.url: i for i, c in enumerate(edition.sources, start=1)}
 
