@@ -323,7 +323,11 @@ def _build(root: Path, out: Path, today: dt.date, cache: Path | None,
                   for name in ("edition-parts", "edition-html", "data-files")}
     files_dir = cache / "files" if cache else None
     charts = ChartCache(cache / "charts" if cache else None)
-    environment().bytecode_cache = template_cache(cache / "jinja") if cache else None
+    salt = build_stamp.render_salt()
+    # Compiled templates depend on the code that sets up their environments (settings,
+    # filters) and on library versions, not only on their source: kept apart per salt.
+    templates = cache / "jinja" / salt[:16] if cache else None
+    environment().bytecode_cache = template_cache(templates) if templates else None
     # Started first, while this process is small to fork: its worker imports matplotlib while
     # the sources load. One worker when most drawings are kept; a cold build draws them all.
     # Open until the site is swapped in: mkdocs writes the charts last, as they are drawn.
@@ -334,7 +338,6 @@ def _build(root: Path, out: Path, today: dt.date, cache: Path | None,
             memos = {name: load_memo(path, files_dir if name == "data-files" else None)
                      for name, path in memo_files.items()}
             opened.callback(close_files, memos["data-files"])
-            salt = build_stamp.render_salt()
             editions, parts = compose_reusing(sources, sources.series.edition_dates(today),
                                               memos["edition-parts"], salt)
         files = site_files(sources, editions, charts, parts, memos["data-files"],
@@ -351,7 +354,7 @@ def _build(root: Path, out: Path, today: dt.date, cache: Path | None,
                 site = site_key(SITE_DIR / "mkdocs.yml", [SITE_DIR / "overrides"],
                                 site_url=site_url, extra=salt)
                 reuse = ReusePages(store, site, files, published=out,
-                                   bytecode_dir=cache / "jinja" if cache else None)
+                                   bytecode_dir=templates)
                 build_mkdocs(files, built, site_url=site_url, epoch=epoch_of(editions),
                              published=out, kept=kept, plugins={"brief-page-cache": reuse})
                 store.save()
@@ -362,6 +365,8 @@ def _build(root: Path, out: Path, today: dt.date, cache: Path | None,
                                               files_dir if name == "data-files" else None)
                 output.swap_in(built, out, scratch)
                 charts.prune()
+                if templates is not None:
+                    build_stamp.prune_versions(templates)
             finally:
                 shutil.rmtree(scratch, ignore_errors=True)
             result = BuildResult(editions=len(editions), files=len(files), out=out)

@@ -18,6 +18,7 @@ import hashlib
 import importlib.metadata
 import json
 import os
+import shutil
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -78,6 +79,21 @@ def render_salt() -> str:
     for name in CODE_DIRS:
         content_digest(CODE / name, digest)
     return digest.hexdigest()
+
+
+def prune_versions(current: Path) -> None:
+    """Delete everything beside `current` in its folder: what builds of other code or library
+    versions kept there (call after a good build). A read-only cache keeps it."""
+    try:
+        for other in current.parent.iterdir():
+            if other == current:
+                continue
+            if other.is_dir() and not other.is_symlink():
+                shutil.rmtree(other)
+            else:
+                other.unlink()
+    except OSError:
+        pass
 
 
 def content_digest(top: Path, digest: hashlib._Hash | None = None) -> hashlib._Hash:

@@ -232,3 +232,24 @@ def test_a_read_only_cache_still_builds_what_a_cold_build_makes(
         build_site(root, root / "public", today=TODAY)
     assert "half again" in (root / "public" / "briefings" / "2026-09-12" / "index.html").read_text()
     assert tree_digest(root / "public") == cold_digest(root, tmp_path / "cold", monkeypatch)
+
+
+def test_templates_compiled_by_other_code_are_not_reused(
+        copy_repo_sources, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # jinja2 keys a compiled template by its source alone, but how it compiles also depends on
+    # the environment our code sets up (here `trim_blocks`): the compiled templates are kept
+    # per render salt, like every other cached value.
+    root = copy_repo_sources()
+    build_site(root, root / "public", today=TODAY)
+    env = pages.environment()
+    monkeypatch.setattr(env, "trim_blocks", True)
+    monkeypatch.setattr(build_stamp, "render_salt", lambda: "the salt of other code")
+    shutil.rmtree(root / ".cache" / "stamps")  # the code on disk did not change
+    env.cache.clear()  # what this process compiled
+    try:
+        build_site(root, root / "public", today=TODAY)
+        env.cache.clear()  # the cold build compiles every template afresh
+        assert tree_digest(root / "public") == cold_digest(root, tmp_path / "cold", monkeypatch)
+        assert [p.name for p in (root / ".cache" / "jinja").iterdir()] == ["the salt of other code"[:16]]
+    finally:
+        env.cache.clear()  # compiled with trim_blocks on: no later test gets them

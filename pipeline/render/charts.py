@@ -13,12 +13,12 @@ import hashlib
 import html
 import io
 import os
-import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from pipeline.build_stamp import prune_versions
 from pipeline.render.drawing import Drawer, Drawing, ready
 
 # Okabe & Ito, "Color Universal Design" (2008): eight colours told apart with every common form of
@@ -349,14 +349,8 @@ class ChartCache:
         too; a build writing at the same moment then only fails to keep its drawing."""
         if self.root is None or self.folder is None or not self.root.is_dir():
             return
+        prune_versions(self.folder)
         try:
-            for version in self.root.iterdir():
-                if version == self.folder:
-                    continue
-                if version.is_dir():
-                    shutil.rmtree(version)
-                else:
-                    version.unlink()
             for path in self.folder.iterdir() if self.folder.is_dir() else ():
                 if path.stem not in self.used:
                     path.unlink(missing_ok=True)
