@@ -14,13 +14,14 @@ the next save rewrites the file. This module is I/O at the edge: the pure core n
 
 from __future__ import annotations
 
-import os
 import struct
 import zlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from pipeline.whole_files import write_whole
 
 DEAD_SHARE = 0.25
 """Rewrite a file once this share of what it holds is values no build used last."""
@@ -92,9 +93,6 @@ def save_log(path: Path | None, before: Log, used: Mapping[str, Any],
                 with path.open("ab") as f:  # one write: a frame is whole or torn, never mixed
                     f.write(frame(dumps(added)))
             return
-        path.parent.mkdir(parents=True, exist_ok=True)
-        scratch = path.with_suffix(f".{os.getpid()}.tmp")
-        scratch.write_bytes(frame(dumps(used if isinstance(used, dict) else dict(used))))
-        os.replace(scratch, path)
+        write_whole(path, frame(dumps(used if isinstance(used, dict) else dict(used))))
     except OSError:
         pass

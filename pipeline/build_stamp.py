@@ -23,6 +23,8 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pipeline.whole_files import write_whole
+
 CODE = Path(__file__).resolve().parents[1]
 """The checkout the code runs from: its pipeline/, templates/ and site/ shape every page."""
 CODE_DIRS = ("pipeline", "templates", "site")
@@ -166,9 +168,6 @@ def write_stamp(cache: Path | None, out: Path, stamp: Stamp) -> None:
         return
     path = _stamp_path(cache, out)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        scratch = path.with_suffix(f".{os.getpid()}.tmp")
-        scratch.write_text(json.dumps(stamp.__dict__), encoding="utf-8")
-        os.replace(scratch, path)
+        write_whole(path, json.dumps(stamp.__dict__).encode("utf-8"))
     except OSError:
         pass  # a read-only cache: the next build cannot know it has nothing to do, and builds

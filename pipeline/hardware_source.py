@@ -181,7 +181,8 @@ class LazyRows(UserList):
         return type(self), (self.data,)
 
 
-def _check_costs(costs: list[HourlyCost], known: set[str], lines: Mapping[tuple, int]) -> list[Problem]:
+def _check_costs(costs: list[HourlyCost], known: set[str],
+                 lines: Mapping[tuple, int]) -> list[Problem]:
     problems = []
     seen: Counter[tuple] = Counter()
     for i, cost in enumerate(costs):

@@ -14,9 +14,7 @@ small, changes rarely, and pruning the kept files needs every live value's file 
 from __future__ import annotations
 
 import hashlib
-import os
 import pickle
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,6 +23,7 @@ from pipeline.append_log import Log, read_log, save_log
 from pipeline.memo import Memo
 from pipeline.render.drawing import drawn
 from pipeline.render.output import DiskBody
+from pipeline.whole_files import write_whole
 
 STORE_MIN_BYTES = 64 * 1024
 """Smaller values stay in the memo's pickle: a file each would cost more than it saves."""
@@ -120,11 +119,7 @@ def store_file(files_dir: Path, body: bytes) -> _Kept:
     kept = _Kept(hashlib.sha256(body).hexdigest(), len(body))
     target = files_dir / kept.digest
     if not (target.is_file() and target.stat().st_size == len(body)):
-        files_dir.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=files_dir, prefix=".tmp-")
-        with os.fdopen(fd, "wb") as f:
-            f.write(body)
-        os.replace(tmp, target)
+        write_whole(target, body)
     return kept
 
 

@@ -12,15 +12,14 @@ good build. This module is I/O at the edge: the pure core never sees it.
 from __future__ import annotations
 
 import hashlib
-import os
 import pickle
-import tempfile
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from pipeline.build_stamp import content_digest
+from pipeline.whole_files import write_whole
 
 CODE = Path(__file__).resolve().parent
 
@@ -93,11 +92,8 @@ class ParseCache:
             return
         self.used.add(key)
         try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=".tmp-")
-            with os.fdopen(fd, "wb") as f:
-                pickle.dump(value, f, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(tmp, self.folder / f"{key}.pickle")
+            write_whole(self.folder / f"{key}.pickle",
+                        pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
         except OSError:
             pass  # a read-only checkout still builds; it only parses every time
 

@@ -14,9 +14,7 @@ import datetime as dt
 import email.utils
 import ipaddress
 import json
-import os
 import socket
-import tempfile
 import time
 import zlib
 from collections.abc import Callable
@@ -30,6 +28,7 @@ from pipeline.feed_state import RETENTION_DAYS, Attempt, record_attempt, skip_re
 from pipeline.feeds_source import snapshot_path
 from pipeline.formats.feeds import parse_feed
 from pipeline.models.feeds import Feed, Snapshot
+from pipeline.whole_files import write_whole
 
 USER_AGENT = "inference-brief/0.1 (feed reader for a briefing on AI inference economics)"
 MIB = 1024 * 1024
@@ -326,23 +325,8 @@ async def fetch_one(client: httpx.AsyncClient, feed: Feed, snapshot: Snapshot | 
 
 def write_snapshot(path: Path, snapshot: Snapshot) -> None:
     """Write `snapshot` to `path` atomically: a temporary file beside it, fsync, rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
     text = json.dumps(snapshot.model_dump(mode="json"), ensure_ascii=False, indent=1) + "\n"
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fp:
-            fp.write(text.encode("utf-8"))
-            fp.flush()
-            os.fsync(fp.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    dir_fd = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(dir_fd)  # make the rename itself durable
-    finally:
-        os.close(dir_fd)
+    write_whole(path, text.encode("utf-8"), durable=True)
 
 
 Progress = Callable[[int, int, Outcome], None]

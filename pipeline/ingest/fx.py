@@ -3,13 +3,12 @@ refresh the snapshot from the ECB when online (`brief ingest fx`)."""
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 
 from pipeline.formats.ecb import EcbFormatError, parse_ecb_history
 from pipeline.normalize.fx import RateTable, table_from_eur_rates
 from pipeline.parse_cache import NO_CACHE, ParseCache
+from pipeline.whole_files import write_whole
 
 ECB_HISTORY_URL = "https://www.ecb.europa.eu/stats/eurofxref/eurofxref-hist.zip"
 SNAPSHOT = Path("sources") / "snapshots" / "fx" / "eurofxref-hist.zip"
@@ -59,14 +58,5 @@ def fetch_ecb_history(root: Path, url: str = ECB_HISTORY_URL, timeout_s: float =
     if not rates.get("USD"):
         raise EcbFormatError("the history has no USD rates")
     target = root / SNAPSHOT
-    target.parent.mkdir(parents=True, exist_ok=True)
-    # Write beside the target and rename over it, so a reader never sees half a file.
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".eurofxref-", suffix=".part")
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_whole(target, data)  # a reader never sees half a file
     return target

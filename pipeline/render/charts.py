@@ -12,14 +12,13 @@ import csv
 import hashlib
 import html
 import io
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
 from pipeline.build_stamp import prune_versions
 from pipeline.render.drawing import Drawer, Drawing, ready
+from pipeline.whole_files import write_whole
 
 # Okabe & Ito, "Color Universal Design" (2008): eight colours told apart with every common form of
 # colour blindness. Black is left out of the cycle: it is the axis and text colour.
@@ -318,12 +317,8 @@ class ChartCache:
 
     def _keep(self, paths: tuple[Path, Path], drawn: tuple[bytes, bytes]) -> None:
         try:
-            paths[0].parent.mkdir(parents=True, exist_ok=True)
             for path, body in zip(paths, drawn):
-                fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
-                with os.fdopen(fd, "wb") as f:
-                    f.write(body)
-                os.replace(tmp, path)
+                write_whole(path, body)
         except OSError:
             # A read-only checkout still builds; it only draws every time.
             pass

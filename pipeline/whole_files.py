@@ -1,0 +1,34 @@
+"""Files written whole: beside their name, then renamed over it, so a reader (or the next build,
+after one killed midway) finds the old file or the new one, never half of one. I/O at the edge:
+the pure core never sees it."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+
+def write_whole(path: Path, data: bytes, *, durable: bool = False) -> None:
+    """Write `data` to `path` whole, making its folder if missing; OSError when it cannot.
+
+    `durable`: on disk, the rename too, before this returns (what a fetch stores for an editor
+    to commit); caches need not be, the next build computes again what a crash lost."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            if durable:
+                f.flush()
+                os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    if durable:
+        folder = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(folder)
+        finally:
+            os.close(folder)
