@@ -19,7 +19,7 @@ from pathlib import Path
 
 import yaml
 
-from pipeline.feed_state import RETENTION_DAYS
+from pipeline.normalize.feed_state import RETENTION_DAYS
 
 _DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 

@@ -90,7 +90,7 @@ def timed(cmd: list[str], env: dict[str, str], cwd: Path = REPO) -> Run:
 
 
 def build_cmd(root: Path, today: str) -> list[str]:
-    return [sys.executable, "-m", "pipeline.cli", "build", "--root", str(root),
+    return [sys.executable, "-m", "pipeline.cli.main", "build", "--root", str(root),
             "--out", str(root / "public"), "--today", today]
 
 
@@ -98,9 +98,9 @@ def floor(root: str, today: str) -> None:
     """Load, compose and render templates alone (what our build does before mkdocs)."""
     import datetime as dt
 
-    from pipeline.build import site_files
-    from pipeline.compose import compose_editions
-    from pipeline.sources import load_sources
+    from pipeline.build.site import site_files
+    from pipeline.compose.edition import compose_editions
+    from pipeline.load.sources import load_sources
 
     sources = load_sources(Path(root))
     editions = compose_editions(sources, sources.series.edition_dates(dt.date.fromisoformat(today)))

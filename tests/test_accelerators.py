@@ -8,7 +8,7 @@ import pytest
 
 from pipeline.models.hardware import AcceleratorsFile
 from pipeline.normalize.accelerators import compiled_patterns, match_accelerator
-from pipeline.sources import read_model
+from pipeline.load.sources import read_model
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.append_log import Log, frame, read_log, save_log
+from pipeline.build.append_log import Log, frame, read_log, save_log
 
 
 def pickled(path: Path) -> Log:

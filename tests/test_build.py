@@ -17,11 +17,11 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO, tree_digest, write_entry
-from pipeline.build import build_site
+from pipeline.build.site import build_site
 from pipeline.problems import SourceError
 
 TODAY = dt.date(2026, 11, 30)
-BRIEF = [sys.executable, "-m", "pipeline.cli"]
+BRIEF = [sys.executable, "-m", "pipeline.cli.main"]
 
 
 def run_brief(*args: str, cwd: Path = REPO) -> subprocess.CompletedProcess:

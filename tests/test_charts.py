@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from conftest import REPO
 
-from pipeline.build import build_site
-from pipeline.memo import Memo
-from pipeline.memo_store import STORE_MIN_BYTES, load_memo, save_memo
+from pipeline.build.site import build_site
+from pipeline.build.memo import Memo
+from pipeline.build.memo_store import STORE_MIN_BYTES, load_memo, save_memo
 from pipeline.problems import BuildError
 from pipeline.render import charts
 from pipeline.render.charts import ChartCache, ChartSeries, ChartSpec, alt_text, chart_csv, draw
@@ -100,7 +100,7 @@ def test_cache_draws_a_chart_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
 
 
 def test_check_does_not_import_matplotlib(tiny: Path) -> None:
-    code = ("import sys; from click.testing import CliRunner; from pipeline.cli import main; "
+    code = ("import sys; from click.testing import CliRunner; from pipeline.cli.main import main; "
             f"r = CliRunner().invoke(main, ['check', '--root', {str(tiny)!r}]); "
             "assert r.exit_code == 0, r.output; print('matplotlib' in sys.modules)")
     proc = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=False,
@@ -111,7 +111,7 @@ def test_check_does_not_import_matplotlib(tiny: Path) -> None:
 
 def test_build_draws_charts_outside_its_own_process(tiny: Path) -> None:
     # matplotlib's import and drawing happen in the drawer's worker, off the build's own path.
-    code = ("import sys, datetime as dt, pathlib; from pipeline.build import build_site; "
+    code = ("import sys, datetime as dt, pathlib; from pipeline.build.site import build_site; "
             f"root = pathlib.Path({str(tiny)!r}); "
             "build_site(root, root / 'public', today=dt.date(2026, 9, 30)); "
             "print('matplotlib' in sys.modules)")

@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from conftest import REPO, write_entry
-from pipeline.cli import main
+from pipeline.cli.main import main
 
 
 def all_commands(group: click.Group, prefix: str = "brief") -> dict[str, click.Command]:
@@ -44,7 +44,7 @@ def test_an_unchanged_build_imports_no_models_or_libraries(tiny: Path) -> None:
     # An unchanged site is the most common build (the workflow runs on a schedule); it checks the
     # stamp and stops, so it must not import the source models, mkdocs, pydantic or httpx.
     CliRunner().invoke(main, ["build", "--root", str(tiny), "--today", "2026-09-12"])
-    code = ("import sys; from click.testing import CliRunner; from pipeline.cli import main; "
+    code = ("import sys; from click.testing import CliRunner; from pipeline.cli.main import main; "
             f"r = CliRunner().invoke(main, ['build', '--root', {str(tiny)!r}, "
             "'--today', '2026-09-12']); assert r.exit_code == 0, r.output; "
             "print(sorted(m for m in ('pydantic', 'mkdocs', 'httpx', 'yaml', 'matplotlib', "
@@ -92,10 +92,10 @@ def test_build_exit_codes(tiny: Path, tmp_path: Path) -> None:
 
 
 def test_the_executable_flushes_its_output_and_keeps_exit_codes(tiny: Path) -> None:
-    # `python -m pipeline.cli` ends through cli.run, which skips the interpreter's teardown:
+    # `python -m pipeline.cli.main` ends through cli.run, which skips the interpreter's teardown:
     # text written to a pipe (block-buffered) must still arrive, and exit codes stay click's.
     def brief(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "pipeline.cli", *args], cwd=REPO,
+        return subprocess.run([sys.executable, "-m", "pipeline.cli.main", *args], cwd=REPO,
                               capture_output=True, text=True, check=False,
                               env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"})
 
@@ -106,7 +106,7 @@ def test_the_executable_flushes_its_output_and_keeps_exit_codes(tiny: Path) -> N
     assert brief("frobnicate").returncode == 2
     # Started with stdout or stderr closed (cron, a daemon): Python makes them None.
     for closed in ("1", "2"):
-        proc = subprocess.run(f'"{sys.executable}" -m pipeline.cli check --root "{tiny}" {closed}>&-',
+        proc = subprocess.run(f'"{sys.executable}" -m pipeline.cli.main check --root "{tiny}" {closed}>&-',
                               shell=True, cwd=REPO, capture_output=False, check=False,
                               env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"})
         assert proc.returncode == 0

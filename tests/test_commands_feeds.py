@@ -9,7 +9,7 @@ import click
 import yaml
 from click.testing import CliRunner
 
-from pipeline.commands.feeds import ingest_feeds, register
+from pipeline.cli.feeds import ingest_feeds, register
 from pipeline.models.entries import Entry
 from tests.feed_server import FeedServer
 
@@ -90,7 +90,7 @@ def test_ingest_feeds_runs_with_stderr_closed(tmp_path: Path) -> None:
             f"  - id: normal\n    url: {server.url('/normal.xml')}\n    title: Normal\n",
             encoding="utf-8")
         proc = subprocess.run(
-            f'"{sys.executable}" -m pipeline.cli ingest feeds --root "{tmp_path}" '
+            f'"{sys.executable}" -m pipeline.cli.main ingest feeds --root "{tmp_path}" '
             "--allow-network 127.0.0.0/8 2>&-", shell=True, cwd=REPO, check=False,
             capture_output=False, env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"})
         assert proc.returncode == 0

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 from click.testing import CliRunner
 
-from pipeline.commands.hardware import register
+from pipeline.cli.hardware import register
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-from pipeline.compose import Figure, Story, compose_editions, in_window
-from pipeline.sources import load_sources
+from pipeline.compose.edition import Figure, Story, compose_editions, in_window
+from pipeline.load.sources import load_sources
 
 D = dt.date.fromisoformat
 

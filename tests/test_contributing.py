@@ -7,7 +7,7 @@ from pathlib import Path
 from click.testing import CliRunner
 from conftest import REPO
 
-from pipeline.cli import main
+from pipeline.cli.main import main
 
 GUIDE = (REPO / "CONTRIBUTING.md").read_text(encoding="utf-8")
 PATH = "sources/entries/2026/12-03-gpu-hour-prices-fall.yaml"

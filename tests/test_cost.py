@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.cost import (
+from pipeline.tables.cost import (
     blended_per_mtok,
     blended_usd,
     day_end,

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.cost_edition import claim_problems, claimed_usd_per_mtok, price_figures, price_radar
+from pipeline.compose.prices import claim_problems, claimed_usd_per_mtok, price_figures, price_radar
 from pipeline.ingest.fx import load_rate_table
 from pipeline.models.prices import DEFAULT_PROFILES
 from pipeline.normalize.fx import rate_on
-from pipeline.price_tables import (
+from pipeline.tables.prices import (
     BLENDED_COLUMNS,
     PRICE_COLUMNS,
     blended_rows,
@@ -22,7 +22,7 @@ from pipeline.price_tables import (
     json_bytes,
     price_rows,
 )
-from pipeline.prices_source import load_prices
+from pipeline.load.prices import load_prices
 from pipeline.render.prices_page import cheapest, hour_of_week, prices_page_md, svg
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -122,7 +122,7 @@ def test_prices_page_and_charts_are_deterministic(bundled):
 def test_blended_table_keeps_only_the_dates_a_blend_changed(bundled):
     """The table has a row where a model's blend is new or changed, day by day, and no other:
     the same as computing every model on every date and dropping repeats."""
-    from pipeline.cost import blended_usd, day_end, quoted_models
+    from pipeline.tables.cost import blended_usd, day_end, quoted_models
     from pipeline.normalize.fx import RateNotFound
 
     files, rates = bundled
@@ -149,7 +149,7 @@ def test_blended_table_keeps_only_the_dates_a_blend_changed(bundled):
 def test_blended_rows_reused_from_an_earlier_build_equal_rows_computed_afresh(bundled):
     """Editions are added one at a time; each model's rows come from the memo unless what they
     are computed from changed (a record, a rate, the dates evaluated)."""
-    from pipeline.memo import Memo
+    from pipeline.build.memo import Memo
 
     files, rates = bundled
     days = [dt.date(2026, 8, 1) + dt.timedelta(days=3 * i) for i in range(40)]

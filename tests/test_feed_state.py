@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from pipeline.feed_state import Attempt, record_attempt, skip_reason
+from pipeline.normalize.feed_state import Attempt, record_attempt, skip_reason
 from pipeline.formats.feeds import ParsedFeed, RawItem
 from pipeline.models.feeds import Feed
 

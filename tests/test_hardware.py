@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 
 from pipeline.formats.benchmark_record import BenchmarkRecord
-from pipeline.hardware import (
+from pipeline.tables.hardware import (
     CostError,
     FileInfo,
     best_per_accelerator,

@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 
 from pipeline.formats.inferencex import read_inferencex_rows
-from pipeline.hardware import FileInfo, costed_rows, normalize_records
-from pipeline.hardware_source import load_hardware
+from pipeline.tables.hardware import FileInfo, costed_rows, normalize_records
+from pipeline.load.hardware import load_hardware
 from pipeline.normalize.accelerators import compiled_patterns
 from pipeline.render.drawing import Drawer
 from pipeline.render.hardware_page import hardware_page, md_text

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.feeds_source import load_snapshots, snapshot_path
+from pipeline.load.feeds import load_snapshots, snapshot_path
 from pipeline.ingest.feeds import USER_AGENT, FetchSettings, ingest_feeds, write_snapshot
 from pipeline.models.feeds import Feed, Health, Snapshot, SnapshotItem
 from tests.feed_server import FeedServer

@@ -7,7 +7,7 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pipeline.json_rows import row_json, rows_json
+from pipeline.tables.json_rows import row_json, rows_json
 
 SCALARS = (st.none() | st.booleans() | st.integers() | st.text()
            | st.floats(allow_nan=True, allow_infinity=True))

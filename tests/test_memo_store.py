@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pipeline.memo import Memo
-from pipeline.memo_store import STORE_MIN_BYTES, load_memo, save_memo
-from pipeline.render.output import DiskBody, body_bytes
+from pipeline.build.memo import Memo
+from pipeline.build.memo_store import STORE_MIN_BYTES, load_memo, save_memo
+from pipeline.publish.output import DiskBody, body_bytes
 
 BIG = b"x" * STORE_MIN_BYTES
 

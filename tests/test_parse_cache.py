@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.hardware import summarize_rows
-from pipeline.parse_cache import ParseCache
+from pipeline.tables.hardware import summarize_rows
+from pipeline.build.parse_cache import ParseCache
 from pipeline.problems import SourceError
-from pipeline.sources import load_sources
+from pipeline.load.sources import load_sources
 
 ROOT = Path(__file__).resolve().parents[1]
 

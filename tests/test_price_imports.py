@@ -8,7 +8,7 @@ import click
 import yaml
 from click.testing import CliRunner
 
-from pipeline.commands.prices import register
+from pipeline.cli.prices import register
 from pipeline.formats.genai_prices import read_genai_prices
 from pipeline.formats.litellm import read_litellm
 from pipeline.formats.llm_prices import read_llm_prices

@@ -10,13 +10,13 @@ import sys
 
 from conftest import REPO
 
-from pipeline.build import price_files
-from pipeline.memo import Memo
+from pipeline.build.site import price_files
+from pipeline.build.memo import Memo
 from pipeline.models.prices import PriceFile, WorkloadProfile
 from pipeline.normalize.fx import table_from_eur_rates
 from pipeline.render import prices_page
 from pipeline.render.prices_page import in_force_since, prices_page_md
-from pipeline.sources import Sourced, load_sources
+from pipeline.load.sources import Sourced, load_sources
 
 UTC = dt.UTC
 SRC = {"source_url": "https://example.com/pricing", "checked": "2026-01-01"}

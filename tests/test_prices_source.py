@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pipeline.prices_source import load_prices
+from pipeline.load.prices import load_prices
 
 HEAD = "provider: acme\nname: Acme\nlists:\n"
 

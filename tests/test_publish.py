@@ -19,13 +19,13 @@ import pytest
 from click.testing import CliRunner
 from conftest import REPO
 
-from pipeline.cli import main
+from pipeline.cli.main import main
 
 SCRIPT = REPO / "scripts" / "publish-ingest.sh"
 BOT = "github-actions[bot] <41898282+github-actions[bot]@users.noreply.github.com>"
 EDITOR = {"GIT_AUTHOR_NAME": "Editor", "GIT_AUTHOR_EMAIL": "editor@example.org",
           "GIT_COMMITTER_NAME": "Editor", "GIT_COMMITTER_EMAIL": "editor@example.org"}
-REAL_BRIEF = f"{sys.executable} -m pipeline.cli"
+REAL_BRIEF = f"{sys.executable} -m pipeline.cli.main"
 
 # A stand-in for `brief` with the ingest commands of the feeds and prices lanes: it writes
 # snapshots, and also scribbles outside them, which the script must leave out of its commit.

@@ -5,8 +5,8 @@ from __future__ import annotations
 import datetime as dt
 
 from pipeline.models.feeds import Feed, Snapshot, SnapshotItem
-from pipeline.rank import feed_stories, rank_candidates
-from pipeline.story_groups import dedupe, same_story
+from pipeline.compose.rank import feed_stories, rank_candidates
+from pipeline.compose.story_groups import dedupe, same_story
 
 U = dt.UTC
 TOPICS = {"pricing": ["price", "降价"], "benchmarks": ["MLPerf"]}

@@ -10,17 +10,17 @@ import pytest
 from click.testing import CliRunner
 from pydantic import BaseModel
 
-from pipeline.cli import main
+from pipeline.cli.main import main
 from pipeline.models import KINDS
 from pipeline.models.entries import Entry
-from pipeline.skeletons import skeleton_text
-from pipeline.sources import load_sources
-from pipeline.yamlio import parse_yaml
+from pipeline.models.skeletons import skeleton_text
+from pipeline.load.sources import load_sources
+from pipeline.load.yaml_lines import parse_yaml
 
 
 def field_names(model: type[BaseModel], prefix: str = "") -> set[str]:
     """Return the dotted names of every field, nested models included."""
-    from pipeline.skeletons import _nested_model
+    from pipeline.models.skeletons import _nested_model
 
     names = set()
     for name, info in model.model_fields.items():

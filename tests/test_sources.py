@@ -8,7 +8,7 @@ import pytest
 
 from conftest import write_entry
 from pipeline.problems import SourceError
-from pipeline.sources import load_sources
+from pipeline.load.sources import load_sources
 
 
 def problems_of(root: Path) -> list[str]:

@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pipeline.models.feeds import Feed, Snapshot, SnapshotItem
-from pipeline.rank import FIRST_EDITION_DAYS, feed_items
-from pipeline.story_groups import dedupe, same_story
+from pipeline.compose.rank import FIRST_EDITION_DAYS, feed_items
+from pipeline.compose.story_groups import dedupe, same_story
 
 U = dt.UTC
 START = dt.datetime(2026, 9, 10, tzinfo=U)

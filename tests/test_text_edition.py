@@ -5,10 +5,10 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-from pipeline.compose import compose_editions
+from pipeline.compose.edition import compose_editions
 from pipeline.render.escape import md_text, plain_text
 from pipeline.render.pages import text_edition
-from pipeline.sources import load_sources
+from pipeline.load.sources import load_sources
 
 GOLDEN = Path(__file__).parent / "golden"
 

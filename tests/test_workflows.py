@@ -13,8 +13,8 @@ import click
 import pytest
 from conftest import REPO
 
-from pipeline.cli import main
-from pipeline.yamlio import parse_yaml
+from pipeline.cli.main import main
+from pipeline.load.yaml_lines import parse_yaml
 
 WORKFLOWS = sorted((REPO / ".github" / "workflows").glob("*.yml"))
 

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from pipeline import memo_store
-from pipeline.build import build_site
-from pipeline.render import output
-from pipeline.render.mkdocs_site import SITE_DIR
-from pipeline.render.output import write_or_link
+from pipeline.build import memo_store
+from pipeline.build.site import build_site
+from pipeline.publish import output
+from pipeline.publish.mkdocs_site import SITE_DIR
+from pipeline.publish.output import write_or_link
 
 BODY = b"x" * 100_000
 

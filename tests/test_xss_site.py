@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.build import build_site
-from pipeline.feed_state import Attempt, record_attempt
+from pipeline.build.site import build_site
+from pipeline.normalize.feed_state import Attempt, record_attempt
 from pipeline.formats.feeds import parse_feed
 from pipeline.ingest.feeds import write_snapshot
 from pipeline.models.feeds import Feed

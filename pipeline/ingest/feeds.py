@@ -24,8 +24,8 @@ from urllib.parse import urljoin, urlsplit
 
 import httpx
 
-from pipeline.feed_state import RETENTION_DAYS, Attempt, record_attempt, skip_reason
-from pipeline.feeds_source import snapshot_path
+from pipeline.normalize.feed_state import RETENTION_DAYS, Attempt, record_attempt, skip_reason
+from pipeline.load.feeds import snapshot_path
 from pipeline.formats.feeds import parse_feed
 from pipeline.models.feeds import Feed, Snapshot
 from pipeline.whole_files import write_whole

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from pipeline.formats.ecb import EcbFormatError, parse_ecb_history
 from pipeline.normalize.fx import RateTable, table_from_eur_rates
-from pipeline.parse_cache import NO_CACHE, ParseCache
+from pipeline.build.parse_cache import NO_CACHE, ParseCache
 from pipeline.whole_files import write_whole
 
 ECB_HISTORY_URL = "https://www.ecb.europa.eu/stats/eurofxref/eurofxref-hist.zip"

@@ -2,7 +2,7 @@
 
 A provider may publish several lists (DeepSeek: one in CNY, one in USD). Each list is kept as
 published; nothing here derives one list from another. Data-quality gates that need more than one
-record at a time (overlaps, 100x slips, window overlaps) live in `pipeline.prices_source`.
+record at a time (overlaps, 100x slips, window overlaps) live in `pipeline.load.prices`.
 """
 
 from __future__ import annotations

@@ -14,8 +14,8 @@ import io
 import itertools
 from collections.abc import Mapping, Sequence
 
-from pipeline.compose import Edition, Figure, RadarItem, Story
-from pipeline.memo import Memo
+from pipeline.compose.edition import Edition, Figure, RadarItem, Story
+from pipeline.build.memo import Memo
 from pipeline.models.series import Series
 from pipeline.render.charts import Chart, ChartSeries, ChartSpec
 from pipeline.render.escape import plain_text

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from pipeline.build_stamp import prune_versions
+from pipeline.build.stamp import prune_versions
 from pipeline.render.drawing import Drawer, Drawing, ready
 from pipeline.whole_files import write_whole
 

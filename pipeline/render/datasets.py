@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from pipeline.problems import BuildError
 from pipeline.render.escape import md_text
-from pipeline.render.output import DiskBody
+from pipeline.publish.output import DiskBody
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ import html
 import re
 from collections.abc import Sequence
 
-from pipeline.hardware import CostedRow, HardwareRow, basis_label, best_per_accelerator
+from pipeline.tables.hardware import CostedRow, HardwareRow, basis_label, best_per_accelerator
 from pipeline.render.charts import svg_bytes
 from pipeline.render.drawing import Drawer, Drawing
 

@@ -12,13 +12,13 @@ from typing import Any
 
 import jinja2
 
-from pipeline.compose import Edition, Story
-from pipeline.memo import Memo
+from pipeline.compose.edition import Edition, Story
+from pipeline.build.memo import Memo
 from pipeline.models.series import Series
+from pipeline.paths import TEMPLATES
 from pipeline.render.charts import Chart
 from pipeline.render.escape import md_editor, md_text, plain_text
 
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 
 
 @cache

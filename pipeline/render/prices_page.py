@@ -15,13 +15,13 @@ import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from pipeline.cost import blended_usd, day_end, effective_price, models_of, quoted_models
+from pipeline.tables.cost import blended_usd, day_end, effective_price, models_of, quoted_models
 from pipeline.models.prices import PriceFile, WorkloadProfile
 from pipeline.normalize.fx import RateNotFound, RateTable
-from pipeline.price_tables import blended_rows, instant_text
+from pipeline.tables.prices import blended_rows, instant_text
 from pipeline.render.charts import ChartSeries, ChartSpec, svg_bytes
 from pipeline.render.datasets import EDITION_DATE, Column, DataFile
-from pipeline.sources import Sourced
+from pipeline.load.sources import Sourced
 
 CurrentRow = tuple[str, str, str, float, float, dt.date]
 """(provider name, model, list currency, usd_per_mtok, tokens_per_usd, fx date)."""

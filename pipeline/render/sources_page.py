@@ -5,10 +5,10 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Mapping, Sequence
 
-from pipeline.feed_state import FLAG_AFTER_FAILURES, is_flagged
+from pipeline.normalize.feed_state import FLAG_AFTER_FAILURES, is_flagged
 from pipeline.models.feeds import Feed, Snapshot
 from pipeline.normalize.items import md_link, md_text
-from pipeline.rank import window_items
+from pipeline.compose.rank import window_items
 
 
 def _when(moment: dt.datetime | None) -> str:

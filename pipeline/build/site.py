@@ -18,20 +18,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pipeline import build_stamp
-from pipeline.memo_store import close_files, load_memo, save_memo
+from pipeline.build import stamp as build_stamp
+from pipeline.build.memo_store import close_files, load_memo, save_memo
 from pipeline.problems import BuildError
-from pipeline.render import output
-from pipeline.render.mkdocs_site import SITE_DIR, build_mkdocs
+from pipeline.publish import output
+from pipeline.publish.mkdocs_site import SITE_DIR, build_mkdocs
 
 if TYPE_CHECKING:
-    from pipeline.compose import Edition, Parts
-    from pipeline.memo import Memo
+    from pipeline.compose.edition import Edition, Parts
+    from pipeline.build.memo import Memo
     from pipeline.render.charts import Chart, ChartCache, ChartSpec
     from pipeline.render.datasets import DataFile
     from pipeline.render.drawing import Drawer, Drawing
     from pipeline.render.prices_page import PricesChart
-    from pipeline.sources import Sources
+    from pipeline.load.sources import Sources
 
 
 @dataclass(frozen=True)
@@ -87,7 +87,7 @@ def site_files(sources: Sources, editions: list[Edition], cache: ChartCache | No
     chart specs); `memo` holds data files of an earlier build by the digest of their inputs (see
     below), `html_memo` each edition's HTML.
     """
-    from pipeline.memo import Memo
+    from pipeline.build.memo import Memo
 
     memo = memo if memo is not None else Memo()
     code = parts.code if parts else ""
@@ -141,8 +141,8 @@ def hardware_files(sources: Sources, as_of: dt.date,
     of the newest edition."""
     if sources.hardware is None:
         return {"hardware.md": "# Hardware\n\nNo hardware sources in this repository.\n"}
-    from pipeline.hardware import costed_rows, usd_at_ecb_rates
-    from pipeline.hardware_export import hardware_csv, hardware_json
+    from pipeline.tables.hardware import costed_rows, usd_at_ecb_rates
+    from pipeline.tables.hardware_files import hardware_csv, hardware_json
     from pipeline.render.hardware_page import hardware_page
 
     public = [r for r in sources.hardware_rows if r.published is None or r.published <= as_of]
@@ -159,8 +159,8 @@ def hardware_files_key(sources: Sources, as_of: dt.date, parts: Parts | None) ->
     """Return the digest of what the hardware files read: all hardware sources (the key
     composing computed), and which results and costs are public by `as_of` (not `as_of` itself:
     most new editions leave the Hardware page as it was)."""
-    from pipeline.edition_keys import hardware_key
-    from pipeline.hardware import summarize_rows
+    from pipeline.build.keys import hardware_key
+    from pipeline.tables.hardware import summarize_rows
 
     if sources.hardware is None:
         return "no hardware"
@@ -180,14 +180,14 @@ def price_files(sources: Sources, dates: list[dt.date], memo: Memo | None = None
     every price record and rate (`parts.prices_key`), and the drawings of two of the charts by
     the digest of the numbers they plot (`prices_chart_key`); the parts' memo keeps each
     model's blended rows (price_tables). `drawer` draws the charts (render/drawing.py)."""
-    from pipeline.memo import Memo
+    from pipeline.build.memo import Memo
     from pipeline.render.drawing import Drawer
 
     memo = memo if memo is not None else Memo()
     drawer = drawer if drawer is not None else Drawer(0)
     if not sources.prices or sources.rates is None:
         return {"prices.md": "# Prices\n\nNo price histories in this repository.\n"}
-    from pipeline.price_tables import (
+    from pipeline.tables.prices import (
         PRICE_COLUMNS,
         blended_csv,
         blended_groups,
@@ -201,7 +201,7 @@ def price_files(sources: Sources, dates: list[dt.date], memo: Memo | None = None
     files, rates, profiles = sources.prices, sources.rates, sources.series.profiles
     as_of = max(dates)
     monday = as_of - dt.timedelta(days=as_of.weekday())
-    from pipeline.edition_keys import price_keys
+    from pipeline.build.keys import price_keys
 
     code = parts.code if parts else ""
     every = parts.prices_key if parts else price_keys(sources, [dt.date.max], code)[0]
@@ -308,13 +308,13 @@ def build_site(root: Path, out: Path, *, today: dt.date) -> BuildResult:
 
 def _build(root: Path, out: Path, today: dt.date, cache: Path | None,
            inputs: str, kept: dict[str, list]) -> BuildResult:
-    from pipeline.compose import compose_reusing
-    from pipeline.parse_cache import ParseCache
+    from pipeline.compose.edition import compose_reusing
+    from pipeline.build.parse_cache import ParseCache
     from pipeline.render.charts import ChartCache
     from pipeline.render.drawing import Drawer, workers_for
-    from pipeline.render.page_cache import PageStore, ReusePages, site_key
+    from pipeline.build.page_cache import PageStore, ReusePages, site_key
     from pipeline.render.pages import environment, template_cache
-    from pipeline.sources import load_sources
+    from pipeline.load.sources import load_sources
 
     parsed = ParseCache(cache / "parsed" if cache else None)
     # Kept apart: computed edition parts and each edition's HTML (small, many) and the data

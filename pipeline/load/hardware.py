@@ -17,7 +17,7 @@ from pathlib import Path
 from pipeline.formats.benchmark_record import ReadResult
 from pipeline.formats.inferencex import read_inferencex_rows
 from pipeline.formats.mlperf import FormatError, read_mlperf_summary
-from pipeline.hardware import (
+from pipeline.tables.hardware import (
     ACCELERATORS,
     BENCHMARKS,
     COSTS,
@@ -41,10 +41,10 @@ from pipeline.models.hardware import (
     HourlyCost,
 )
 from pipeline.normalize.accelerators import compiled_patterns
-from pipeline.parse_cache import NO_CACHE, ParseCache
+from pipeline.build.parse_cache import NO_CACHE, ParseCache
 from pipeline.problems import Problem
-from pipeline.sources import read_model, rel
-from pipeline.yamlio import line_of
+from pipeline.load.sources import read_model, rel
+from pipeline.load.yaml_lines import line_of
 
 
 def read_benchmark(data: bytes, suite: str, round_: str, info: FileInfo,

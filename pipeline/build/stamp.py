@@ -23,9 +23,10 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pipeline.paths import REPO
 from pipeline.whole_files import write_whole
 
-CODE = Path(__file__).resolve().parents[1]
+CODE = REPO
 """The checkout the code runs from: its pipeline/, templates/ and site/ shape every page."""
 CODE_DIRS = ("pipeline", "templates", "site")
 VERSIONED = ("mkdocs", "mkdocs-material", "markdown", "jinja2", "pymdown-extensions",

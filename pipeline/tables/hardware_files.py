@@ -7,8 +7,8 @@ import io
 import json
 from collections.abc import Iterator, Sequence
 
-from pipeline.hardware import CostedRow, basis_label
-from pipeline.json_rows import row_json
+from pipeline.tables.hardware import CostedRow, basis_label
+from pipeline.tables.json_rows import row_json
 
 COLUMNS = (
     "suite", "round", "result_id", "submitter", "system", "accelerator", "accelerator_text",

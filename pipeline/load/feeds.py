@@ -9,9 +9,9 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from pipeline.models.feeds import Feed, FeedsFile, Snapshot
-from pipeline.parse_cache import NO_CACHE, ParseCache
+from pipeline.build.parse_cache import NO_CACHE, ParseCache
 from pipeline.problems import Problem
-from pipeline.sources import read_model, rel, validation_problems
+from pipeline.load.sources import read_model, rel, validation_problems
 
 FEEDS_PATH = Path("sources") / "feeds.yaml"
 SNAPSHOT_DIR = Path("sources") / "snapshots" / "feeds"

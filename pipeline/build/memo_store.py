@@ -19,10 +19,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pipeline.append_log import Log, read_log, save_log
-from pipeline.memo import Memo
+from pipeline.build.append_log import Log, read_log, save_log
+from pipeline.build.memo import Memo
 from pipeline.render.drawing import drawn
-from pipeline.render.output import DiskBody
+from pipeline.publish.output import DiskBody
 from pipeline.whole_files import write_whole
 
 STORE_MIN_BYTES = 64 * 1024

@@ -17,7 +17,7 @@ from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
 from pipeline.models import SourceKind
-from pipeline.schemas import schema_comment
+from pipeline.models.schemas import schema_comment
 
 COMMENT_WIDTH = 96
 

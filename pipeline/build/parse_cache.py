@@ -18,10 +18,11 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from pipeline.build_stamp import content_digest
+from pipeline.build.stamp import content_digest
+from pipeline.paths import PACKAGE
 from pipeline.whole_files import write_whole
 
-CODE = Path(__file__).resolve().parent
+CODE = PACKAGE
 
 
 @cache

@@ -14,10 +14,10 @@ from pathlib import Path
 from pipeline.models.prices import PriceFile, PriceList
 from pipeline.normalize.fx import ECB_CURRENCIES
 from pipeline.normalize.windows import overlap, record_windows
-from pipeline.parse_cache import NO_CACHE, ParseCache
+from pipeline.build.parse_cache import NO_CACHE, ParseCache
 from pipeline.problems import Problem
-from pipeline.sources import Sourced, read_model
-from pipeline.yamlio import line_of
+from pipeline.load.sources import Sourced, read_model
+from pipeline.load.yaml_lines import line_of
 
 JUMP_FACTOR = 100.0
 

@@ -12,8 +12,8 @@ from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from pipeline.compose import Citation, Figure, RadarItem
-from pipeline.hardware import (
+from pipeline.compose.edition import Citation, Figure, RadarItem
+from pipeline.tables.hardware import (
     BENCHMARKS,
     COSTS,
     CostedRow,

@@ -10,13 +10,13 @@ import hashlib
 import io
 from collections.abc import Iterable, Mapping
 
-from pipeline.cost import blended_usd, day_end, quoted_models, record_fx, tier_key
-from pipeline.json_rows import rows_json
-from pipeline.memo import Memo
+from pipeline.tables.cost import blended_usd, day_end, quoted_models, record_fx, tier_key
+from pipeline.tables.json_rows import rows_json
+from pipeline.build.memo import Memo
 from pipeline.models.prices import PriceFile, PriceList, PriceRecord, WorkloadProfile
 from pipeline.normalize.fx import RateNotFound, RateTable
 from pipeline.normalize.units import meter_label, per_mtok
-from pipeline.sources import Sourced
+from pipeline.load.sources import Sourced
 
 PRICE_COLUMNS = ("provider", "model", "currency", "unit_price", "meter", "window",
                  "context_above_tokens", "mode", "effective_from", "effective_to", "usd_per_mtok",

@@ -13,11 +13,11 @@ from bisect import bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from pipeline.compose import Citation, Story
-from pipeline.feeds_source import SNAPSHOT_DIR
+from pipeline.compose.edition import Citation, Story
+from pipeline.load.feeds import SNAPSHOT_DIR
 from pipeline.models.feeds import Feed, Snapshot, SnapshotItem
 from pipeline.normalize.items import canonical_url, md_text
-from pipeline.story_groups import dedupe
+from pipeline.compose.story_groups import dedupe
 
 HALF_LIFE_DAYS = 7.0
 FIRST_EDITION_DAYS = 7

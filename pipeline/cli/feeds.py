@@ -22,14 +22,14 @@ from pipeline.problems import Problem
 if TYPE_CHECKING:
     from pipeline.ingest.feeds import Outcome
     from pipeline.models.feeds import FeedsFile, Snapshot
-    from pipeline.rank import Candidate
+    from pipeline.compose.rank import Candidate
 
 _ROOT = click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=".",
                      show_default=True, help="The repository to read sources from.")
 
 
 def _load(root: Path, strict: bool) -> tuple[FeedsFile, dict[str, Snapshot]]:
-    from pipeline.feeds_source import load_feeds
+    from pipeline.load.feeds import load_feeds
 
     feeds, snapshots, problems = load_feeds(root)
     _print_problems(problems)
@@ -85,7 +85,7 @@ def ingest_feeds(root: Path, only: tuple[str, ...], strict: bool, allowed: tuple
 
 def _previous_edition(root: Path, date: dt.date) -> dt.date | None:
     from pipeline.models.series import Series
-    from pipeline.sources import read_model
+    from pipeline.load.sources import read_model
 
     path = root / "sources" / "editions.yaml"
     if not path.exists():
@@ -100,7 +100,7 @@ def _previous_edition(root: Path, date: dt.date) -> dt.date | None:
 
 def _curated_urls(root: Path) -> set[str]:
     from pipeline.models.entries import Entry
-    from pipeline.sources import read_model
+    from pipeline.load.sources import read_model
 
     urls = set()
     for path in (root / "sources" / "entries").rglob("*.y*ml"):
@@ -117,7 +117,7 @@ def _curated_urls(root: Path) -> set[str]:
 @click.option("--limit", type=click.IntRange(1, 500), default=20, show_default=True)
 def candidates(root: Path, date: dt.datetime, limit: int) -> None:
     """List the top uncurated feed items for the edition of --date."""
-    from pipeline.rank import rank_candidates
+    from pipeline.compose.rank import rank_candidates
 
     feeds_file, snapshots = _load(root, strict=False)
     day = date.date()

@@ -21,7 +21,7 @@ import datetime as dt
 import hashlib
 from collections.abc import Iterable, Sequence
 
-from pipeline.sources import Sources
+from pipeline.load.sources import Sources
 
 
 def _digest(*parts: object) -> str:
@@ -85,7 +85,7 @@ def feed_window_key(sources: Sources, date: dt.date, previous: dt.date | None, c
 
     `by_day`: from `feed_items_by_day`; the window is a slice of its days.
     """
-    from pipeline.rank import FIRST_EDITION_DAYS
+    from pipeline.compose.rank import FIRST_EDITION_DAYS
 
     start = previous or date - dt.timedelta(days=FIRST_EDITION_DAYS)
     days, digests, settings = by_day

@@ -10,11 +10,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from pipeline.paths import SITE_DIR
 from pipeline.problems import BuildError
 from pipeline.render.drawing import Drawing
-from pipeline.render.output import DiskBody, link_unchanged, write_or_link
+from pipeline.publish.output import DiskBody, link_unchanged, write_or_link
 
-SITE_DIR = Path(__file__).resolve().parents[2] / "site"
 
 
 @contextmanager

@@ -6,8 +6,8 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable, Mapping
 
-from pipeline.compose import Citation, Figure, RadarItem
-from pipeline.cost import (
+from pipeline.compose.edition import Citation, Figure, RadarItem
+from pipeline.tables.cost import (
     PriceMove,
     blended_usd,
     day_end,
@@ -22,7 +22,7 @@ from pipeline.models.prices import PriceFile, PriceList, PriceRecord, WorkloadPr
 from pipeline.normalize.fx import RateNotFound, RateTable, rate_on
 from pipeline.normalize.units import METER_TITLES
 from pipeline.problems import Problem
-from pipeline.sources import Sourced
+from pipeline.load.sources import Sourced
 
 FIRST_EDITION_LOOKBACK = dt.timedelta(days=7)
 """The first edition has no previous one; it reports moves of the week before it."""

@@ -60,8 +60,8 @@ class _Brief(click.Group):
     so `brief build` of an unchanged site does not import what it does not use (the source
     models alone take ~0.08 s)."""
 
-    LAZY: ClassVar[dict[str, str]] = {"new": "pipeline.commands.editors:new",
-                                      "schema": "pipeline.commands.editors:schema"}
+    LAZY: ClassVar[dict[str, str]] = {"new": "pipeline.cli.editors:new",
+                                      "schema": "pipeline.cli.editors:schema"}
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *self.LAZY})
@@ -86,7 +86,7 @@ def main() -> None:
               show_default=True, help="`github` prints problems as workflow annotations.")
 def check(root: Path, fmt: str) -> None:
     """Validate every source file; print each problem with its file and field."""
-    from pipeline.sources import load_sources
+    from pipeline.load.sources import load_sources
 
     try:
         sources = load_sources(root)
@@ -113,7 +113,7 @@ def _today(value: str | None) -> dt.date:
 @reports_errors
 def build(root: Path, out: Path | None, today: str | None) -> None:
     """Check the sources, then build the whole site offline into public/."""
-    from pipeline.build import build_site
+    from pipeline.build.site import build_site
 
     result = build_site(root.resolve(), (out or root / "public").resolve(), today=_today(today))
     click.echo(f"built {result.editions} editions into {result.out}")
@@ -128,7 +128,7 @@ def serve(root: Path, port: int, no_build: bool) -> None:
     """Build the site, then preview it on http://127.0.0.1:PORT/."""
     import http.server
 
-    from pipeline.build import build_site
+    from pipeline.build.site import build_site
 
     public = (root / "public").resolve()
     if not no_build:
@@ -145,13 +145,15 @@ def serve(root: Path, port: int, no_build: bool) -> None:
 
 
 def _register_lanes() -> None:
-    from pipeline.commands import feeds, hardware, prices
+    from pipeline.cli import feeds
+    from pipeline.cli import prices
+    from pipeline.cli import hardware
 
     hardware.register(main)
     prices.register(main)  # creates the `import` and `ingest` groups
     feeds.register(main)
     main.commands["ingest"].add_command(feeds.ingest_feeds)  # type: ignore[attr-defined]
-    from pipeline.commands import channels
+    from pipeline.cli import channels
 
     channels.register(main, ROOT_OPTION, reports_errors)
 

@@ -12,8 +12,8 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any
 
-from pipeline.memo import Memo
-from pipeline.sources import CuratedEntry, Sources
+from pipeline.build.memo import Memo
+from pipeline.load.sources import CuratedEntry, Sources
 
 
 @dataclass(frozen=True)
@@ -156,7 +156,7 @@ class Parts:
     """
 
     def __init__(self, sources: Sources, dates: list[dt.date], memo: Memo, code: str) -> None:
-        from pipeline import edition_keys as keys
+        from pipeline.build import keys
 
         self.sources, self.memo, self.code = sources, memo, code
         # One more date, after every other: the key of all price records, for the price tables.
@@ -187,9 +187,9 @@ class Parts:
 
     def computed(self, date: dt.date, previous: dt.date | None) -> dict[str, list[Item]]:
         """Return the items computed from data (not written by editors), by section id."""
-        from pipeline.cost_edition import price_figures, price_radar
-        from pipeline.hardware import usd_at_ecb_rates
-        from pipeline.hardware_compose import any_fresh, hardware_figures, hardware_radar
+        from pipeline.compose.prices import price_figures, price_radar
+        from pipeline.tables.hardware import usd_at_ecb_rates
+        from pipeline.compose.hardware import any_fresh, hardware_figures, hardware_radar
 
         s = self.sources
         items: dict[str, list[Item]] = {"numbers": [], "radar": []}
@@ -220,7 +220,7 @@ class Parts:
 
     def hardware_index(self) -> Any:
         """Return the hardware rows indexed for figures, built once, when first needed."""
-        from pipeline.hardware_compose import figure_index
+        from pipeline.compose.hardware import figure_index
 
         if self._hardware_index is None:
             self._hardware_index = figure_index(self.sources.hardware_rows)
@@ -233,8 +233,8 @@ class Parts:
         feeds = self.sources.feeds
         if feeds is None:
             return []
-        from pipeline.edition_keys import feed_window_key
-        from pipeline.rank import feed_stories
+        from pipeline.build.keys import feed_window_key
+        from pipeline.compose.rank import feed_stories
 
         window = self._windows.get((date, previous))
         if window is None:  # asked for twice an edition (top and local): digest it once
@@ -248,7 +248,7 @@ class Parts:
     def feed_index(self) -> Any:
         """Return the feed items by day, built once, when first needed (one pass over them
         for all the windows)."""
-        from pipeline.rank import feed_items
+        from pipeline.compose.rank import feed_items
 
         if self._feed_index is None and self.sources.feeds is not None:
             self._feed_index = feed_items(self.sources.feeds.feeds, self.sources.snapshots)

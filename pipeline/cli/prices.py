@@ -1,6 +1,6 @@
 """CLI commands of the prices lane: `brief import …` and `brief ingest fx`.
 
-`pipeline.cli` calls `register(main)`; these functions are the only place in the lane that
+`pipeline.cli.main` calls `register(main)`; these functions are the only place in the lane that
 prints or exits.
 """
 

@@ -21,13 +21,13 @@ from pydantic import BaseModel, ValidationError
 
 from pipeline.models.entries import Entry
 from pipeline.models.series import Series
-from pipeline.parse_cache import NO_CACHE, ParseCache
+from pipeline.build.parse_cache import NO_CACHE, ParseCache
 from pipeline.problems import Problem, SourceError
-from pipeline.yamlio import line_of, parse_yaml
+from pipeline.load.yaml_lines import line_of, parse_yaml
 
 if typing.TYPE_CHECKING:
-    from pipeline.hardware import HardwareRow
-    from pipeline.hardware import Hardware
+    from pipeline.tables.hardware import HardwareRow
+    from pipeline.tables.hardware import Hardware
     from pipeline.models.prices import PriceFile
     from pipeline.models.feeds import FeedsFile, Snapshot
     from pipeline.normalize.fx import RateTable
@@ -276,14 +276,14 @@ def load_sources(root: Path, cache: ParseCache = NO_CACHE) -> Sources:
     hardware, hardware_rows = None, []
     if (root / "sources" / "hardware").is_dir():
         # Imported here: the hardware loader builds on read_model from this module.
-        from pipeline.hardware_source import load_hardware
+        from pipeline.load.hardware import load_hardware
 
         hardware, hardware_rows, found = load_hardware(root, cache)
         problems += found
     prices, rates = {}, None
     if (root / "sources" / "prices").is_dir():
         from pipeline.ingest.fx import load_rate_table
-        from pipeline.prices_source import load_prices
+        from pipeline.load.prices import load_prices
 
         prices, found = load_prices(root, cache=cache)
         problems += found
@@ -294,7 +294,7 @@ def load_sources(root: Path, cache: ParseCache = NO_CACHE) -> Sources:
             from pipeline.ingest.fx import load_rate_table
             rates = load_rate_table(root, cache)
         problems += cost_currency_problems(hardware, rates)
-    from pipeline.feeds_source import load_feeds
+    from pipeline.load.feeds import load_feeds
 
     feeds, snapshots, found = load_feeds(root, cache)
     problems += found
@@ -311,7 +311,7 @@ def load_sources(root: Path, cache: ParseCache = NO_CACHE) -> Sources:
 def cost_currency_problems(hardware: Hardware, rates: RateTable | None) -> list[Problem]:
     """Return an error for each hourly cost in a currency we cannot convert to USD on its date
     (the build converts at the ECB reference rate, as it does prices)."""
-    from pipeline.hardware import COSTS, CostError, usd_at_ecb_rates
+    from pipeline.tables.hardware import COSTS, CostError, usd_at_ecb_rates
 
     convert, problems = usd_at_ecb_rates(rates), []
     for i, cost in enumerate(hardware.costs):
@@ -326,8 +326,8 @@ def cost_currency_problems(hardware: Hardware, rates: RateTable | None) -> list[
 def claim_problems(entries: list[CuratedEntry], prices: dict, rates: RateTable) -> list[Problem]:
     """Return a warning for each figure an entry states that differs from ours by over 2 %, and
     an error for a claim that names a price we do not have."""
-    from pipeline.cost_edition import claim_problems as differing
-    from pipeline.cost_edition import claimed_usd_per_mtok
+    from pipeline.compose.prices import claim_problems as differing
+    from pipeline.compose.prices import claimed_usd_per_mtok
 
     problems, checks = [], []
     files = {name: sourced.model for name, sourced in prices.items()}

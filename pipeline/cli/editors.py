@@ -28,7 +28,7 @@ def new(kind: str, slug: str | None, date_: str | None, root: Path) -> None:
     """
     import re
 
-    from pipeline.skeletons import skeleton_text
+    from pipeline.models.skeletons import skeleton_text
 
     source_kind = KINDS[kind]
     try:
@@ -62,7 +62,7 @@ def new(kind: str, slug: str | None, date_: str | None, root: Path) -> None:
               show_default=True, help="The repository whose schemas/ to write.")
 def schema(root: Path) -> None:
     """Write schemas/<kind>.schema.json for every kind of source file, from the models."""
-    from pipeline.schemas import schema_files
+    from pipeline.models.schemas import schema_files
 
     for rel_path, text in schema_files(KINDS).items():
         target = root / rel_path

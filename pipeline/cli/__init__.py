@@ -1,0 +1,1 @@
+"""The `brief` command line: click commands, the only place that prints or exits."""

@@ -1,0 +1,5 @@
+"""`python -m pipeline.cli`: the `brief` executable."""
+
+from pipeline.cli.main import run
+
+run()

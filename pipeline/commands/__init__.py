@@ -1,1 +1,0 @@
-"""CLI commands of each lane, registered on the `brief` group by `pipeline.cli`."""

@@ -1,0 +1,17 @@
+"""Every place the build reads or writes: the repository's own folders, sources/, public/, .cache/.
+
+Paths under a repository are functions of its root, so tests and benchmarks can point a build at
+any tree; the folders that ship with the code (templates, the mkdocs project) are constants.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent
+"""The `pipeline` package: what the code digest of cache keys covers."""
+REPO = PACKAGE.parent
+TEMPLATES = REPO / "templates"
+"""The jinja2 templates of pages, the text edition, feeds and e-mail."""
+SITE_DIR = REPO / "site"
+"""The mkdocs project: mkdocs.yml, theme overrides, hand-written pages."""
