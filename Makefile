@@ -16,7 +16,10 @@ $(STAMP): pyproject.toml
 site: $(STAMP)
 	$(BIN)/brief build
 
+# ruff (rules in pyproject.toml) and the import-linter contracts of the layers, then the suite.
 test: $(STAMP)
+	$(BIN)/ruff check pipeline tests benchmarks scripts
+	$(BIN)/lint-imports
 	$(BIN)/python -m pytest -n 2 -q
 
 bench: $(STAMP)

@@ -29,8 +29,15 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from benchmarks.generate import KindNotAvailable, Scale, add_edition, change_one_price, generate, \
-    last_day, parse_scale
+from benchmarks.generate import (
+    KindNotAvailable,
+    Scale,
+    add_edition,
+    change_one_price,
+    generate,
+    last_day,
+    parse_scale,
+)
 
 REPO = Path(__file__).resolve().parents[1]
 METRICS = ("cold", "unchanged", "new_edition", "changed_price", "plain_mkdocs", "floor")
@@ -98,7 +105,7 @@ def floor(root: str, today: str) -> None:
     """Load, compose and render templates alone (what our build does before mkdocs)."""
     import datetime as dt
 
-    from pipeline.build.site import site_files
+    from pipeline.build.files import site_files
     from pipeline.compose.edition import compose_editions
     from pipeline.load.sources import load_sources
 

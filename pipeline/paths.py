@@ -15,3 +15,14 @@ TEMPLATES = REPO / "templates"
 """The jinja2 templates of pages, the text edition, feeds and e-mail."""
 SITE_DIR = REPO / "site"
 """The mkdocs project: mkdocs.yml, theme overrides, hand-written pages."""
+
+# Relative to a repository's root: links to a source file use these as they are.
+FEED_SNAPSHOTS = Path("sources") / "snapshots" / "feeds"
+"""What `brief ingest feeds` stores of each feed: `<feed id>.json`."""
+FX_SNAPSHOT = Path("sources") / "snapshots" / "fx" / "eurofxref-hist.zip"
+"""Where `brief ingest fx` keeps the ECB history."""
+
+
+def snapshot_path(root: Path, feed_id: str) -> Path:
+    """Return the path of the snapshot file of `feed_id` under `root`."""
+    return root / FEED_SNAPSHOTS / f"{feed_id}.json"

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from pipeline.load.read import read_model
 from pipeline.models.hardware import AcceleratorsFile
 from pipeline.normalize.accelerators import compiled_patterns, match_accelerator
-from pipeline.load.sources import read_model
 
 ROOT = Path(__file__).resolve().parents[1]
 

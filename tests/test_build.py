@@ -15,8 +15,8 @@ import time
 from pathlib import Path
 
 import pytest
-
 from conftest import REPO, tree_digest, write_entry
+
 from pipeline.build.site import build_site
 from pipeline.problems import SourceError
 

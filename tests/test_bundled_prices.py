@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.tables.cost import effective_price, record_at, week_start
-from pipeline.normalize.windows import record_windows, week_shares
 from pipeline.load.prices import load_prices
+from pipeline.normalize.windows import record_windows, week_shares
+from pipeline.tables.cost import effective_price, record_at, week_start
 
 ROOT = Path(__file__).resolve().parents[1]
 

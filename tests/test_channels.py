@@ -15,15 +15,16 @@ import yaml
 from click.testing import CliRunner
 from conftest import REPO, tree_digest, write_entry
 
-from pipeline.build.site import build_site, site_files
+from pipeline.build.charts import ChartCache
+from pipeline.build.files import site_files
+from pipeline.build.site import build_site
 from pipeline.cli.main import main
 from pipeline.compose.edition import compose_editions
+from pipeline.load.sources import load_sources
 from pipeline.problems import BuildError
-from pipeline.render.charts import ChartCache
 from pipeline.render.datasets import DATA_FILES, Column, DataFile, published_data
 from pipeline.render.ics import fold, ics_text
 from pipeline.render.markdown_html import EXTENSIONS
-from pipeline.load.sources import load_sources
 
 TODAY = dt.date(2026, 11, 30)
 BUNDLED_DATES = ["2026-08-21", "2026-09-04", "2026-09-12", "2026-09-25", "2026-10-16", "2026-11-20"]

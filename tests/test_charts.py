@@ -13,12 +13,15 @@ from pathlib import Path
 import pytest
 from conftest import REPO
 
-from pipeline.build.site import build_site
+from pipeline.build import charts as build_charts
+from pipeline.build.charts import ChartCache
 from pipeline.build.memo import Memo
 from pipeline.build.memo_store import STORE_MIN_BYTES, load_memo, save_memo
+from pipeline.build.site import build_site
+from pipeline.compose.charts import ChartSeries, ChartSpec
 from pipeline.problems import BuildError
 from pipeline.render import charts
-from pipeline.render.charts import ChartCache, ChartSeries, ChartSpec, alt_text, chart_csv, draw
+from pipeline.render.charts import alt_text, chart_csv, draw
 from pipeline.render.drawing import Drawer, ready
 
 PRICES = ChartSpec(
@@ -91,7 +94,7 @@ def test_cache_draws_a_chart_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     def no_drawing(spec: ChartSpec):
         raise AssertionError("drew a chart whose data had not changed")
 
-    monkeypatch.setattr(charts, "_drawn", no_drawing)
+    monkeypatch.setattr(build_charts, "drawn_of", no_drawing)
     again = ChartCache(tmp_path / "charts").chart(MONTHS)
     assert again == first
     changed = ChartSpec(**{**MONTHS.__dict__, "series": (ChartSeries("Editions", (1.0, 3.0, 2.0)),)})
@@ -218,7 +221,7 @@ def test_workers_leave_ctrl_c_to_the_build() -> None:
 
 def test_a_drawing_pickles_as_what_it_drew(tmp_path: Path) -> None:
     with Drawer(1) as drawer:
-        chart = charts._chart(MONTHS, drawer.submit(charts._drawn, MONTHS))
+        chart = charts.chart_of(MONTHS, drawer.submit(charts.drawn, MONTHS))
         copy = pickle.loads(pickle.dumps(chart))
     assert copy == chart and copy.svg == draw(MONTHS).svg  # no worker needed any more
     # A memo keeps a drawing as plain bytes, a large one in a file of its own.

@@ -9,8 +9,8 @@ from pathlib import Path
 import click
 import pytest
 from click.testing import CliRunner
-
 from conftest import REPO, write_entry
+
 from pipeline.cli.main import main
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-from pipeline.compose.edition import Figure, Story, compose_editions, in_window
+from pipeline.compose.edition import compose_editions
+from pipeline.compose.types import Figure, Story, in_window
 from pipeline.load.sources import load_sources
 
 D = dt.date.fromisoformat

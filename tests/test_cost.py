@@ -8,6 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pipeline.models.prices import PriceFile, PriceList, Window, WorkloadProfile
+from pipeline.normalize.fx import table_from_eur_rates
+from pipeline.normalize.windows import week_shares, window_at
 from pipeline.tables.cost import (
     blended_per_mtok,
     blended_usd,
@@ -19,9 +22,6 @@ from pipeline.tables.cost import (
     record_at,
     tokens_per_dollar,
 )
-from pipeline.models.prices import PriceFile, PriceList, Window, WorkloadProfile
-from pipeline.normalize.fx import table_from_eur_rates
-from pipeline.normalize.windows import week_shares, window_at
 
 UTC = dt.UTC
 WEEKDAYS = ["mon", "tue", "wed", "thu", "fri"]

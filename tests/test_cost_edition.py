@@ -11,9 +11,12 @@ from pathlib import Path
 import pytest
 
 from pipeline.compose.prices import claim_problems, claimed_usd_per_mtok, price_figures, price_radar
-from pipeline.ingest.fx import load_rate_table
+from pipeline.compose.prices_page import cheapest, hour_of_week
+from pipeline.load.fx import load_rate_table
+from pipeline.load.prices import load_prices
 from pipeline.models.prices import DEFAULT_PROFILES
 from pipeline.normalize.fx import rate_on
+from pipeline.render.prices_page import prices_page_md, svg
 from pipeline.tables.prices import (
     BLENDED_COLUMNS,
     PRICE_COLUMNS,
@@ -22,8 +25,6 @@ from pipeline.tables.prices import (
     json_bytes,
     price_rows,
 )
-from pipeline.load.prices import load_prices
-from pipeline.render.prices_page import cheapest, hour_of_week, prices_page_md, svg
 
 ROOT = Path(__file__).resolve().parents[1]
 PROFILES = list(DEFAULT_PROFILES)
@@ -122,8 +123,8 @@ def test_prices_page_and_charts_are_deterministic(bundled):
 def test_blended_table_keeps_only_the_dates_a_blend_changed(bundled):
     """The table has a row where a model's blend is new or changed, day by day, and no other:
     the same as computing every model on every date and dropping repeats."""
-    from pipeline.tables.cost import blended_usd, day_end, quoted_models
     from pipeline.normalize.fx import RateNotFound
+    from pipeline.tables.cost import blended_usd, day_end, quoted_models
 
     files, rates = bundled
     days = [dt.date(2026, 1, 1) + dt.timedelta(days=i) for i in range(330)]
@@ -150,17 +151,22 @@ def test_blended_rows_reused_from_an_earlier_build_equal_rows_computed_afresh(bu
     """Editions are added one at a time; each model's rows come from the memo unless what they
     are computed from changed (a record, a rate, the dates evaluated)."""
     from pipeline.build.memo import Memo
+    from pipeline.build.prices import reused_blended_groups
+
+    def reused(days, memo):
+        groups = reused_blended_groups(files, rates, PROFILES, days, memo, "salt")
+        return [row for _, rows in groups for row in rows]
 
     files, rates = bundled
     days = [dt.date(2026, 8, 1) + dt.timedelta(days=3 * i) for i in range(40)]
     memo = Memo()
     for n in range(20, 41, 5):
         memo = Memo(memo.used)
-        assert blended_rows(files, rates, PROFILES, days[:n], memo, "salt") == blended_rows(
+        assert reused(days[:n], memo) == blended_rows(
             files, rates, PROFILES, days[:n])
         if n > 20:
             assert memo.computed < len(memo.used) / 2  # most models reused
     # Other dates altogether (an edited schedule): the same records, other as_of dates.
     shifted = [d + dt.timedelta(days=1) for d in days]
-    assert blended_rows(files, rates, PROFILES, shifted, Memo(memo.used), "salt") == blended_rows(
+    assert reused(shifted, Memo(memo.used)) == blended_rows(
         files, rates, PROFILES, shifted)

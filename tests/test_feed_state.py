@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import datetime as dt
 
-from pipeline.normalize.feed_state import Attempt, record_attempt, skip_reason
 from pipeline.formats.feeds import ParsedFeed, RawItem
 from pipeline.models.feeds import Feed
+from pipeline.normalize.feed_state import Attempt, record_attempt, skip_reason
 
 U = dt.UTC
 T0 = dt.datetime(2026, 9, 1, tzinfo=U)

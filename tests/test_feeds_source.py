@@ -5,9 +5,9 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
+from pipeline.compose.rank import feed_stories
 from pipeline.load.feeds import load_feeds
 from pipeline.problems import Problem
-from pipeline.compose.rank import feed_stories
 
 REPO = Path(__file__).resolve().parents[1]
 

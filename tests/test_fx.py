@@ -15,7 +15,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pipeline.formats.ecb import EcbFormatError, parse_ecb_history
-from pipeline.ingest.fx import SNAPSHOT, fetch_ecb_history, load_rate_table, package_history_path
+from pipeline.ingest.fx import SNAPSHOT, fetch_ecb_history
+from pipeline.load.fx import load_rate_table, package_history_path
 from pipeline.normalize.fx import (
     RateNotFound,
     from_usd,

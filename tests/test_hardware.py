@@ -8,6 +8,8 @@ from dataclasses import replace
 import pytest
 
 from pipeline.formats.benchmark_record import BenchmarkRecord
+from pipeline.models.hardware import Accelerator, HourlyCost
+from pipeline.normalize.accelerators import compiled_patterns
 from pipeline.tables.hardware import (
     CostError,
     FileInfo,
@@ -22,8 +24,6 @@ from pipeline.tables.hardware import (
     usd_identity,
     usd_per_mtok,
 )
-from pipeline.models.hardware import Accelerator, HourlyCost
-from pipeline.normalize.accelerators import compiled_patterns
 
 ACCS = [Accelerator(name=n, vendor="v", patterns=[p], source_url="https://example.com")
         for n, p in [("B200", r"(?<![a-z0-9])b200"), ("H200", r"(?<![a-z0-9])h200(?!-nvl)"),

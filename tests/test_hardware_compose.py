@@ -6,9 +6,9 @@ import datetime as dt
 from dataclasses import replace
 from pathlib import Path
 
-from pipeline.tables.hardware import summarize_rows
 from pipeline.compose.hardware import any_fresh, figure_index, hardware_figures, hardware_radar
 from pipeline.load.hardware import load_hardware
+from pipeline.tables.hardware import summarize_rows
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -8,9 +8,9 @@ import io
 import json
 from pathlib import Path
 
+from pipeline.load.hardware import load_hardware
 from pipeline.tables.hardware import costed_rows
 from pipeline.tables.hardware_files import COLUMNS, hardware_csv, hardware_json
-from pipeline.load.hardware import load_hardware
 
 ROOT = Path(__file__).resolve().parents[1]
 

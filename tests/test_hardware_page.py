@@ -7,11 +7,11 @@ import json
 from pathlib import Path
 
 from pipeline.formats.inferencex import read_inferencex_rows
-from pipeline.tables.hardware import FileInfo, costed_rows, normalize_records
 from pipeline.load.hardware import load_hardware
 from pipeline.normalize.accelerators import compiled_patterns
 from pipeline.render.drawing import Drawer
 from pipeline.render.hardware_page import hardware_page, md_text
+from pipeline.tables.hardware import FileInfo, costed_rows, normalize_records
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.tables.hardware import FileInfo
-from pipeline.load.hardware import load_hardware, read_benchmark
 from pipeline.build.parse_cache import ParseCache
+from pipeline.load.hardware import load_hardware, read_benchmark
+from pipeline.tables.hardware import FileInfo
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -142,9 +142,9 @@ def test_a_cost_in_euros_is_converted_at_the_ecb_rate_of_its_date(full_repo):
     import csv
     import io
 
-    from pipeline.build.site import hardware_files
-    from pipeline.normalize.fx import rate_on
     from pipeline.load.sources import load_sources
+    from pipeline.normalize.fx import rate_on
+    from pipeline.render.hardware_page import hardware_files
 
     _cost_in(repo, "EUR")
     sources = load_sources(repo)
@@ -159,8 +159,8 @@ def test_a_cost_in_euros_is_converted_at_the_ecb_rate_of_its_date(full_repo):
 
 def test_a_cost_in_a_currency_without_ecb_rates_names_the_field(full_repo):
     repo = full_repo
-    from pipeline.problems import SourceError
     from pipeline.load.sources import load_sources
+    from pipeline.problems import SourceError
 
     _cost_in(repo, "XYZ")
     with pytest.raises(SourceError) as err:

@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.load.feeds import load_snapshots, snapshot_path
 from pipeline.ingest.feeds import USER_AGENT, FetchSettings, ingest_feeds, write_snapshot
+from pipeline.load.feeds import load_snapshots
 from pipeline.models.feeds import Feed, Health, Snapshot, SnapshotItem
+from pipeline.paths import snapshot_path
 from tests.feed_server import FeedServer
 
 NOW = dt.datetime(2026, 9, 12, 6, 0, tzinfo=dt.UTC)

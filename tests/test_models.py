@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
+from pipeline.load.read import validation_problems
 from pipeline.models.entries import Correction, Entry, Link
 from pipeline.models.series import Series
-from pipeline.load.sources import validation_problems
 
 GOOD_SERIES = dict(title="T {date}", description="d", site_url="https://e.org/",
                    source_url="https://e.org/r/", dates=["2026-09-12"],
@@ -74,7 +74,7 @@ def test_entry_tags_unique_and_slugs() -> None:
 
 
 def test_bundled_series_is_valid() -> None:
-    from pipeline.load.sources import read_model
+    from pipeline.load.read import read_model
 
     root = Path(__file__).resolve().parents[1]
     sourced, problems = read_model(root / "sources" / "editions.yaml", Series, root)

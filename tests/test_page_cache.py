@@ -11,14 +11,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
 from conftest import IN_CI, REPO, tree_digest, write_entry
-from pipeline.build import memo_store
+
+from pipeline.build import memo_store, page_cache
 from pipeline.build import stamp as build_stamp
+from pipeline.build.page_cache import PageStore, ReusePages, is_reusable, page_key
 from pipeline.build.site import build_site
 from pipeline.render import pages
-from pipeline.build import page_cache
-from pipeline.build.page_cache import PageStore, ReusePages, is_reusable, page_key
 
 TODAY = dt.date(2026, 11, 30)
 

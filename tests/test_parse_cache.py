@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.tables.hardware import summarize_rows
 from pipeline.build.parse_cache import ParseCache
-from pipeline.problems import SourceError
 from pipeline.load.sources import load_sources
+from pipeline.problems import SourceError
+from pipeline.tables.hardware import summarize_rows
 
 ROOT = Path(__file__).resolve().parents[1]
 

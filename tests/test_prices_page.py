@@ -10,13 +10,16 @@ import sys
 
 from conftest import REPO
 
-from pipeline.build.site import price_files
 from pipeline.build.memo import Memo
+from pipeline.build.prices import price_files
+from pipeline.compose import prices_page as compose_prices_page
+from pipeline.compose.prices_page import in_force_since
+from pipeline.load.sources import load_sources
 from pipeline.models.prices import PriceFile, WorkloadProfile
+from pipeline.models.sourced import Sourced
 from pipeline.normalize.fx import table_from_eur_rates
 from pipeline.render import prices_page
-from pipeline.render.prices_page import in_force_since, prices_page_md
-from pipeline.load.sources import Sourced, load_sources
+from pipeline.render.prices_page import prices_page_md
 
 UTC = dt.UTC
 SRC = {"source_url": "https://example.com/pricing", "checked": "2026-01-01"}
@@ -136,24 +139,24 @@ def test_prices_page_module_does_not_import_matplotlib() -> None:
 
 def test_chart_text_stays_text_and_bytes_repeat() -> None:
     dates = [day("2026-01-01") + dt.timedelta(days=i) for i in range(120)]
-    svg = prices_page.svg(prices_page.price_history(FILES, RATES, CHAT, dates))
-    assert svg == prices_page.svg(prices_page.price_history(FILES, RATES, CHAT, dates))
+    svg = prices_page.svg(compose_prices_page.price_history(FILES, RATES, CHAT, dates))
+    assert svg == prices_page.svg(compose_prices_page.price_history(FILES, RATES, CHAT, dates))
     # svg.fonttype none: labels are <text> elements, not glyph paths.
     assert b"<text" in svg and b"USD per Mtok (log scale)" in svg and b"<dc:date>" not in svg
     assert b"Acme alpha" in svg
-    assert b"gamma" in prices_page.svg(prices_page.cheapest(FILES, RATES, [CHAT],
+    assert b"gamma" in prices_page.svg(compose_prices_page.cheapest(FILES, RATES, [CHAT],
                                                            day("2026-03-20")))
 
 
 def test_cheapest_chart_keeps_two_providers_of_one_model_apart() -> None:
     """Two providers may quote the same model id: each gets its own bar, labelled with its
     provider (bars given by label would merge even if two labels were the same)."""
-    same = prices_page.svg(prices_page.Cheapest((("Chat", (("Same m", 1.0), ("Same m", 2.0))),)))
+    same = prices_page.svg(compose_prices_page.Cheapest((("Chat", (("Same m", 1.0), ("Same m", 2.0))),)))
     assert same.count(b">Same m<") == 2  # two bars, two ticks: not one category
-    svg = prices_page.svg(prices_page.Cheapest((("Chat", (("Alpha m", 1.0), ("Beta m", 2.0))),)))
+    svg = prices_page.svg(compose_prices_page.Cheapest((("Chat", (("Alpha m", 1.0), ("Beta m", 2.0))),)))
     assert b"Alpha m" in svg and b"Beta m" in svg
     sources = load_sources(REPO)
-    chart = prices_page.cheapest(sources.prices, sources.rates, sources.series.profiles,
+    chart = compose_prices_page.cheapest(sources.prices, sources.rates, sources.series.profiles,
                                  dt.date(2026, 11, 30))
     names = {s.model.name for s in sources.prices.values()}
     assert all(label.rsplit(" ", 1)[0] in names for _, bars in chart.panels for label, _ in bars)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import datetime as dt
 
-from pipeline.models.feeds import Feed, Snapshot, SnapshotItem
 from pipeline.compose.rank import feed_stories, rank_candidates
 from pipeline.compose.story_groups import dedupe, same_story
+from pipeline.models.feeds import Feed, Snapshot, SnapshotItem
 
 U = dt.UTC
 TOPICS = {"pricing": ["price", "降价"], "benchmarks": ["MLPerf"]}

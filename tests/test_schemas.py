@@ -12,9 +12,9 @@ from click.testing import CliRunner
 from conftest import REPO
 
 from pipeline.cli.main import main
+from pipeline.load.yaml_lines import parse_yaml
 from pipeline.models import KINDS
 from pipeline.models.schemas import schema_comment, schema_files
-from pipeline.load.yaml_lines import parse_yaml
 
 BUNDLED = [(kind.name, path.relative_to(REPO).as_posix())
            for kind in KINDS.values() for path in sorted(REPO.glob(kind.glob))]

@@ -11,11 +11,11 @@ from click.testing import CliRunner
 from pydantic import BaseModel
 
 from pipeline.cli.main import main
+from pipeline.load.sources import load_sources
+from pipeline.load.yaml_lines import parse_yaml
 from pipeline.models import KINDS
 from pipeline.models.entries import Entry
 from pipeline.models.skeletons import skeleton_text
-from pipeline.load.sources import load_sources
-from pipeline.load.yaml_lines import parse_yaml
 
 
 def field_names(model: type[BaseModel], prefix: str = "") -> set[str]:

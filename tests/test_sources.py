@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from conftest import write_entry
-from pipeline.problems import SourceError
+
 from pipeline.load.sources import load_sources
+from pipeline.problems import SourceError
 
 
 def problems_of(root: Path) -> list[str]:

@@ -13,9 +13,9 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.models.feeds import Feed, Snapshot, SnapshotItem
 from pipeline.compose.rank import FIRST_EDITION_DAYS, feed_items
 from pipeline.compose.story_groups import dedupe, same_story
+from pipeline.models.feeds import Feed, Snapshot, SnapshotItem
 
 U = dt.UTC
 START = dt.datetime(2026, 9, 10, tzinfo=U)

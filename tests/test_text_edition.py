@@ -6,9 +6,9 @@ import datetime as dt
 from pathlib import Path
 
 from pipeline.compose.edition import compose_editions
+from pipeline.load.sources import load_sources
 from pipeline.render.escape import md_text, plain_text
 from pipeline.render.pages import text_edition
-from pipeline.load.sources import load_sources
 
 GOLDEN = Path(__file__).parent / "golden"
 

@@ -17,11 +17,11 @@ from xml.sax.saxutils import escape
 import markdown
 import pytest
 
-from pipeline.normalize.feed_state import Attempt, record_attempt
+from pipeline.compose.rank import feed_stories
 from pipeline.formats.feeds import parse_feed
 from pipeline.models.feeds import Feed
+from pipeline.normalize.feed_state import Attempt, record_attempt
 from pipeline.normalize.items import md_link, md_text
-from pipeline.compose.rank import feed_stories
 from pipeline.render.sources_page import sources_page_md
 
 CHROMIUM = "/usr/bin/chromium"

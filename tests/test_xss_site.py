@@ -14,13 +14,13 @@ from functools import partial
 from pathlib import Path
 
 import pytest
+from test_xss_feeds import CHECK_JS, NOW, browser, feed_xml, payloads  # noqa: F401
 
 from pipeline.build.site import build_site
-from pipeline.normalize.feed_state import Attempt, record_attempt
 from pipeline.formats.feeds import parse_feed
 from pipeline.ingest.feeds import write_snapshot
 from pipeline.models.feeds import Feed
-from test_xss_feeds import CHECK_JS, NOW, browser, feed_xml, payloads  # noqa: F401
+from pipeline.normalize.feed_state import Attempt, record_attempt
 
 N_PAYLOADS = 40
 

@@ -21,7 +21,9 @@ import datetime as dt
 import hashlib
 from collections.abc import Iterable, Sequence
 
-from pipeline.load.sources import Sources
+from pipeline.compose.rank import FIRST_EDITION_DAYS
+from pipeline.compose.sources import Sources
+from pipeline.tables.hardware import summarize_rows
 
 
 def _digest(*parts: object) -> str:
@@ -85,8 +87,6 @@ def feed_window_key(sources: Sources, date: dt.date, previous: dt.date | None, c
 
     `by_day`: from `feed_items_by_day`; the window is a slice of its days.
     """
-    from pipeline.compose.rank import FIRST_EDITION_DAYS
-
     start = previous or date - dt.timedelta(days=FIRST_EDITION_DAYS)
     days, digests, settings = by_day
     window = digests[bisect.bisect_right(days, start):bisect.bisect_right(days, date)]
@@ -107,3 +107,17 @@ def feed_items_by_day(sources: Sources) -> tuple[list[dt.date], list[str], str]:
     digests = [hashlib.sha256("\0".join(sorted(by_day[d])).encode()).hexdigest() for d in days]
     settings = sources.feeds.model_dump_json() if sources.feeds else ""
     return days, digests, settings
+
+
+def hardware_files_key(sources: Sources, as_of: dt.date, hardware_key_: str | None) -> str:
+    """Return the digest of what the hardware files read: all hardware sources (the key
+    composing computed), and which results and costs are public by `as_of` (not `as_of` itself:
+    most new editions leave the Hardware page as it was). `hardware_key_`: `hardware_key` of the
+    sources when already computed."""
+    if sources.hardware is None:
+        return "no hardware"
+    summary = sources.hardware.rows_summary or summarize_rows(sources.hardware_rows)
+    seen = [day for day in summary.published if day <= as_of]
+    costs = sorted({c.date for c in sources.hardware.costs if c.date <= as_of})
+    key = hardware_key_ if hardware_key_ is not None else hardware_key(sources, "")
+    return f"hardware-files {key} {seen} {costs}"

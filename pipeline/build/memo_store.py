@@ -21,8 +21,8 @@ from typing import Any
 
 from pipeline.build.append_log import Log, read_log, save_log
 from pipeline.build.memo import Memo
-from pipeline.render.drawing import drawn
 from pipeline.publish.output import DiskBody
+from pipeline.render.drawing import drawn
 from pipeline.whole_files import write_whole
 
 STORE_MIN_BYTES = 64 * 1024

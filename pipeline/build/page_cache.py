@@ -37,8 +37,8 @@ STORE_VERSION = 1
 
 def site_key(config_file: Path, theme_dirs: list[Path], *, site_url: str, extra: str = "") -> str:
     """Return the digest of what every page's HTML depends on besides its own Markdown."""
-    import mkdocs
     import material
+    import mkdocs
 
     digest = hashlib.sha256(f"{STORE_VERSION}\n{sys.version}\n{mkdocs.__version__}\n"
                             f"{getattr(material, '__version__', '')}\n{site_url}\n{extra}\n".encode())

@@ -41,7 +41,7 @@ def cache_dir(root: Path) -> Path | None:
     return root / ".cache"
 
 
-def _tree_signature(top: Path, digest: "hashlib._Hash", skip: frozenset[str] = frozenset()) -> int:
+def _tree_signature(top: Path, digest: hashlib._Hash, skip: frozenset[str] = frozenset()) -> int:
     """Feed (path, size, mtime_ns, inode) of every file under `top` to `digest`; return the count."""
     count = 0
     stack = [top]

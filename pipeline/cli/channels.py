@@ -26,12 +26,12 @@ def register(group: click.Group, root_option, reports_errors) -> None:
     def email(date: str, root: Path, out: Path | None, sender: str | None,
               to: str | None) -> None:
         """Write the e-mail edition of DATE as a multipart/alternative .eml (text and HTML)."""
-        from pipeline.build.site import edition_charts
+        from pipeline.build.charts import ChartCache
+        from pipeline.build.files import edition_charts
         from pipeline.build.stamp import cache_dir
         from pipeline.compose.edition import compose_editions
-        from pipeline.render.channels import edition_email
-        from pipeline.render.charts import ChartCache
         from pipeline.load.sources import load_sources
+        from pipeline.render.channels import edition_email
 
         try:
             day = dt.date.fromisoformat(date)

@@ -20,9 +20,9 @@ from pipeline.problems import Problem
 # The lane's modules are imported by the commands that use them: `brief` imports this module to
 # register its commands, and `brief build` of an unchanged site must not pay for the models.
 if TYPE_CHECKING:
+    from pipeline.compose.rank import Candidate
     from pipeline.ingest.feeds import Outcome
     from pipeline.models.feeds import FeedsFile, Snapshot
-    from pipeline.compose.rank import Candidate
 
 _ROOT = click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=".",
                      show_default=True, help="The repository to read sources from.")
@@ -84,8 +84,8 @@ def ingest_feeds(root: Path, only: tuple[str, ...], strict: bool, allowed: tuple
 
 
 def _previous_edition(root: Path, date: dt.date) -> dt.date | None:
+    from pipeline.load.read import read_model
     from pipeline.models.series import Series
-    from pipeline.load.sources import read_model
 
     path = root / "sources" / "editions.yaml"
     if not path.exists():
@@ -99,8 +99,8 @@ def _previous_edition(root: Path, date: dt.date) -> dt.date | None:
 
 
 def _curated_urls(root: Path) -> set[str]:
+    from pipeline.load.read import read_model
     from pipeline.models.entries import Entry
-    from pipeline.load.sources import read_model
 
     urls = set()
     for path in (root / "sources" / "entries").rglob("*.y*ml"):

@@ -31,8 +31,8 @@ def hardware(root: Path, model: str, scenario: str, division: str, as_of: dt.dat
     """Print tokens per dollar by accelerator for one model and scenario, per cost basis."""
     # Imported here: `brief` imports this module to register the command (see cli.py).
     from pipeline.formats.mlperf import FormatError
-    from pipeline.tables.hardware import FileInfo, basis_label, best_per_accelerator, costed_rows
     from pipeline.load.hardware import load_hardware, read_benchmark
+    from pipeline.tables.hardware import FileInfo, basis_label, best_per_accelerator, costed_rows
 
     hw, rows, problems = load_hardware(root)
     for p in problems:

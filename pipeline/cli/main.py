@@ -5,8 +5,9 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable, ClassVar
+from typing import ClassVar
 
 import click
 
@@ -145,9 +146,7 @@ def serve(root: Path, port: int, no_build: bool) -> None:
 
 
 def _register_lanes() -> None:
-    from pipeline.cli import feeds
-    from pipeline.cli import prices
-    from pipeline.cli import hardware
+    from pipeline.cli import feeds, hardware, prices
 
     hardware.register(main)
     prices.register(main)  # creates the `import` and `ingest` groups

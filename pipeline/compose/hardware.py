@@ -12,7 +12,7 @@ from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from pipeline.compose.edition import Citation, Figure, RadarItem
+from pipeline.compose.types import Citation, Figure, RadarItem
 from pipeline.tables.hardware import (
     BENCHMARKS,
     COSTS,

@@ -6,7 +6,12 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable, Mapping
 
-from pipeline.compose.edition import Citation, Figure, RadarItem
+from pipeline.compose.types import Citation, Figure, RadarItem
+from pipeline.models.prices import PriceFile, PriceList, PriceRecord, WorkloadProfile
+from pipeline.models.sourced import Sourced
+from pipeline.normalize.fx import RateNotFound, RateTable, rate_on
+from pipeline.normalize.units import METER_TITLES
+from pipeline.problems import Problem
 from pipeline.tables.cost import (
     PriceMove,
     blended_usd,
@@ -18,11 +23,6 @@ from pipeline.tables.cost import (
     record_at,
     tier_price,
 )
-from pipeline.models.prices import PriceFile, PriceList, PriceRecord, WorkloadProfile
-from pipeline.normalize.fx import RateNotFound, RateTable, rate_on
-from pipeline.normalize.units import METER_TITLES
-from pipeline.problems import Problem
-from pipeline.load.sources import Sourced
 
 FIRST_EDITION_LOOKBACK = dt.timedelta(days=7)
 """The first edition has no previous one; it reports moves of the week before it."""

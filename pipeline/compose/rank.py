@@ -13,11 +13,11 @@ from bisect import bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from pipeline.compose.edition import Citation, Story
-from pipeline.load.feeds import SNAPSHOT_DIR
+from pipeline.compose.story_groups import dedupe
+from pipeline.compose.types import Citation, Story
 from pipeline.models.feeds import Feed, Snapshot, SnapshotItem
 from pipeline.normalize.items import canonical_url, md_text
-from pipeline.compose.story_groups import dedupe
+from pipeline.paths import FEED_SNAPSHOTS as SNAPSHOT_DIR
 
 HALF_LIFE_DAYS = 7.0
 FIRST_EDITION_DAYS = 7

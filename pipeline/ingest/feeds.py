@@ -24,10 +24,10 @@ from urllib.parse import urljoin, urlsplit
 
 import httpx
 
-from pipeline.normalize.feed_state import RETENTION_DAYS, Attempt, record_attempt, skip_reason
-from pipeline.load.feeds import snapshot_path
 from pipeline.formats.feeds import parse_feed
 from pipeline.models.feeds import Feed, Snapshot
+from pipeline.normalize.feed_state import RETENTION_DAYS, Attempt, record_attempt, skip_reason
+from pipeline.paths import snapshot_path
 from pipeline.whole_files import write_whole
 
 USER_AGENT = "inference-brief/0.1 (feed reader for a briefing on AI inference economics)"
@@ -215,7 +215,7 @@ async def _fetch(client: httpx.AsyncClient, feed: Feed, snapshot: Snapshot | Non
             sent = True
     result = _Fetch(Attempt(status=None, error="not fetched"), sent)
     seen = [url]
-    for hop in range(settings.max_redirects + 1):
+    for _hop in range(settings.max_redirects + 1):
         await _check_url(url, settings)
         async with client.stream("GET", url, headers=headers) as resp:
             _check_peer(resp, url, settings)

@@ -8,18 +8,13 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from pipeline.load.read import FRESH, Parses, read_model, rel, validation_problems
 from pipeline.models.feeds import Feed, FeedsFile, Snapshot
-from pipeline.build.parse_cache import NO_CACHE, ParseCache
+from pipeline.paths import FEED_SNAPSHOTS
 from pipeline.problems import Problem
-from pipeline.load.sources import read_model, rel, validation_problems
 
 FEEDS_PATH = Path("sources") / "feeds.yaml"
-SNAPSHOT_DIR = Path("sources") / "snapshots" / "feeds"
-
-
-def snapshot_path(root: Path, feed_id: str) -> Path:
-    """Return the path of the snapshot file of `feed_id` under `root`."""
-    return root / SNAPSHOT_DIR / f"{feed_id}.json"
+SNAPSHOT_DIR = FEED_SNAPSHOTS
 
 
 def parse_snapshot(data: bytes, name: str) -> tuple[Snapshot | None, list[Problem]]:
@@ -37,7 +32,7 @@ def parse_snapshot(data: bytes, name: str) -> tuple[Snapshot | None, list[Proble
                               "next ingest rewrites it", severity="warning") for p in found]
 
 
-def load_snapshots(root: Path, feeds: list[Feed], cache: ParseCache = NO_CACHE,
+def load_snapshots(root: Path, feeds: list[Feed], cache: Parses = FRESH,
                    ) -> tuple[dict[str, Snapshot], list[Problem]]:
     """Return the snapshot of every feed that has a usable one, and warnings for the rest.
 
@@ -73,7 +68,7 @@ def _with_item_json(snapshot: Snapshot) -> None:
         _ = item.content_json  # computed now, so it is kept with the snapshot
 
 
-def load_feeds(root: Path, cache: ParseCache = NO_CACHE,
+def load_feeds(root: Path, cache: Parses = FRESH,
                ) -> tuple[FeedsFile | None, dict[str, Snapshot], list[Problem]]:
     """Return (feeds file, snapshots by feed id, problems); no feeds.yaml means no feeds."""
     path = root / FEEDS_PATH

@@ -17,6 +17,18 @@ from pathlib import Path
 from pipeline.formats.benchmark_record import ReadResult
 from pipeline.formats.inferencex import read_inferencex_rows
 from pipeline.formats.mlperf import FormatError, read_mlperf_summary
+from pipeline.load.read import FRESH, Parses, read_model, rel
+from pipeline.load.yaml_lines import line_of
+from pipeline.models.hardware import (
+    Accelerator,
+    AcceleratorsFile,
+    BenchmarkFile,
+    BenchmarksIndex,
+    CostsFile,
+    HourlyCost,
+)
+from pipeline.normalize.accelerators import compiled_patterns
+from pipeline.problems import Problem
 from pipeline.tables.hardware import (
     ACCELERATORS,
     BENCHMARKS,
@@ -32,19 +44,6 @@ from pipeline.tables.hardware import (
     rows_missing_cost,
     summarize_rows,
 )
-from pipeline.models.hardware import (
-    Accelerator,
-    AcceleratorsFile,
-    BenchmarkFile,
-    BenchmarksIndex,
-    CostsFile,
-    HourlyCost,
-)
-from pipeline.normalize.accelerators import compiled_patterns
-from pipeline.build.parse_cache import NO_CACHE, ParseCache
-from pipeline.problems import Problem
-from pipeline.load.sources import read_model, rel
-from pipeline.load.yaml_lines import line_of
 
 
 def read_benchmark(data: bytes, suite: str, round_: str, info: FileInfo,
@@ -61,7 +60,7 @@ def read_benchmark(data: bytes, suite: str, round_: str, info: FileInfo,
     return rows, report
 
 
-def load_hardware(root: Path, cache: ParseCache = NO_CACHE,
+def load_hardware(root: Path, cache: Parses = FRESH,
                   ) -> tuple[Hardware | None, Sequence[HardwareRow], list[Problem]]:
     """Return (hardware sources, normalized benchmark rows, problems) for the repository `root`.
 

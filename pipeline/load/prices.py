@@ -11,18 +11,18 @@ import itertools
 from collections.abc import Mapping
 from pathlib import Path
 
+from pipeline.load.read import FRESH, Parses, read_model
+from pipeline.load.yaml_lines import line_of
 from pipeline.models.prices import PriceFile, PriceList
+from pipeline.models.sourced import Sourced
 from pipeline.normalize.fx import ECB_CURRENCIES
 from pipeline.normalize.windows import overlap, record_windows
-from pipeline.build.parse_cache import NO_CACHE, ParseCache
 from pipeline.problems import Problem
-from pipeline.load.sources import Sourced, read_model
-from pipeline.load.yaml_lines import line_of
 
 JUMP_FACTOR = 100.0
 
 
-def load_prices(root: Path, cache: ParseCache = NO_CACHE,
+def load_prices(root: Path, cache: Parses = FRESH,
                 ) -> tuple[dict[str, Sourced[PriceFile]], list[Problem]]:
     """Return {provider: validated price file} and every problem found in `sources/prices/`."""
     files: dict[str, Sourced[PriceFile]] = {}

@@ -59,7 +59,7 @@ class Series(SourceModel):
     cached-agent."""
 
     @model_validator(mode="after")
-    def _one_schedule(self) -> "Series":
+    def _one_schedule(self) -> Series:
         if bool(self.dates) == bool(self.cadence):
             raise ValueError("give either `dates` or `cadence`, not both and not neither")
         ids = [s.id for s in self.sections]

@@ -12,9 +12,8 @@ from typing import Any
 
 from pipeline.paths import SITE_DIR
 from pipeline.problems import BuildError
-from pipeline.render.drawing import Drawing
 from pipeline.publish.output import DiskBody, link_unchanged, write_or_link
-
+from pipeline.render.drawing import Drawing
 
 
 @contextmanager

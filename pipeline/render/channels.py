@@ -8,31 +8,48 @@ edition by web, feed or mail.
 from __future__ import annotations
 
 import csv
-import hashlib
 import datetime as dt
 import io
 import itertools
 from collections.abc import Mapping, Sequence
 
-from pipeline.compose.edition import Edition, Figure, RadarItem, Story
-from pipeline.build.memo import Memo
+from pipeline.compose.charts import ChartSeries, ChartSpec
+from pipeline.compose.types import Edition, Figure, RadarItem, Story
 from pipeline.models.series import Series
-from pipeline.render.charts import Chart, ChartSeries, ChartSpec
+from pipeline.render.charts import Chart
 from pipeline.render.escape import plain_text
 from pipeline.render.feeds import atom_feed, edition_updated, edition_url, feed_item, json_feed
 from pipeline.render.ics import radar_calendar
 from pipeline.render.mail import email_html, email_message
 from pipeline.render.markdown_html import markdown_html
-from pipeline.render.pages import (
-    Rendered,
-    edition_page,
-    headline_of,
-    text_edition,
-)
+from pipeline.render.pages import edition_page, headline_of, text_edition
 
 
-def _digest(data: str | bytes) -> str:
-    return hashlib.sha256(data.encode() if isinstance(data, str) else data).hexdigest()
+class Renderer:
+    """Renders editions: pages, text editions, and their HTML and e-mail HTML for the channels.
+    One method per thing rendered, so a caller can reuse what it rendered before
+    (build/pages.py does, between builds)."""
+
+    def __init__(self, series: Series) -> None:
+        self.series = series
+
+    def page(self, edition: Edition, editions: list[Edition], *, home: bool,
+             charts: Sequence[Chart] = (), base_url: str | None = None) -> str:
+        """Return `edition_page(...)` of these arguments."""
+        return edition_page(edition, self.series, editions, home=home, charts=charts,
+                            base_url=base_url)
+
+    def text(self, edition: Edition) -> str:
+        """Return `text_edition(edition)`."""
+        return text_edition(edition)
+
+    def body_html(self, body_md: str) -> str:
+        """Return the HTML of an edition's Markdown body (for feeds and e-mail)."""
+        return markdown_html(body_md)
+
+    def email_html(self, edition: Edition, body_html: str) -> bytes:
+        """Return the e-mail HTML of an edition, from its body HTML."""
+        return email_html(edition, self.series, body_html).encode()
 
 
 def editions_per_month(editions: Sequence[Edition]) -> ChartSpec:
@@ -82,14 +99,12 @@ def edition_body_html(edition: Edition, editions: Sequence[Edition], series: Ser
 
 
 def edition_body_md(edition: Edition, editions: Sequence[Edition], series: Series,
-                    charts: Sequence[Chart] = (), rendered: Rendered | None = None) -> str:
-    """Return the Markdown `edition_body_html` converts (`rendered`: reused renders)."""
+                    charts: Sequence[Chart] = (), rendered: Renderer | None = None) -> str:
+    """Return the Markdown `edition_body_html` converts."""
     so_far = [e for e in editions if e.date <= edition.date]
-    if rendered is not None:
-        return rendered.page(edition, so_far, home=False, charts=charts,
-                             base_url=str(series.site_url))
-    return edition_page(edition, series, so_far, home=False, charts=charts,
-                        base_url=str(series.site_url))
+    rendered = rendered if rendered is not None else Renderer(series)
+    return rendered.page(edition, so_far, home=False, charts=charts,
+                         base_url=str(series.site_url))
 
 
 def edition_email(edition: Edition, editions: Sequence[Edition], series: Series,
@@ -102,29 +117,22 @@ def edition_email(edition: Edition, editions: Sequence[Edition], series: Series,
 
 def channel_files(editions: list[Edition], series: Series,
                   charts_of: Mapping[dt.date, Sequence[Chart]] | None = None,
-                  memo: Memo | None = None, salt: str = "",
-                  rendered: Rendered | None = None) -> dict[str, bytes]:
+                  rendered: Renderer | None = None) -> dict[str, bytes]:
     """Return the feeds, e-mail editions, radar calendar and editions table, by site path.
 
-    `memo` keeps each edition's HTML and e-mail between builds by the digest of what they are
-    made from (with `salt`, the digest of the code, templates and libraries that make them):
-    converting and inlining a year of editions is most of this function's time."""
+    `rendered` renders each edition's pages, HTML and e-mail (the build passes one that reuses
+    an earlier build's: converting and inlining a year of editions is most of this time)."""
     charts_of = charts_of or {}
-    memo = memo if memo is not None else Memo()
-    rendered = rendered if rendered is not None else Rendered(memo, salt, series)
+    rendered = rendered if rendered is not None else Renderer(series)
     files: dict[str, bytes] = {}
     items = []
     for edition in editions:
         day = edition.date.isoformat()
         body_md = edition_body_md(edition, editions, series, charts_of.get(edition.date, ()),
                                   rendered)
-        body = memo.get(f"body-html {salt} {_digest(body_md)}",
-                        lambda md=body_md: markdown_html(md))
+        body = rendered.body_html(body_md)
         text = rendered.text(edition)
-        # Keyed through `rendered`, which makes each edition's repr once for all it renders.
-        files[f"briefings/{day}/email.html"] = memo.get(
-            rendered.key("email-html", edition, body),
-            lambda e=edition, b=body: email_html(e, series, b).encode())
+        files[f"briefings/{day}/email.html"] = rendered.email_html(edition, body)
         items.append(feed_item(edition, series, body, text,
                                summary=plain_text(headline_of(edition))))
     files["feed.xml"] = atom_feed(series, items)

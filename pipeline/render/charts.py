@@ -3,22 +3,19 @@
 The drawing is pure (spec in, bytes out) and deterministic: matplotlib stamps creation dates and
 random ids unless told not to (STACK-NOTES.md), so two builds give the same bytes. matplotlib is
 imported only when a chart is drawn, so commands that never draw (`brief check`) don't pay for it.
-The only I/O is `ChartCache`, which the build hands a folder so unchanged charts are not redrawn.
+Which drawings are kept between builds is the build's business (build/charts.py).
 """
 
 from __future__ import annotations
 
 import csv
-import hashlib
 import html
 import io
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Literal
 
-from pipeline.build.stamp import prune_versions
-from pipeline.render.drawing import Drawer, Drawing, ready
-from pipeline.whole_files import write_whole
+from pipeline.compose.charts import ChartSpec
+from pipeline.render.drawing import Drawing, ready
 
 # Okabe & Ito, "Color Universal Design" (2008): eight colours told apart with every common form of
 # colour blindness. Black is left out of the cycle: it is the axis and text colour.
@@ -29,49 +26,6 @@ PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F
 FIGSIZE_IN = (8.0, 4.5)
 PNG_DPI = 100
 HASH_SALT = "inference-brief"
-
-ChartKind = Literal["line", "bar"]
-
-
-@dataclass(frozen=True)
-class ChartSeries:
-    """One named line or set of bars; `values[i]` belongs to the chart's `categories[i]`."""
-
-    name: str
-    values: tuple[float | None, ...]
-    """None where there is no value (a gap in a line, no bar)."""
-
-
-@dataclass(frozen=True)
-class ChartSpec:
-    """Everything a chart shows, declared: the drawing, CSV and alt text all come from this."""
-
-    name: str
-    """File stem, lower-case with hyphens: `charts/<name>.svg`, `data/<name>.csv`."""
-    kind: ChartKind
-    title: str
-    x_label: str
-    """What the categories are: `Month`, `Edition date`."""
-    y_label: str
-    """What the values are, with their unit: `USD per Mtok`, `Editions`."""
-    unit: str
-    """The unit as alt text reads it after a number: `editions`, `USD per Mtok`."""
-    categories: tuple[str, ...]
-    series: tuple[ChartSeries, ...]
-    unit_one: str = ""
-    """The unit after the number 1, where it differs: `edition`."""
-
-    def __post_init__(self) -> None:
-        for s in self.series:
-            if len(s.values) != len(self.categories):
-                raise ValueError(f"chart {self.name}: series {s.name!r} has {len(s.values)} "
-                                 f"values for {len(self.categories)} categories")
-
-    def digest(self) -> str:
-        """Return a hash of the chart's content, the key under which its drawing is cached."""
-        # Its repr holds every field (floats in full): a twentieth of the time of JSON of asdict.
-        return hashlib.sha256(repr(self).encode()).hexdigest()
-
 
 @dataclass(frozen=True)
 class Chart:
@@ -266,88 +220,14 @@ def bar_chart(spec: ChartSpec) -> tuple[bytes, bytes]:
 
 def draw(spec: ChartSpec) -> Chart:
     """Return the drawn chart of a spec, with its CSV and alt text."""
-    return _chart(spec, ready(_drawn(spec)))
+    return chart_of(spec, ready(drawn(spec)))
 
 
-def _chart(spec: ChartSpec, drawing: Drawing) -> Chart:
+def chart_of(spec: ChartSpec, drawing: Drawing) -> Chart:
+    """Return the chart of a spec whose drawing is `drawing` (ready, or being drawn)."""
     return Chart(spec=spec, drawing=drawing, csv=chart_csv(spec), alt=alt_text(spec))
 
 
-def _drawn(spec: ChartSpec) -> tuple[bytes, bytes]:
+def drawn(spec: ChartSpec) -> tuple[bytes, bytes]:
     """Return (svg, png) of a spec: what a worker of the drawer sends back."""
     return (line_chart if spec.kind == "line" else bar_chart)(spec)
-
-
-class ChartCache:
-    """Draws charts, keeping each drawing under `folder` by content hash so it is drawn once
-    (with no folder, every chart is drawn).
-
-    The key covers the spec, the matplotlib version and this module's own code, so a change to
-    any of them draws afresh. Missing drawings go to `drawer` (its workers draw them while the
-    build goes on; without one they are drawn right away). Entries are written whole (temporary
-    file, then rename), so a killed build never leaves half a PNG to be reused; `prune` deletes
-    the drawings a build did not ask for.
-    """
-
-    def __init__(self, folder: Path | None, drawer: Drawer | None = None) -> None:
-        from importlib.metadata import version
-
-        self.root = folder
-        code = Path(__file__).read_bytes()
-        salt = hashlib.sha256(code + version("matplotlib").encode()).hexdigest()[:16]
-        # One subfolder per salt: after a change to the drawing code or to matplotlib, the
-        # drawings of this version are all missing at once, and `is_empty` says so.
-        self.folder = folder / salt if folder is not None else None
-        self.drawer = drawer or Drawer(0)
-        self.hits = 0
-        self.misses = 0
-        self.used: set[str] = set()
-
-    def is_empty(self) -> bool:
-        """Is no drawing of this version kept yet (a build that draws every chart)?"""
-        return (self.folder is None or not self.folder.is_dir()
-                or next(self.folder.glob("*.svg"), None) is None)
-
-    def _paths(self, spec: ChartSpec) -> tuple[Path, Path] | None:
-        if self.folder is None:
-            return None
-        key = spec.digest()
-        self.used.add(key)
-        return self.folder / f"{key}.svg", self.folder / f"{key}.png"
-
-    def _keep(self, paths: tuple[Path, Path], drawn: tuple[bytes, bytes]) -> None:
-        try:
-            for path, body in zip(paths, drawn):
-                write_whole(path, body)
-        except OSError:
-            # A read-only checkout still builds; it only draws every time.
-            pass
-
-    def chart(self, spec: ChartSpec) -> Chart:
-        """Return the chart of `spec`, read from the cache or handed to the drawer."""
-        paths = self._paths(spec)
-        if paths is not None:
-            try:
-                drawn = paths[0].read_bytes(), paths[1].read_bytes()
-                self.hits += 1
-                return _chart(spec, ready(drawn))
-            except OSError:
-                pass
-        self.misses += 1
-        return _chart(spec, self.drawer.submit(
-            _drawn, spec, then=None if paths is None else lambda d: self._keep(paths, d)))
-
-    def prune(self) -> None:
-        """Delete the drawings no chart of this run asked for, and those of other versions
-        (after a good build: one chart an edition, and a change to the drawing code or to
-        matplotlib leaves every earlier drawing behind). Half-written files of killed builds go
-        too; a build writing at the same moment then only fails to keep its drawing."""
-        if self.root is None or self.folder is None or not self.root.is_dir():
-            return
-        prune_versions(self.folder)
-        try:
-            for path in self.folder.iterdir() if self.folder.is_dir() else ():
-                if path.stem not in self.used:
-                    path.unlink(missing_ok=True)
-        except OSError:
-            pass  # a read-only cache: nothing was kept either

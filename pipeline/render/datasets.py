@@ -19,8 +19,8 @@ import re
 from dataclasses import dataclass
 
 from pipeline.problems import BuildError
+from pipeline.render.bodies import DiskBody
 from pipeline.render.escape import md_text
-from pipeline.publish.output import DiskBody
 
 
 @dataclass(frozen=True)

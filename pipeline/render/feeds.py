@@ -12,7 +12,7 @@ import json
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 
-from pipeline.compose.edition import Edition
+from pipeline.compose.types import Edition
 from pipeline.models.series import Series
 
 ATOM_NS = "http://www.w3.org/2005/Atom"

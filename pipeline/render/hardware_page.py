@@ -8,13 +8,23 @@ drawn by the build's drawer (render/drawing.py), so matplotlib is imported only 
 
 from __future__ import annotations
 
+import datetime as dt
 import html
 import re
 from collections.abc import Sequence
 
-from pipeline.tables.hardware import CostedRow, HardwareRow, basis_label, best_per_accelerator
+from pipeline.compose.sources import Sources
 from pipeline.render.charts import svg_bytes
 from pipeline.render.drawing import Drawer, Drawing
+from pipeline.tables.hardware import (
+    CostedRow,
+    HardwareRow,
+    basis_label,
+    best_per_accelerator,
+    costed_rows,
+    usd_at_ecb_rates,
+)
+from pipeline.tables.hardware_files import hardware_csv, hardware_json
 
 
 def md_text(text: str) -> str:
@@ -160,3 +170,19 @@ def hardware_page(costed: Sequence[CostedRow], rows: Sequence[HardwareRow],
                 for f, total, reason, n in skipped]
         out.append("")
     return "\n".join(out), charts
+
+
+def hardware_files(sources: Sources, as_of: dt.date,
+                   drawer: Drawer | None = None) -> dict[str, str | bytes | Drawing]:
+    """Return the Hardware page, its charts (drawn by `drawer`) and the hardware data files, as
+    of the newest edition."""
+    if sources.hardware is None:
+        return {"hardware.md": "# Hardware\n\nNo hardware sources in this repository.\n"}
+    public = [r for r in sources.hardware_rows if r.published is None or r.published <= as_of]
+    costed = costed_rows(public, sources.hardware.costs, as_of, usd_at_ecb_rates(sources.rates))
+    page, charts = hardware_page(costed, public, drawer=drawer)
+    files: dict[str, str | bytes | Drawing] = {"hardware.md": page,
+                                     "data/hardware.csv": hardware_csv(costed),
+                                     "data/hardware.json": hardware_json(costed)}
+    files.update({f"charts/{name}": svg for name, svg in charts.items()})
+    return files

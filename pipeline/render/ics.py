@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from urllib.parse import urlsplit
 
-from pipeline.compose.edition import Edition, RadarItem
+from pipeline.compose.types import Edition, RadarItem
 from pipeline.models.series import Series
 from pipeline.render.escape import plain_text
 from pipeline.render.feeds import edition_url, series_name

@@ -14,7 +14,7 @@ import hashlib
 from email.message import EmailMessage
 from urllib.parse import urlsplit
 
-from pipeline.compose.edition import Edition
+from pipeline.compose.types import Edition
 from pipeline.models.series import Series
 from pipeline.render.feeds import edition_url, series_name
 from pipeline.render.pages import environment

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import itertools
 from collections.abc import Sequence
 from functools import cache
@@ -12,13 +11,11 @@ from typing import Any
 
 import jinja2
 
-from pipeline.compose.edition import Edition, Story
-from pipeline.build.memo import Memo
+from pipeline.compose.types import Edition, Story
 from pipeline.models.series import Series
 from pipeline.paths import TEMPLATES
 from pipeline.render.charts import Chart
 from pipeline.render.escape import md_editor, md_text, plain_text
-
 
 
 @cache
@@ -62,7 +59,7 @@ def _numbers(edition: Edition) -> dict[str, int]:
     return {c.url: i for i, c in enumerate(edition.sources, start=1)}
 
 
-def _neighbours(editions: list[Edition], edition: Edition) -> tuple[dt.date | None, dt.date | None]:
+def neighbours(editions: list[Edition], edition: Edition) -> tuple[dt.date | None, dt.date | None]:
     dates = [e.date for e in editions]
     i = dates.index(edition.date)
     return (dates[i - 1] if i > 0 else None, dates[i + 1] if i + 1 < len(dates) else None)
@@ -75,7 +72,7 @@ def edition_page(edition: Edition, series: Series, editions: list[Edition], *, h
     `base_url` (the site's URL) makes every link absolute, for the copies in feeds and e-mail,
     which are read away from the site; their charts are then the PNGs, which every reader shows.
     """
-    previous, following = _neighbours(editions, edition)
+    previous, following = neighbours(editions, edition)
     if base_url is not None:
         link_prefix, root_prefix, asset_prefix, image = base_url + "briefings/", base_url, base_url, "png"
     elif home:
@@ -128,38 +125,3 @@ def series_render_json(series: Series) -> str:
     decides which editions exist, not how one reads (its neighbours are keyed apart). With it,
     every new edition would change every page's key."""
     return series.model_dump_json(exclude={"dates", "cadence"})
-
-
-class Rendered:
-    """Edition pages and text editions, reused from `memo` (an earlier build's) when what they
-    are rendered from is the same: the edition, its neighbours, the series, its charts' links and
-    `salt` (the digest of the code, templates and library versions). Rendering a year of
-    editions twice over (site and feeds) was a second of every rebuild."""
-
-    def __init__(self, memo: Memo, salt: str, series: Series) -> None:
-        self.memo, self.salt, self.series = memo, salt, series
-        self._series_json = series_render_json(series)
-        self._digests: dict[dt.date, Any] = {}
-
-    def key(self, kind: str, edition: Edition, *extra: object) -> str:
-        """Return the memo key of something made of `edition` and `extra` (by their repr)."""
-        # One edition a date: its repr is made and digested once, for all its keys.
-        edition_digest = self._digests.get(edition.date)
-        if edition_digest is None:
-            edition_digest = self._digests[edition.date] = hashlib.sha256(
-                f"{self.salt}\0{self._series_json}\0{edition!r}\0".encode())
-        digest = edition_digest.copy()
-        digest.update(repr(extra).encode())
-        return f"{kind} {digest.hexdigest()}"
-
-    def page(self, edition: Edition, editions: list[Edition], *, home: bool,
-             charts: Sequence[Chart] = (), base_url: str | None = None) -> str:
-        """Return `edition_page(...)` of these arguments, rendered or reused."""
-        links = [c.markdown("^", "svg") + c.markdown("^", "png") for c in charts]
-        key = self.key("page", edition, _neighbours(editions, edition), home, base_url, links)
-        return self.memo.get(key, lambda: edition_page(edition, self.series, editions, home=home,
-                                                       charts=charts, base_url=base_url))
-
-    def text(self, edition: Edition) -> str:
-        """Return `text_edition(edition)`, rendered or reused."""
-        return self.memo.get(self.key("text", edition), lambda: text_edition(edition))

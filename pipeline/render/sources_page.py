@@ -5,10 +5,12 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Mapping, Sequence
 
-from pipeline.normalize.feed_state import FLAG_AFTER_FAILURES, is_flagged
-from pipeline.models.feeds import Feed, Snapshot
-from pipeline.normalize.items import md_link, md_text
 from pipeline.compose.rank import window_items
+from pipeline.compose.sources import Sources
+from pipeline.compose.types import Edition
+from pipeline.models.feeds import Feed, Snapshot
+from pipeline.normalize.feed_state import FLAG_AFTER_FAILURES, is_flagged
+from pipeline.normalize.items import md_link, md_text
 
 
 def _when(moment: dt.datetime | None) -> str:
@@ -62,3 +64,10 @@ def sources_page_md(feeds: Sequence[Feed], snapshots: Mapping[str, Snapshot], da
             lines.append(f"- **{md_text(feed.title)}**: {md_text(snap.health.last_error or '')} "
                          f"(last attempt {_when(snap.health.last_attempt)})")
     return "\n".join(lines) + "\n"
+
+
+def sources_page(sources: Sources, latest: Edition) -> str:
+    """Return the Sources page: every feed with its health, as of the newest edition."""
+    if sources.feeds is None:
+        return "# Sources\n\nNo feeds in this repository.\n"
+    return sources_page_md(sources.feeds.feeds, sources.snapshots, latest.date, latest.previous)

@@ -6,17 +6,16 @@ from __future__ import annotations
 import bisect
 import csv
 import datetime as dt
-import hashlib
 import io
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 
-from pipeline.tables.cost import blended_usd, day_end, quoted_models, record_fx, tier_key
-from pipeline.tables.json_rows import rows_json
-from pipeline.build.memo import Memo
 from pipeline.models.prices import PriceFile, PriceList, PriceRecord, WorkloadProfile
+from pipeline.models.sourced import Sourced
 from pipeline.normalize.fx import RateNotFound, RateTable
 from pipeline.normalize.units import meter_label, per_mtok
-from pipeline.load.sources import Sourced
+from pipeline.tables.cost import blended_usd, day_end, quoted_models, record_fx, tier_key
+from pipeline.tables.json_rows import rows_json
 
 PRICE_COLUMNS = ("provider", "model", "currency", "unit_price", "meter", "window",
                  "context_above_tokens", "mode", "effective_from", "effective_to", "usd_per_mtok",
@@ -71,53 +70,57 @@ def price_rows(files: Mapping[str, Sourced[PriceFile]], rates: RateTable) -> lis
 
 
 def blended_rows(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
-                 profiles: Iterable[WorkloadProfile], dates: Iterable[dt.date],
-                 memo: Memo | None = None, salt: str = "") -> list[dict]:
+                 profiles: Iterable[WorkloadProfile], dates: Iterable[dt.date]) -> list[dict]:
     """Return the blended USD per Mtok and tokens per USD of every model and profile on the
     first of `dates` it is priced and on each date its blend changed: a row holds until the
-    model's next row or a gap (so the table grows with price changes, not with editions).
-
-    `memo` keeps each model's rows by the digest of what they are computed from (its records,
-    the rates they use, the profile and the dates evaluated), so a new edition recomputes only
-    the models it changes; `salt` is the digest of the code."""
-    return group_rows(blended_groups(files, rates, profiles, dates, memo, salt))
+    model's next row or a gap (so the table grows with price changes, not with editions)."""
+    return [row for rows in blended_groups(files, rates, profiles, dates) for row in rows]
 
 
-def group_rows(groups: list[tuple[str, list[dict]]]) -> list[dict]:
-    """Return the rows of blended_groups' groups, in order."""
-    return [row for _, rows in groups for row in rows]
+@dataclass(frozen=True)
+class BlendPlan:
+    """What one model's blended rows are computed from, besides the profile."""
+
+    provider: str
+    model: str
+    plist: PriceList
+    plan: Plan
+    days: list[dt.date]
+    ends: list[dt.datetime]
+
+    def rows(self, profile: WorkloadProfile, rates: RateTable) -> list[dict]:
+        """Return the model's blended rows for `profile` (see blended_rows)."""
+        return _model_rows(self.provider, self.model, self.plist, profile, self.plan, self.days,
+                           self.ends, rates)
+
+
+def blend_plans(files: Mapping[str, Sourced[PriceFile]],
+                dates: Iterable[dt.date]) -> list[BlendPlan]:
+    """Return the plan of every quoted model's blended rows over `dates`, by provider and model."""
+    days = sorted(dates)
+    ends = [day_end(d) for d in days]
+    return [BlendPlan(provider, model, plist, _plan(plist.periods[model][1], ends), days, ends)
+            for provider, sourced in sorted(files.items())
+            for model, plist in quoted_models(sourced.model).items()]
 
 
 def blended_groups(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
-                   profiles: Iterable[WorkloadProfile], dates: Iterable[dt.date],
-                   memo: Memo | None = None, salt: str = "") -> list[tuple[str, list[dict]]]:
-    """Return blended_rows' rows as groups, one per model and profile, with each group's memo
-    key (the digest of what its rows are computed from)."""
-    days = sorted(dates)
-    ends = [day_end(d) for d in days]
-    memo = memo if memo is not None else Memo()
+                   profiles: Iterable[WorkloadProfile],
+                   dates: Iterable[dt.date]) -> list[list[dict]]:
+    """Return blended_rows' rows as groups, one per model and profile, in the table's order."""
     profiles = list(profiles)
-    groups = []
-    for provider, sourced in sorted(files.items()):
-        for model, plist in quoted_models(sourced.model).items():
-            plan = _plan(plist.periods[model][1], ends)
-            records = _records_digest(provider, model, plist, plan, days, rates)
-            for profile in profiles:
-                key = ("blended-rows " + hashlib.sha256(
-                    f"{salt}\0{records}\0{profile!r}".encode()).hexdigest())
-                groups.append((key, memo.get(key, lambda p=profile, pl=plist, m=model,
-                                             pr=provider, pn=plan:
-                                             _model_rows(pr, m, pl, p, pn, days, ends, rates))))
-    return groups
+    return [plan.rows(profile, rates) for plan in blend_plans(files, dates)
+            for profile in profiles]
 
 
-def blended_csv(groups: list[tuple[str, list[dict]]], memo: Memo | None = None) -> bytes:
-    """Return `data/blended.csv` of blended_groups' groups; `memo` keeps each group's lines by
-    its key (writing ~25,000 rows at a year's scale took 0.05 s of every build)."""
-    memo = memo if memo is not None else Memo()
-    lines = [memo.get(f"blended-csv {key}", lambda r=rows: csv_lines(r, BLENDED_COLUMNS))
-             for key, rows in groups]
-    return csv_bytes([], BLENDED_COLUMNS) + "".join(lines).encode("utf-8")
+def blended_csv(groups: Iterable[str]) -> bytes:
+    """Return `data/blended.csv` of the CSV lines of blended_groups' groups (`blended_lines`)."""
+    return csv_bytes([], BLENDED_COLUMNS) + "".join(groups).encode("utf-8")
+
+
+def blended_lines(rows: list[dict]) -> str:
+    """Return one group's rows as lines of `data/blended.csv`."""
+    return csv_lines(rows, BLENDED_COLUMNS)
 
 
 Plan = list[tuple[PriceRecord, range, bool]]
@@ -137,20 +140,6 @@ def _plan(records: list[PriceRecord], ends: list[dt.datetime]) -> Plan:
         # Without windows a record's blend is the same on every day of its period.
         plan.append((record, range(first, after if record.uses_windows else first + 1), gap))
     return plan
-
-
-def _records_digest(provider: str, model: str, plist: PriceList, plan: Plan,
-                    days: list[dt.date], rates: RateTable) -> str:
-    """Return the digest of what a model's blended rows read besides the profile: its list's
-    terms, its records, the rates they use, the dates evaluated and the gaps between them."""
-    parts = [provider, model, plist.currency, plist.unit, repr(plist.windows)]
-    for record, indices, gap in plan:
-        try:
-            fx = "" if plist.currency == "USD" else repr(record_fx(plist, record, rates))
-        except RateNotFound:
-            fx = "no rate"
-        parts += [record.content_json, fx, repr([days[i] for i in indices]), repr(gap)]
-    return hashlib.sha256("\0".join(parts).encode()).hexdigest()
 
 
 def _model_rows(provider: str, model: str, plist: PriceList, profile: WorkloadProfile,

@@ -1,0 +1,94 @@
+"""Chart drawings kept between builds under `.cache/charts/`, by the content of their spec."""
+
+from __future__ import annotations
+
+import hashlib
+from importlib.metadata import version
+from pathlib import Path
+
+from pipeline.build.stamp import prune_versions
+from pipeline.compose.charts import ChartSpec
+from pipeline.render import charts
+from pipeline.render.charts import Chart, chart_of
+from pipeline.render.charts import drawn as drawn_of
+from pipeline.render.drawing import Drawer, ready
+from pipeline.whole_files import write_whole
+
+
+def spec_digest(spec: ChartSpec) -> str:
+    """Return a hash of a chart's content, the key under which its drawing is cached."""
+    # Its repr holds every field (floats in full): a twentieth of the time of JSON of asdict.
+    return hashlib.sha256(repr(spec).encode()).hexdigest()
+
+
+class ChartCache:
+    """Draws charts, keeping each drawing under `folder` by content hash so it is drawn once
+    (with no folder, every chart is drawn).
+
+    The key covers the spec, the matplotlib version and this module's own code, so a change to
+    any of them draws afresh. Missing drawings go to `drawer` (its workers draw them while the
+    build goes on; without one they are drawn right away). Entries are written whole (temporary
+    file, then rename), so a killed build never leaves half a PNG to be reused; `prune` deletes
+    the drawings a build did not ask for.
+    """
+
+    def __init__(self, folder: Path | None, drawer: Drawer | None = None) -> None:
+        self.root = folder
+        code = Path(charts.__file__).read_bytes()
+        salt = hashlib.sha256(code + version("matplotlib").encode()).hexdigest()[:16]
+        # One subfolder per salt: after a change to the drawing code or to matplotlib, the
+        # drawings of this version are all missing at once, and `is_empty` says so.
+        self.folder = folder / salt if folder is not None else None
+        self.drawer = drawer or Drawer(0)
+        self.hits = 0
+        self.misses = 0
+        self.used: set[str] = set()
+
+    def is_empty(self) -> bool:
+        """Is no drawing of this version kept yet (a build that draws every chart)?"""
+        return (self.folder is None or not self.folder.is_dir()
+                or next(self.folder.glob("*.svg"), None) is None)
+
+    def _paths(self, spec: ChartSpec) -> tuple[Path, Path] | None:
+        if self.folder is None:
+            return None
+        key = spec_digest(spec)
+        self.used.add(key)
+        return self.folder / f"{key}.svg", self.folder / f"{key}.png"
+
+    def _keep(self, paths: tuple[Path, Path], drawn: tuple[bytes, bytes]) -> None:
+        try:
+            for path, body in zip(paths, drawn):
+                write_whole(path, body)
+        except OSError:
+            # A read-only checkout still builds; it only draws every time.
+            pass
+
+    def chart(self, spec: ChartSpec) -> Chart:
+        """Return the chart of `spec`, read from the cache or handed to the drawer."""
+        paths = self._paths(spec)
+        if paths is not None:
+            try:
+                drawn = paths[0].read_bytes(), paths[1].read_bytes()
+                self.hits += 1
+                return chart_of(spec, ready(drawn))
+            except OSError:
+                pass
+        self.misses += 1
+        return chart_of(spec, self.drawer.submit(
+            drawn_of, spec, then=None if paths is None else lambda d: self._keep(paths, d)))
+
+    def prune(self) -> None:
+        """Delete the drawings no chart of this run asked for, and those of other versions
+        (after a good build: one chart an edition, and a change to the drawing code or to
+        matplotlib leaves every earlier drawing behind). Half-written files of killed builds go
+        too; a build writing at the same moment then only fails to keep its drawing."""
+        if self.root is None or self.folder is None or not self.root.is_dir():
+            return
+        prune_versions(self.folder)
+        try:
+            for path in self.folder.iterdir() if self.folder.is_dir() else ():
+                if path.stem not in self.used:
+                    path.unlink(missing_ok=True)
+        except OSError:
+            pass  # a read-only cache: nothing was kept either

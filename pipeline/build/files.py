@@ -1,0 +1,112 @@
+"""Every generated file of the site's docs, in memory: edition pages, text editions, channels,
+the Prices, Hardware, Sources and Data pages, charts and data files, reusing what an earlier
+build made of them where what it was made from is unchanged."""
+
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+from collections.abc import Callable
+
+from pipeline.build.charts import ChartCache
+from pipeline.build.keys import hardware_files_key
+from pipeline.build.memo import Memo
+from pipeline.build.pages import ReusedRenderer
+from pipeline.build.parts import ReusedParts
+from pipeline.build.prices import price_files
+from pipeline.compose.charts import ChartSpec
+from pipeline.compose.prices_page import cheapest_chart_spec
+from pipeline.compose.sources import Sources
+from pipeline.compose.types import Edition
+from pipeline.problems import BuildError
+from pipeline.publish import output
+from pipeline.render.channels import channel_files, editions_per_month
+from pipeline.render.charts import Chart, draw
+from pipeline.render.datasets import DATA_FILES, DataFile, data_page, published_data
+from pipeline.render.datasets_lanes import LANE_DATA_FILES
+from pipeline.render.drawing import Drawing
+from pipeline.render.hardware_page import hardware_files
+from pipeline.render.pages import archive_page
+from pipeline.render.prices_page import cheapest_chart_data
+from pipeline.render.sources_page import sources_page
+
+
+def edition_charts(sources: Sources, editions: list[Edition],
+                   chart: Callable[[ChartSpec], Chart] | None = None,
+                   spec_of: Callable[[dt.date], ChartSpec] | None = None
+                   ) -> dict[dt.date, list[Chart]]:
+    """Return the charts of each edition's Context & numbers, by edition date.
+
+    Each chart is computed as of its edition's date, so a later source never changes an earlier
+    edition. `spec_of` gives an edition's chart spec when composing already knows it
+    (compose.edition.Parts.cheapest_spec).
+    """
+    charts: dict[dt.date, list[Chart]] = {e.date: [] for e in editions}
+    if not sources.prices or sources.rates is None or chart is None:
+        return charts
+    profile = sources.series.profiles[0]
+    specs = [spec_of(e.date) if spec_of else cheapest_chart_spec(
+        sources.prices, sources.rates, profile, e.date) for e in editions]
+    for e, spec in zip(editions, specs):
+        charts[e.date].append(chart(spec))
+    return charts
+
+
+def edition_chart_data(sources: Sources) -> tuple[DataFile, ...]:
+    """Return the Data page entries of the CSVs behind the editions' charts: one family per
+    workload profile, each listed only when this build wrote files of it (edition_charts draws
+    the first profile's)."""
+    if not sources.prices or sources.rates is None:
+        return ()
+    return tuple(cheapest_chart_data(p) for p in sources.series.profiles)
+
+
+def site_files(sources: Sources, editions: list[Edition], cache: ChartCache | None = None,
+               parts: ReusedParts | None = None, memo: Memo | None = None,
+               html_memo: Memo | None = None) -> dict[str, bytes | output.DiskBody | Drawing]:
+    """Return every generated file of the site's docs (pages as Markdown), by path in the docs;
+    large data files kept from an earlier build stay on disk until published (output.DiskBody),
+    and charts may still be being drawn (drawing.Drawing).
+
+    `cache` keeps chart drawings between builds, and hands the missing ones to its drawer;
+    without one every chart is drawn here. `parts` are the editions' computed parts (for their
+    chart specs); `memo` holds data files of an earlier build by the digest of their inputs (see
+    below), `html_memo` each edition's HTML.
+    """
+    memo = memo if memo is not None else Memo()
+    code = parts.code if parts else ""
+    if not editions:
+        raise BuildError("no editions to build: editions.yaml lists no date up to today")
+    series = sources.series
+    rendered = ReusedRenderer(html_memo if html_memo is not None else Memo(), code, series)
+    chart = cache.chart if cache else draw
+    charts_of = edition_charts(sources, editions, chart, parts.cheapest_spec if parts else None)
+    archive_charts = [chart(editions_per_month(editions))]
+    files: dict[str, str | bytes] = {}
+    for edition in editions:
+        day = edition.date.isoformat()
+        files[f"briefings/{day}.md"] = rendered.page(edition, editions, home=False,
+                                                    charts=charts_of[edition.date])
+        files[f"briefings/{day}.txt"] = rendered.text(edition)
+    files["index.md"] = rendered.page(editions[-1], editions, home=True,
+                                     charts=charts_of[editions[-1].date])
+    files["archive.md"] = archive_page(editions, archive_charts)
+    files.update(channel_files(editions, series, charts_of, rendered=rendered))
+    as_of = editions[-1].date
+    hardware_key = hardware_files_key(sources, as_of, parts.hardware_key if parts else None)
+    files.update(memo.get(hardware_key, lambda: hardware_files(
+        sources, as_of, cache.drawer if cache else None)))
+    files.update(price_files(sources, [e.date for e in editions], memo, parts,
+                             cache.drawer if cache else None))
+    files["sources.md"] = sources_page(sources, editions[-1])
+    for c in itertools.chain(archive_charts, *charts_of.values()):
+        files.update(c.files())
+    # Popped as they are encoded, so the text and its bytes are not both held for every file.
+    # Drawings stay as they are: mkdocs builds the pages while the worker finishes them, and
+    # they are written last (mkdocs_site._Publish).
+    encoded = {path: body.encode() if isinstance(body, str) else body
+               for path, body in ((p, files.pop(p)) for p in list(files))}
+    # Last, so it sees every data file the lanes above wrote (and refuses undeclared ones).
+    declared = DATA_FILES + LANE_DATA_FILES + edition_chart_data(sources)
+    encoded["data.md"] = data_page(published_data(encoded, declared)).encode()
+    return encoded

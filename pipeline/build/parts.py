@@ -1,0 +1,65 @@
+"""The computed parts of editions, reused from an earlier build when what they read is unchanged.
+
+Each part (an edition's price items, hardware items, feed stories, chart spec) is computed by
+compose.edition.Parts; here each is looked up first in the memo of the last build under its key,
+the digest of exactly what it reads (keys.py), so a reused part is the part a fresh computation
+would give, and one new edition does not recompose a year of them (issue 8).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from pipeline.build import keys
+from pipeline.build.memo import Memo
+from pipeline.compose.charts import ChartSpec
+from pipeline.compose.edition import LaneItems, Parts
+from pipeline.compose.sources import Sources
+from pipeline.compose.types import Item
+
+
+class ReusedParts(Parts):
+    """Parts, each from `memo` when its key is there; `memo.used` ends up with the parts of this
+    composition, for the build to keep for the next one. `code` is the digest of the package's
+    code, part of every key."""
+
+    def __init__(self, sources: Sources, dates: list[dt.date], memo: Memo, code: str) -> None:
+        super().__init__(sources)
+        self.memo, self.code = memo, code
+        # One more date, after every other: the key of all price records, for the price tables.
+        price_keys = keys.price_keys(sources, [*dates, dt.date.max], code) if (
+            sources.prices and sources.rates is not None) else []
+        self._price_keys = dict(zip(dates, price_keys))
+        self.prices_key = price_keys[-1] if price_keys else ""
+        """The digest of every price record and the rates they use."""
+        self.hardware_key = (keys.hardware_key(sources, code)
+                             if sources.hardware is not None else "")
+        """The digest of every hardware source and the rates they use."""
+        self._feeds_by_day = keys.feed_items_by_day(sources) if sources.feeds else ([], [], "")
+        self._windows: dict[tuple[dt.date, dt.date | None], str] = {}
+
+    def cheapest_spec(self, date: dt.date) -> ChartSpec:
+        # It reads what the edition's price part reads.
+        return self.memo.get(f"{self._price_keys[date]} chart",
+                             lambda: super(ReusedParts, self).cheapest_spec(date))
+
+    def prices(self, date: dt.date, previous: dt.date | None) -> LaneItems:
+        return self.memo.get(f"{self._price_keys[date]} {previous}",
+                             lambda: super(ReusedParts, self).prices(date, previous))
+
+    def hardware(self, date: dt.date, previous: dt.date | None) -> LaneItems:
+        return self.memo.get(f"{self.hardware_key} {date} {previous}",
+                             lambda: super(ReusedParts, self).hardware(date, previous))
+
+    def feed_items(self, date: dt.date, previous: dt.date | None, *, local: bool, limit: int,
+                   exclude_urls: set[str]) -> list[Item]:
+        if self.sources.feeds is None:
+            return []
+        window = self._windows.get((date, previous))
+        if window is None:  # asked for twice an edition (top and local): digest it once
+            window = keys.feed_window_key(self.sources, date, previous, self.code,
+                                          self._feeds_by_day)
+            self._windows[(date, previous)] = window
+        key = f"{window} {local} {limit} {sorted(exclude_urls)!r}"
+        return self.memo.get(key, lambda: super(ReusedParts, self).feed_items(
+            date, previous, local=local, limit=limit, exclude_urls=exclude_urls))

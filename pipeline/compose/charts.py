@@ -1,0 +1,44 @@
+"""Value types of charts: what a chart shows, declared as numbers and labels. Compose returns
+them; render draws them (render/charts.py), and the CSV and alt text come from the same value."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+ChartKind = Literal["line", "bar"]
+
+
+@dataclass(frozen=True)
+class ChartSeries:
+    """One named line or set of bars; `values[i]` belongs to the chart's `categories[i]`."""
+
+    name: str
+    values: tuple[float | None, ...]
+    """None where there is no value (a gap in a line, no bar)."""
+
+
+@dataclass(frozen=True)
+class ChartSpec:
+    """Everything a chart shows, declared: the drawing, CSV and alt text all come from this."""
+
+    name: str
+    """File stem, lower-case with hyphens: `charts/<name>.svg`, `data/<name>.csv`."""
+    kind: ChartKind
+    title: str
+    x_label: str
+    """What the categories are: `Month`, `Edition date`."""
+    y_label: str
+    """What the values are, with their unit: `USD per Mtok`, `Editions`."""
+    unit: str
+    """The unit as alt text reads it after a number: `editions`, `USD per Mtok`."""
+    categories: tuple[str, ...]
+    series: tuple[ChartSeries, ...]
+    unit_one: str = ""
+    """The unit after the number 1, where it differs: `edition`."""
+
+    def __post_init__(self) -> None:
+        for s in self.series:
+            if len(s.values) != len(self.categories):
+                raise ValueError(f"chart {self.name}: series {s.name!r} has {len(s.values)} "
+                                 f"values for {len(self.categories)} categories")

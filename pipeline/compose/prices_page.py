@@ -1,0 +1,178 @@
+"""Pure: what the Prices page and the editions' charts show, as values: the prices in force at a
+date per workload profile, and the numbers each chart plots (drawn by render/prices_page.py)."""
+
+from __future__ import annotations
+
+import bisect
+import datetime as dt
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from pipeline.compose.charts import ChartSeries, ChartSpec
+from pipeline.models.prices import PriceFile, WorkloadProfile
+from pipeline.models.sourced import Sourced
+from pipeline.normalize.fx import RateNotFound, RateTable
+from pipeline.tables.cost import blended_usd, day_end, effective_price, models_of, quoted_models
+from pipeline.tables.prices import blended_rows
+
+CurrentRow = tuple[str, str, str, float, float, dt.date]
+"""(provider name, model, list currency, usd_per_mtok, tokens_per_usd, fx date)."""
+
+
+def current_rows(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
+                 profile: WorkloadProfile, as_of: dt.date) -> list[CurrentRow]:
+    """Return (provider name, model, currency, usd_per_mtok, tokens_per_usd, fx date), cheapest
+    first."""
+    rows = []
+    for _, sourced in sorted(files.items()):
+        for model, plist in quoted_models(sourced.model).items():
+            try:
+                b = blended_usd(plist, model, profile, day_end(as_of), rates)
+            except RateNotFound:
+                b = None
+            if b:
+                rows.append((sourced.model.name, model, plist.currency, b.usd_per_mtok,
+                             b.tokens_per_usd, b.fx.date))
+    return sorted(rows, key=lambda r: (r[3], r[0], r[1]))
+
+
+def current_tables(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
+                   profiles: list[WorkloadProfile], as_of: dt.date) -> dict[str, list[CurrentRow]]:
+    """Return the `current_rows` of each profile, by profile id: what the page's tables and two
+    of its charts show, computed once for all of them."""
+    return {p.id: current_rows(files, rates, p, as_of) for p in profiles}
+
+
+def in_force_since(files: Mapping[str, Sourced[PriceFile]], as_of: dt.date) -> dt.datetime | None:
+    """Return the newest instant, up to the end of `as_of`, when the price the page quotes for
+    some model changed (a record took effect or ended), or None when none is in force yet.
+
+    Only the lists the page quotes count (`quoted_models`): a change to a list it does not show
+    (DeepSeek's yuan list beside its dollar one) leaves the page as it was."""
+    at = day_end(as_of)
+    edges = []
+    for sourced in files.values():
+        for model, plist in quoted_models(sourced.model).items():
+            starts, records = plist.periods[model]
+            # A model's periods never overlap, so its newest edge by `at` is the start of the
+            # last record to start by then, or that record's end when it has passed.
+            i = bisect.bisect_right(starts, at)
+            if i:
+                last = records[i - 1]
+                edges.append(last.to if last.to is not None and last.to <= at else last.from_)
+    return max(edges, default=None)
+
+
+HISTORY_MODELS = 12
+"""Models drawn in the price history: more lines than this cannot be told apart."""
+
+
+@dataclass(frozen=True)
+class PriceHistory:
+    """What the price-history chart plots: blended USD per Mtok of a few models up to `end`."""
+
+    profile_title: str
+    end: dt.date
+    """The last date drawn: each line holds its last value to it."""
+    lines: tuple[tuple[str, tuple[tuple[dt.date, float], ...]], ...]
+    """(label, the (date, usd_per_mtok) of each change), sorted by label."""
+
+
+@dataclass(frozen=True)
+class HourOfWeek:
+    """What the hour-of-week chart plots: one meter's price through a UTC week, per list."""
+
+    meter: str
+    lines: tuple[tuple[str, tuple[float, ...]], ...]
+    """(label, the price per Mtok in the list's currency at each of the week's 168 hours, NaN
+    where there is none)."""
+
+
+@dataclass(frozen=True)
+class Cheapest:
+    """What the cheapest chart plots: per profile, the models with the most tokens per USD."""
+
+    panels: tuple[tuple[str, tuple[tuple[str, float], ...]], ...]
+    """(profile title, (provider and model, million tokens per USD) with the most last, as
+    bars go up)."""
+
+
+PricesChart = PriceHistory | HourOfWeek | Cheapest
+
+
+def price_history(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
+                  profile: WorkloadProfile, dates: list[dt.date], blended: list[dict] | None = None,
+                  current: list[CurrentRow] | None = None) -> PriceHistory:
+    """Return the blended USD per Mtok over `dates` of the models that give the most tokens per
+    dollar on the last date; every model is in data/blended.csv.
+
+    `blended`: the rows of `price_tables.blended_rows` for these dates, `current`: the
+    `current_rows` of the last date, when already computed."""
+    end = max(dates)
+    names = {provider: sourced.model.name for provider, sourced in files.items()}
+    current = current if current is not None else current_rows(files, rates, profile, end)
+    shown = {(name, model) for name, model, *_ in current[:HISTORY_MODELS]}
+    rows = blended if blended is not None else blended_rows(files, rates, [profile], dates)
+    lines: dict[tuple[str, str], list[tuple[dt.date, float]]] = {}
+    for r in rows:
+        line = (names[r["provider"]], r["model"])
+        if r["profile"] == profile.id and line in shown:
+            lines.setdefault(line, []).append((dt.date.fromisoformat(r["as_of"]),
+                                               r["usd_per_mtok"]))
+    return PriceHistory(profile.title, end, tuple(
+        (f"{name} {model}", tuple(points)) for (name, model), points in sorted(lines.items())))
+
+
+def hour_of_week(files: Mapping[str, Sourced[PriceFile]], week_monday: dt.date,
+                 meter: str = "input") -> HourOfWeek:
+    """Return the price of `meter` at each UTC hour of the week from `week_monday` of every model
+    whose list has windows and whose price varies in that week."""
+    start = dt.datetime.combine(week_monday, dt.time(0), dt.UTC)
+    lines = []
+    for _, sourced in sorted(files.items()):
+        for plist in sourced.model.lists:
+            if not plist.windows:
+                continue
+            for model in models_of(plist):
+                # Mid-hour, so a window starting on the hour is in force at its first hour.
+                values = [effective_price(plist, model, meter, start + dt.timedelta(hours=h,
+                                                                                    minutes=30))
+                          for h in range(168)]
+                if any(values) and len({v.per_mtok for v in values if v}) > 1:
+                    lines.append((f"{model} ({plist.currency})",
+                                  tuple(v.per_mtok if v else float("nan") for v in values)))
+    return HourOfWeek(meter, tuple(lines))
+
+
+def cheapest(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
+             profiles: list[WorkloadProfile], as_of: dt.date, top: int = 8,
+             current: Mapping[str, list[CurrentRow]] | None = None) -> Cheapest:
+    """Return the `top` models with the most tokens per dollar per profile at the end of `as_of`.
+
+    `current`: the `current_tables` of `as_of`, when already computed."""
+    current = current if current is not None else current_tables(files, rates, profiles, as_of)
+    return Cheapest(tuple(
+        (p.title, tuple((f"{r[0]} {r[1]}", r[4] / 1e6) for r in current[p.id][:top][::-1]))
+        for p in profiles))
+
+
+def cheapest_chart_spec(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
+                        profile: WorkloadProfile, as_of: dt.date, top: int = 8) -> ChartSpec:
+    """Return the spec of an edition's chart: the models with the most tokens per dollar for
+    `profile`, as of the edition's date (so a later price never changes an earlier edition)."""
+    rows = current_rows(files, rates, profile, as_of)[:top]
+    return ChartSpec(
+        name=cheapest_chart_name(profile, as_of.isoformat()), kind="bar",
+        title=f"Most tokens per US dollar, {profile.title}, as of {as_of.isoformat()}",
+        x_label=MODEL_LABEL, y_label="Million tokens per USD (blended)", unit="million tokens per USD",
+        categories=tuple(f"{name} {model}" for name, model, *_ in rows),
+        series=(ChartSeries(MTOK_PER_USD_LABEL, tuple(round(tpu / 1e6, 3) for *_, tpu, _fx in rows)),))
+
+
+def cheapest_chart_name(profile: WorkloadProfile, day: str) -> str:
+    # One place for the name, so the family's pattern matches every chart's file.
+    return f"tokens-per-dollar-{profile.id}-{day}"
+
+
+MODEL_LABEL = "Model"
+MTOK_PER_USD_LABEL = "Million tokens per USD"

