@@ -74,8 +74,8 @@ class ScaleResult:
         return out
 
 
-def _env(**extra: str) -> dict[str, str]:
-    env = {**os.environ, "PYTHONPATH": str(REPO), "NO_MKDOCS_2_WARNING": "1", **extra}
+def _env(code: Path = REPO, **extra: str) -> dict[str, str]:
+    env = {**os.environ, "PYTHONPATH": str(code), "NO_MKDOCS_2_WARNING": "1", **extra}
     env.pop("BRIEF_KEEP_DOCS", None)
     env.update(extra)
     return env
@@ -97,6 +97,7 @@ def timed(cmd: list[str], env: dict[str, str], cwd: Path = REPO) -> Run:
 
 
 def build_cmd(root: Path, today: str) -> list[str]:
+    """Return the command that builds `root` as of `today` (run with the code on PYTHONPATH)."""
     return [sys.executable, "-m", "pipeline.cli.main", "build", "--root", str(root),
             "--out", str(root / "public"), "--today", today]
 
@@ -125,48 +126,59 @@ def tree_bytes(top: Path) -> int:
     return sum(p.stat().st_size for p in top.rglob("*") if p.is_file())
 
 
-def measure(scale: Scale, runs: int, work: Path, say) -> ScaleResult:
-    """Generate the tree of `scale` and time every kind of build `runs` times."""
-    result = ScaleResult(scale.name, runs={m: [] for m in METRICS})
-    root = work / f"scale-{scale.name}"
-    result.skipped = generate(scale, root)
-    for kind in result.skipped:
+def measure(scale: Scale, runs: int, work: Path, say,
+            codes: dict[str, Path] | None = None) -> list[ScaleResult]:
+    """Generate the tree of `scale` and time every kind of build `runs` times, for each checkout
+    of `codes` (label → its folder; this one by default) in turn within each run, each on a fresh
+    copy of the same generated tree, so a slower moment of the machine hits both alike."""
+    codes = codes or {"": REPO}
+    results = {label: ScaleResult(scale.name + (f"@{label}" if label else ""),
+                                  runs={m: [] for m in METRICS}) for label in codes}
+    generated = work / f"scale-{scale.name}"
+    skipped = generate(scale, generated)
+    for kind in skipped:
         say(f"  [{scale.name}] skipped {kind}: no generator for its format yet")
-    today = last_day(scale).isoformat()
+    first_day = last_day(scale).isoformat()
     keep = work / f"docs-{scale.name}"
-    dump_docs(root, today, keep)
-    epoch = str(int(time.mktime(time.strptime(today, "%Y-%m-%d"))))
+    dump_docs(generated, first_day, keep)
+    epoch = str(int(time.mktime(time.strptime(first_day, "%Y-%m-%d"))))
+    root = work / f"build-{scale.name}"
     for i in range(runs):
-        say(f"  [{scale.name}] run {i + 1}/{runs}")
-        shutil.rmtree(root / ".cache", ignore_errors=True)
-        shutil.rmtree(root / "public", ignore_errors=True)
-        result.runs["cold"].append(timed(build_cmd(root, today), _env()))
-        result.runs["unchanged"].append(timed(build_cmd(root, today), _env()))
-        today = add_edition(root, scale).isoformat()
-        result.runs["new_edition"].append(timed(build_cmd(root, today), _env()))
-        try:
-            change_one_price(root)
-            result.runs["changed_price"].append(timed(build_cmd(root, today), _env()))
-        except KindNotAvailable:
-            pass
-        site = work / f"plain-{scale.name}-{i}"
-        result.runs["plain_mkdocs"].append(timed(
-            [sys.executable, "-m", "mkdocs", "build", "-q", "--strict", "-f",
-             str(keep / "mkdocs.yml"), "-d", str(site)], _env(SOURCE_DATE_EPOCH=epoch)))
-        shutil.rmtree(site, ignore_errors=True)
-        result.runs["floor"].append(timed(
-            [sys.executable, "-c", f"from benchmarks.run import floor; floor({str(root)!r}, "
-             f"{today!r})"], _env()))
-    if "changed_price" in result.skipped or not result.runs["changed_price"]:
+        for label, code in codes.items():
+            result = results[label]
+            result.skipped = skipped
+            say(f"  [{result.scale}] run {i + 1}/{runs}")
+            shutil.rmtree(root, ignore_errors=True)
+            shutil.copytree(generated, root)
+            env = _env(code)
+            today = first_day
+            result.runs["cold"].append(timed(build_cmd(root, today), env, cwd=code))
+            result.runs["unchanged"].append(timed(build_cmd(root, today), env, cwd=code))
+            today = add_edition(root, scale).isoformat()
+            result.runs["new_edition"].append(timed(build_cmd(root, today), env, cwd=code))
+            try:
+                change_one_price(root)
+                result.runs["changed_price"].append(timed(build_cmd(root, today), env, cwd=code))
+            except KindNotAvailable:
+                pass
+            site = work / f"plain-{scale.name}-{i}"
+            result.runs["plain_mkdocs"].append(timed(
+                [sys.executable, "-m", "mkdocs", "build", "-q", "--strict", "-f",
+                 str(keep / "mkdocs.yml"), "-d", str(site)], _env(code, SOURCE_DATE_EPOCH=epoch)))
+            shutil.rmtree(site, ignore_errors=True)
+            result.runs["floor"].append(timed(
+                [sys.executable, "-c", f"from benchmarks.run import floor; floor({str(root)!r}, "
+                 f"{today!r})"], env, cwd=code))
+            result.editions = len(list((root / "public" / "briefings").glob("*.txt")))
+            result.site_bytes = tree_bytes(root / "public")
+    if "changed_price" in skipped:
         say(f"  [{scale.name}] skipped the changed-price rebuild: no prices format yet")
-    result.editions = len(list((root / "public" / "briefings").glob("*.txt")))
-    result.site_bytes = tree_bytes(root / "public")
-    return result
+    return list(results.values())
 
 
 def table(results: list[ScaleResult]) -> str:
     """Return the results as a fixed-width table, with each build against plain mkdocs."""
-    lines = [f"{'scale':>6} {'build':<14} {'median s':>9} {'min s':>7} {'max s':>7} "
+    lines = [f"{'scale':>10} {'build':<14} {'median s':>9} {'min s':>7} {'max s':>7} "
              f"{'× mkdocs':>8} {'RSS MiB':>8}"]
     for r in results:
         summary = r.summary()["metrics"]
@@ -174,12 +186,12 @@ def table(results: list[ScaleResult]) -> str:
         for name in METRICS:
             m = summary[name]
             if m is None:
-                lines.append(f"{r.scale:>6} {name:<14} {'skipped':>9}")
+                lines.append(f"{r.scale:>10} {name:<14} {'skipped':>9}")
                 continue
             ratio = f"{m['median_s'] / plain:8.3f}" if plain else f"{'':>8}"
-            lines.append(f"{r.scale:>6} {name:<14} {m['median_s']:9.3f} {m['min_s']:7.3f} "
+            lines.append(f"{r.scale:>10} {name:<14} {m['median_s']:9.3f} {m['min_s']:7.3f} "
                          f"{m['max_s']:7.3f} {ratio} {m['peak_rss_mib']:8.1f}")
-        lines.append(f"{r.scale:>6} {r.editions} editions, site {r.site_bytes / 2**20:.1f} MiB")
+        lines.append(f"{r.scale:>10} {r.editions} editions, site {r.site_bytes / 2**20:.1f} MiB")
     return "\n".join(lines)
 
 
@@ -190,6 +202,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scales", default="1,year",
                         help="Comma-separated: 1 (bundled), year (365 daily editions), <N>d.")
     parser.add_argument("--runs", type=int, default=3, help="Runs per measurement (median).")
+    parser.add_argument("--against", type=Path, default=None, metavar="CHECKOUT",
+                        help="Another checkout (say a `git worktree` of an older commit) to time "
+                             "in turn with this one, on the same trees.")
+    parser.add_argument("--keep-trees", type=Path, default=None, metavar="DIR",
+                        help="Generate the trees here and keep them (to build and compare).")
     args = parser.parse_args(argv)
     try:
         scales = [parse_scale(s.strip()) for s in args.scales.split(",") if s.strip()]
@@ -200,10 +217,13 @@ def main(argv: list[str] | None = None) -> int:
         print(text, file=sys.stderr, flush=True)
 
     results = []
+    codes = {"this": REPO, "other": args.against.resolve()} if args.against else None
     with tempfile.TemporaryDirectory(prefix="brief-bench-") as tmp:
+        work = args.keep_trees.resolve() if args.keep_trees else Path(tmp)
+        work.mkdir(parents=True, exist_ok=True)
         for scale in scales:
             say(f"scale {scale.name}: generating and building")
-            results.append(measure(scale, args.runs, Path(tmp), say))
+            results += measure(scale, args.runs, work, say, codes)
     print(table(results))
     args.out.write_text(json.dumps({
         "python": sys.version.split()[0], "runs": args.runs,
