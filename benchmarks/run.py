@@ -98,7 +98,7 @@ def timed(cmd: list[str], env: dict[str, str], cwd: Path = REPO) -> Run:
 
 def build_cmd(root: Path, today: str) -> list[str]:
     """Return the command that builds `root` as of `today` (run with the code on PYTHONPATH)."""
-    return [sys.executable, "-m", "pipeline.cli.main", "build", "--root", str(root),
+    return [sys.executable, "-m", "pipeline.cli", "build", "--root", str(root),
             "--out", str(root / "public"), "--today", today]
 
 
