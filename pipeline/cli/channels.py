@@ -8,15 +8,16 @@ from pathlib import Path
 
 import click
 
+from pipeline.cli.terminal import ROOT, reports_errors
 from pipeline.problems import BuildError
 
 
-def register(group: click.Group, root_option, reports_errors) -> None:
+def register(group: click.Group) -> None:
     """Add the channels commands to `group` (the `brief` command)."""
 
     @group.command()
     @click.argument("date", metavar="YYYY-MM-DD")
-    @root_option
+    @ROOT
     @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
                   help="Write the message to this file [default: standard output].")
     @click.option("--from", "sender", default=None, metavar="ADDRESS",

@@ -4,11 +4,11 @@ group imports this module only when one of them runs: see cli.py)."""
 from __future__ import annotations
 
 import datetime as dt
-import sys
 from pathlib import Path
 
 import click
 
+from pipeline.cli.terminal import ROOT, failed
 from pipeline.models import KINDS
 
 
@@ -18,8 +18,7 @@ from pipeline.models import KINDS
               help="Short name for the file, lower-case with hyphens (e.g. deepseek-price-cut).")
 @click.option("--date", "date_", default=None, metavar="YYYY-MM-DD",
               help="Date of the new item, for its file name and `date` field [default: today].")
-@click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=Path("."),
-              show_default=True, help="The repository to write into.")
+@ROOT
 def new(kind: str, slug: str | None, date_: str | None, root: Path) -> None:
     """Write a new source file of KIND with every field and a comment per field.
 
@@ -53,13 +52,12 @@ def new(kind: str, slug: str | None, date_: str | None, root: Path) -> None:
     except FileExistsError:
         click.echo(f"{rel_path} already exists; not overwritten (choose another --slug, or edit "
                    "it)", err=True)
-        sys.exit(1)
+        raise failed() from None
     click.echo(f"wrote {rel_path}: fill in the empty fields, then run `brief check`")
 
 
 @click.command()
-@click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=Path("."),
-              show_default=True, help="The repository whose schemas/ to write.")
+@ROOT
 def schema(root: Path) -> None:
     """Write schemas/<kind>.schema.json for every kind of source file, from the models."""
     from pipeline.models.schemas import schema_files

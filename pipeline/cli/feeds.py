@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from pipeline.cli.terminal import ROOT, failed
 from pipeline.problems import Problem
 
 # The lane's modules are imported by the commands that use them: `brief` imports this module to
@@ -23,10 +24,6 @@ if TYPE_CHECKING:
     from pipeline.compose.rank import Candidate
     from pipeline.ingest.feeds import Outcome
     from pipeline.models.feeds import FeedsFile, Snapshot
-
-_ROOT = click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=".",
-                     show_default=True, help="The repository to read sources from.")
-
 
 def _load(root: Path, strict: bool) -> tuple[FeedsFile, dict[str, Snapshot]]:
     from pipeline.load.feeds import load_feeds
@@ -37,7 +34,7 @@ def _load(root: Path, strict: bool) -> tuple[FeedsFile, dict[str, Snapshot]]:
     if feeds is None and not errors:
         raise click.ClickException("no sources/feeds.yaml: there are no feeds to read")
     if errors or feeds is None:
-        sys.exit(1)
+        raise failed()
     return feeds, snapshots
 
 
@@ -47,7 +44,7 @@ def _print_problems(problems: list[Problem]) -> None:
 
 
 @click.command("feeds")
-@_ROOT
+@ROOT
 @click.option("--only", multiple=True, metavar="FEED_ID", help="Fetch only these feeds.")
 @click.option("--strict", is_flag=True, help="Exit 1 when any feed fails.")
 @click.option("--allow-network", "allowed", multiple=True, metavar="CIDR",
@@ -80,7 +77,7 @@ def ingest_feeds(root: Path, only: tuple[str, ...], strict: bool, allowed: tuple
     click.echo(f"{len(feeds)} feeds in {report.seconds:.1f} s: "
                f"{len(feeds) - len(failed)} ok or skipped, {len(failed)} failed", err=True)
     if strict and failed:
-        sys.exit(1)
+        raise failed()
 
 
 def _previous_edition(root: Path, date: dt.date) -> dt.date | None:
@@ -93,7 +90,7 @@ def _previous_edition(root: Path, date: dt.date) -> dt.date | None:
     sourced, problems = read_model(path, Series, root)
     if sourced is None:
         _print_problems(problems)
-        sys.exit(1)
+        raise failed()
     earlier = [d for d in sourced.model.edition_dates(date) if d < date]
     return earlier[-1] if earlier else None
 
@@ -111,7 +108,7 @@ def _curated_urls(root: Path) -> set[str]:
 
 
 @click.command("candidates")
-@_ROOT
+@ROOT
 @click.option("--date", "date", type=click.DateTime(["%Y-%m-%d"]), required=True,
               help="The edition date (YYYY-MM-DD); its window starts after the edition before.")
 @click.option("--limit", type=click.IntRange(1, 500), default=20, show_default=True)
@@ -179,7 +176,7 @@ def entry_from_item(feeds_file: FeedsFile, snapshots: dict[str, Snapshot],
 
 
 @click.command("add")
-@_ROOT
+@ROOT
 @click.argument("item")
 def add(root: Path, item: str) -> None:
     """Write a curated entry pre-filled from feed item ITEM (its id) for an editor to finish."""

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import datetime as dt
-import sys
 from pathlib import Path
 
 import click
+
+from pipeline.cli.terminal import ROOT, failed
 
 
 def register(group: click.Group) -> None:
@@ -15,8 +16,7 @@ def register(group: click.Group) -> None:
 
 
 @click.command()
-@click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=Path("."),
-              show_default=True, help="Repository root.")
+@ROOT
 @click.option("--model", default="llama2-70b", show_default=True, help="Model, without accuracy target.")
 @click.option("--scenario", default="Offline", show_default=True)
 @click.option("--division", default="closed", show_default=True)
@@ -38,7 +38,7 @@ def hardware(root: Path, model: str, scenario: str, division: str, as_of: dt.dat
     for p in problems:
         click.echo(str(p), err=True)
     if hw is None or any(p.severity == "error" for p in problems):
-        sys.exit(1)
+        raise failed()
     if extra is not None:
         try:
             more, report = read_benchmark(extra.read_bytes(), suite, "", FileInfo(

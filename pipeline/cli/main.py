@@ -1,59 +1,18 @@
-"""The `brief` command: the only place that prints, exits, or turns errors into messages."""
+"""The `brief` command group: the build, its check and preview, and each lane's commands
+(cli/terminal.py turns their errors into messages)."""
 
 from __future__ import annotations
 
 import datetime as dt
 import functools
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import ClassVar
 
 import click
 
-from pipeline.problems import BuildError, Problem, SourceError
-
-ROOT_OPTION = click.option(
-    "--root", type=click.Path(file_okay=False, path_type=Path), default=Path("."),
-    show_default=True, help="The repository whose sources/ to read.")
-
-
-def print_problems(problems: list[Problem], fmt: str = "text") -> None:
-    """Print problems one per line, as `path: field: message` or as GitHub annotations."""
-    for p in problems:
-        if fmt == "github":
-            level = "warning" if p.severity == "warning" else "error"
-            line = f",line={p.line}" if p.line else ""
-            title = f",title={_gh_escape(p.field, True)}" if p.field else ""
-            click.echo(f"::{level} file={_gh_escape(p.path, True)}{line}{title}::"
-                       f"{_gh_escape(p.message)}")
-        else:
-            click.echo(str(p), err=p.severity == "error")
-
-
-def _gh_escape(text: str, prop: bool = False) -> str:
-    # The workflow-command escaping GitHub documents for data and property values.
-    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-    if prop:
-        text = text.replace(":", "%3A").replace(",", "%2C")
-    return text
-
-
-def reports_errors(fn: Callable) -> Callable:
-    """Turn the domain errors of a command into messages and exit code 1, without tracebacks."""
-    @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
-        try:
-            return fn(*args, **kwargs)
-        except SourceError as err:
-            print_problems(err.problems)
-            errors = sum(p.severity == "error" for p in err.problems)
-            click.echo(f"{errors} problem(s) found; nothing was written.", err=True)
-            sys.exit(1)
-        except BuildError as err:
-            click.echo(f"error: {err}", err=True)
-            sys.exit(1)
-    return wrapper
+from pipeline.cli.terminal import ROOT, failed, print_problems, reports_errors
+from pipeline.problems import BuildError, SourceError
 
 
 class _Brief(click.Group):
@@ -82,7 +41,7 @@ def main() -> None:
 
 
 @main.command()
-@ROOT_OPTION
+@ROOT
 @click.option("--format", "fmt", type=click.Choice(["text", "github"]), default="text",
               show_default=True, help="`github` prints problems as workflow annotations.")
 def check(root: Path, fmt: str) -> None:
@@ -95,7 +54,7 @@ def check(root: Path, fmt: str) -> None:
         print_problems(err.problems, fmt)
         errors = sum(p.severity == "error" for p in err.problems)
         click.echo(f"{errors} problem(s) found.", err=True)
-        sys.exit(1)
+        raise failed() from None
     print_problems(sources.warnings, fmt)
     click.echo(f"0 problems; {len(sources.entries)} entries checked"
                + (f", {len(sources.warnings)} warning(s)." if sources.warnings else "."))
@@ -106,7 +65,7 @@ def _today(value: str | None) -> dt.date:
 
 
 @main.command()
-@ROOT_OPTION
+@ROOT
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Where to put the site [default: ROOT/public].")
 @click.option("--today", default=None, metavar="YYYY-MM-DD",
@@ -121,7 +80,7 @@ def build(root: Path, out: Path | None, today: str | None) -> None:
 
 
 @main.command()
-@ROOT_OPTION
+@ROOT
 @click.option("--port", default=8000, show_default=True, help="Port on 127.0.0.1.")
 @click.option("--no-build", is_flag=True, help="Serve public/ as it is, without building first.")
 @reports_errors
@@ -154,7 +113,7 @@ def _register_lanes() -> None:
     main.commands["ingest"].add_command(feeds.ingest_feeds)  # type: ignore[attr-defined]
     from pipeline.cli import channels
 
-    channels.register(main, ROOT_OPTION, reports_errors)
+    channels.register(main)
 
 
 _register_lanes()

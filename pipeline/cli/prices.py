@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from pipeline.cli.terminal import ROOT
 from pipeline.ingest.fx import ECB_HISTORY_URL
 
 if TYPE_CHECKING:
@@ -97,8 +98,7 @@ def _report(result: ImportResult, err: bool) -> None:
 @click.command(name="fx")
 @click.option("--url", default=ECB_HISTORY_URL, show_default=True,
               help="The ECB reference-rate history zip.")
-@click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=Path("."),
-              help="Repository root.")
+@ROOT
 def ingest_fx(url: str, root: Path) -> None:
     """Refresh the ECB reference rates into sources/snapshots/fx/ (the build prefers them)."""
     import httpx

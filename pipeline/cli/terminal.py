@@ -1,0 +1,61 @@
+"""What every command shares with the terminal: the `--root` option, problems printed one per
+line, and domain errors turned into a message and exit code 1, never a traceback."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from pathlib import Path
+
+import click
+
+from pipeline.problems import BuildError, Problem, SourceError
+
+ROOT = click.option(
+    "--root", type=click.Path(file_okay=False, path_type=Path), default=Path("."),
+    show_default=True, help="The repository whose sources/ to read (and write, for commands "
+    "that write).")
+
+
+def print_problems(problems: list[Problem], fmt: str = "text") -> None:
+    """Print problems one per line, as `path: field: message` or as GitHub annotations; errors
+    go to standard error, warnings to standard output."""
+    for p in problems:
+        if fmt == "github":
+            level = "warning" if p.severity == "warning" else "error"
+            line = f",line={p.line}" if p.line else ""
+            title = f",title={_gh_escape(p.field, True)}" if p.field else ""
+            click.echo(f"::{level} file={_gh_escape(p.path, True)}{line}{title}::"
+                       f"{_gh_escape(p.message)}")
+        else:
+            click.echo(str(p), err=p.severity == "error")
+
+
+def _gh_escape(text: str, prop: bool = False) -> str:
+    # The workflow-command escaping GitHub documents for data and property values.
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    if prop:
+        text = text.replace(":", "%3A").replace(",", "%2C")
+    return text
+
+
+def failed() -> click.exceptions.Exit:
+    """Return the exit of a command that failed after saying why (raise it)."""
+    return click.exceptions.Exit(1)
+
+
+def reports_errors(fn: Callable) -> Callable:
+    """Turn the domain errors of a command into messages and exit code 1, without tracebacks."""
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except SourceError as err:
+            print_problems(err.problems)
+            errors = sum(p.severity == "error" for p in err.problems)
+            click.echo(f"{errors} problem(s) found; nothing was written.", err=True)
+            raise failed() from None
+        except BuildError as err:
+            click.echo(f"error: {err}", err=True)
+            raise failed() from None
+    return wrapper
