@@ -15,6 +15,7 @@ from conftest import REPO
 
 from pipeline.build import charts as build_charts
 from pipeline.build.charts import ChartCache
+from pipeline.build.drawer import Drawer
 from pipeline.build.memo import Memo
 from pipeline.build.memo_store import STORE_MIN_BYTES, load_memo, save_memo
 from pipeline.build.site import build_site
@@ -22,7 +23,7 @@ from pipeline.compose.charts import ChartSeries, ChartSpec
 from pipeline.problems import BuildError
 from pipeline.render import charts
 from pipeline.render.charts import alt_text, chart_csv, draw
-from pipeline.render.drawing import Drawer, ready
+from pipeline.render.drawing import ready
 
 PRICES = ChartSpec(
     name="v4-flash-output", kind="line", title="DeepSeek V4 Flash output price", x_label="Date",

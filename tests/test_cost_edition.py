@@ -124,13 +124,13 @@ def test_blended_table_keeps_only_the_dates_a_blend_changed(bundled):
     """The table has a row where a model's blend is new or changed, day by day, and no other:
     the same as computing every model on every date and dropping repeats."""
     from pipeline.normalize.fx import RateNotFound
-    from pipeline.tables.cost import blended_usd, day_end, quoted_models
+    from pipeline.tables.cost import blended_usd, day_end
 
     files, rates = bundled
     days = [dt.date(2026, 1, 1) + dt.timedelta(days=i) for i in range(330)]
     expected = []
     for provider, sourced in sorted(files.items()):
-        for model, plist in quoted_models(sourced.model).items():
+        for model, plist in sourced.model.quote_lists.items():
             for profile in PROFILES:
                 last = None
                 for day in days:

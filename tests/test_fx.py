@@ -19,7 +19,6 @@ from pipeline.ingest.fx import SNAPSHOT, fetch_ecb_history
 from pipeline.load.fx import load_rate_table, package_history_path
 from pipeline.normalize.fx import (
     RateNotFound,
-    from_usd,
     rate_on,
     table_from_eur_rates,
     to_usd,
@@ -87,10 +86,14 @@ def test_deepseek_rate_of_2026_09_10(package_table):
 @given(amount=st.floats(min_value=1e-6, max_value=1e6),
        day=st.dates(min_value=dt.date(2006, 1, 1), max_value=dt.date(2026, 10, 30)),
        currency=st.sampled_from(["CNY", "EUR", "JPY", "GBP", "USD"]))
-def test_conversion_and_inverse_return_the_amount(amount, day, currency):
+def test_conversion_uses_the_last_fixing_on_or_before_the_day(amount, day, currency):
     table = _package_table()
-    usd, _ = to_usd(amount, currency, table, day)
-    assert from_usd(usd, currency, table, day) == pytest.approx(amount, rel=1e-12)
+    usd, rate = to_usd(amount, currency, table, day)
+    assert usd == pytest.approx(amount * rate.usd_per_unit, rel=1e-12)
+    assert rate.date <= day
+    if currency != "USD":
+        later = [d for d in table.days[currency] if rate.date < d <= day]
+        assert later == []
 
 
 def test_build_prefers_the_snapshot(tmp_path):

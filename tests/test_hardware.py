@@ -14,7 +14,6 @@ from pipeline.tables.hardware import (
     CostError,
     FileInfo,
     best_per_accelerator,
-    comparable,
     costed_rows,
     costs_in_force,
     current_costs,
@@ -96,8 +95,8 @@ def test_guards_mark_and_separate():
     assert clean.is_headline and clean.flags == ()
     assert preview.flags == ("preview",) and open_.flags == ("open division",)
     assert inferred.flags == ("inferred",)
-    assert not comparable(clean, preview) and not comparable(clean, server)
-    assert not comparable(clean, open_)
+    assert not (preview.is_headline or open_.is_headline or inferred.is_headline)
+    assert server.group_key != clean.group_key and open_.group_key != clean.group_key
     unofficial, = normalize_records([rec()], replace(INFO, official=False), PATTERNS)[0]
     assert unofficial.flags == ("unofficial",)
     costed = costed_rows(rows, [cost()], dt.date(2026, 9, 12))

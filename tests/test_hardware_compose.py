@@ -6,9 +6,8 @@ import datetime as dt
 from dataclasses import replace
 from pathlib import Path
 
-from pipeline.compose.hardware import any_fresh, figure_index, hardware_figures, hardware_radar
+from pipeline.compose.hardware import figure_index, hardware_figures, hardware_radar
 from pipeline.load.hardware import load_hardware
-from pipeline.tables.hardware import summarize_rows
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -44,24 +43,6 @@ def test_an_index_built_once_gives_the_same_figures_as_the_rows():
         assert hardware_figures(hw, index, date, previous) == \
             hardware_figures(hw, spread, date, previous)
         previous = date
-
-
-def test_a_window_the_summary_shows_without_fresh_results_has_no_figures():
-    # Compose skips the rows (and their reading) when any_fresh says no: it must never hide one.
-    hw, rows, _ = load_hardware(ROOT)
-    spread = [replace(r, published=dt.date(2026, 4, 1) + dt.timedelta(days=9 * (i % 7)))
-              for i, r in enumerate(rows)]
-    hw = replace(hw, rows_summary=summarize_rows(spread))
-    previous, seen = None, {True: 0, False: 0}
-    for day in range(90):
-        date = dt.date(2026, 3, 20) + dt.timedelta(days=day)
-        figures = hardware_figures(hw, spread, date, previous)
-        seen[any_fresh(hw, date, previous)] += 1
-        if not any_fresh(hw, date, previous):
-            assert figures == []
-        previous = date
-    assert seen[True] >= 3 and seen[False] > 60
-    assert any_fresh(replace(hw, rows_summary=None), dt.date(2020, 1, 1), None)
 
 
 def test_no_cost_in_force_means_no_figure():

@@ -6,17 +6,18 @@ import datetime as dt
 import json
 from pathlib import Path
 
+from pipeline.build.drawer import Drawer
 from pipeline.formats.inferencex import read_inferencex_rows
 from pipeline.load.hardware import load_hardware
 from pipeline.normalize.accelerators import compiled_patterns
-from pipeline.render.drawing import Drawer
+from pipeline.render.drawing import NOW, Draws
 from pipeline.render.hardware_page import hardware_page, md_text
 from pipeline.tables.hardware import FileInfo, costed_rows, normalize_records
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def build(drawer: Drawer | None = None):
+def build(drawer: Draws = NOW):
     hw, rows, _ = load_hardware(ROOT)
     ix = read_inferencex_rows(json.dumps([
         {"hw": "b200", "conc": c, "infmax_model_prefix": "dsr1", "isl": 8192, "osl": 1024,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import functools
 import os
 import shutil
 import subprocess
@@ -13,10 +14,11 @@ from pathlib import Path
 import pytest
 from conftest import IN_CI, REPO, tree_digest, write_entry
 
-from pipeline.build import memo_store, page_cache
+from pipeline.build import page_cache
 from pipeline.build import stamp as build_stamp
 from pipeline.build.page_cache import PageStore, ReusePages, is_reusable, page_key
 from pipeline.build.site import build_site
+from pipeline.build.site import build_site as build_at
 from pipeline.render import pages
 
 TODAY = dt.date(2026, 11, 30)
@@ -39,14 +41,10 @@ def reused(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 
 @pytest.fixture
-def code_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A copy of the templates the build renders with, so a test can change one."""
-    code = tmp_path / "code"
-    shutil.copytree(REPO / "templates", code / "templates")
-    monkeypatch.setattr(build_stamp, "CODE", code)
-    monkeypatch.setattr(build_stamp, "CODE_DIRS", ("templates",))
-    env = pages.environment.__wrapped__(code / "templates")  # the same set-up, another folder
-    monkeypatch.setattr(pages, "environment", lambda: env)
+def code_copy(tmp_path: Path) -> build_stamp.Code:
+    """A checkout whose templates are a copy of ours, so a test can change one."""
+    code = build_stamp.Code(tmp_path / "code", dirs=("templates",))
+    shutil.copytree(REPO / "templates", code.templates)
     return code
 
 
@@ -54,19 +52,21 @@ def briefings(pages: list[str]) -> list[str]:
     return [p for p in pages if p.startswith("briefings/")]
 
 
-def cold_digest(root: Path, out: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+def cold_digest(root: Path, out: Path, monkeypatch: pytest.MonkeyPatch,
+                code: build_stamp.Code = build_stamp.CHECKOUT) -> dict[str, str]:
     """Build with no cache at all and return the tree's digest."""
     with monkeypatch.context() as m:
         m.setenv("BRIEF_CACHE", "off")
-        build_site(root, out, today=TODAY)
+        build_site(root, out, today=TODAY, code=code)
     return tree_digest(out)
 
 
 def test_incremental_builds_equal_cold_builds(copy_repo_sources, tmp_path: Path,
                                               monkeypatch: pytest.MonkeyPatch,
-                                              reused: list[str], code_copy: Path) -> None:
+                                              reused: list[str],
+                                              code_copy: build_stamp.Code) -> None:
     # Every data file kept in .cache/files, as the large ones are at a year's scale.
-    monkeypatch.setattr(memo_store, "STORE_MIN_BYTES", 1)
+    build_site = functools.partial(build_at, code=code_copy, files_apart_from=1)
     root = copy_repo_sources()
     public = root / "public"
     build_site(root, public, today=TODAY)
@@ -89,7 +89,7 @@ def test_incremental_builds_equal_cold_builds(copy_repo_sources, tmp_path: Path,
     # Unchanged output is linked from the published site, not written again.
     assert (page_html.stat().st_ino, feed.stat().st_ino) == before
     assert "hardware.md" in reused and "prices.md" in reused  # pages in the (static) nav too
-    assert tree_digest(public) == cold_digest(root, tmp_path / "cold-touched", monkeypatch)
+    assert tree_digest(public) == cold_digest(root, tmp_path / "cold-touched", monkeypatch, code_copy)
 
     # One new edition: it and its predecessor (whose "next" link appears) are rendered.
     reused.clear()
@@ -102,7 +102,7 @@ def test_incremental_builds_equal_cold_builds(copy_repo_sources, tmp_path: Path,
     assert "data.md" in reused  # the Data page describes per-edition files by one pattern
     # No price changed between the two editions: the Prices page's Markdown is the same.
     assert "prices.md" in reused
-    assert tree_digest(public) == cold_digest(root, tmp_path / "cold-new", monkeypatch)
+    assert tree_digest(public) == cold_digest(root, tmp_path / "cold-new", monkeypatch, code_copy)
 
     # One changed entry: only its edition's page is rendered again.
     reused.clear()
@@ -111,7 +111,7 @@ def test_incremental_builds_equal_cold_builds(copy_repo_sources, tmp_path: Path,
     build_site(root, public, today=TODAY)
     assert "briefings/2026-09-12.md" not in reused and len(briefings(reused)) == editions
     assert "half again" in (public / "briefings" / "2026-09-12" / "index.html").read_text()
-    assert tree_digest(public) == cold_digest(root, tmp_path / "cold-entry", monkeypatch)
+    assert tree_digest(public) == cold_digest(root, tmp_path / "cold-entry", monkeypatch, code_copy)
 
     # A changed price, a feed item's changed headline, a changed hourly cost: the editions whose
     # computed parts read them are recomposed (edition_keys.py), and only those.
@@ -122,26 +122,26 @@ def test_incremental_builds_equal_cold_builds(copy_repo_sources, tmp_path: Path,
                                                      "{meter: cached_input, price: 0.03}", 1))
     build_site(root, public, today=TODAY)
     assert "0.03" in (public / "briefings" / "2026-09-12" / "index.html").read_text()
-    assert tree_digest(public) == cold_digest(root, tmp_path / "cold-price", monkeypatch)
+    assert tree_digest(public) == cold_digest(root, tmp_path / "cold-price", monkeypatch, code_copy)
     snapshot = root / "sources" / "snapshots" / "feeds" / "mlcommons.json"
     snapshot.write_text(snapshot.read_text(encoding="utf-8").replace(
         "MLPerf Inference v6.1", "MLPerf Inference round v6.1", 1), encoding="utf-8")
     build_site(root, public, today=TODAY)
     assert "round v6.1" in (public / "briefings" / "2026-09-12" / "index.html").read_text()
-    assert tree_digest(public) == cold_digest(root, tmp_path / "cold-feed", monkeypatch)
+    assert tree_digest(public) == cold_digest(root, tmp_path / "cold-feed", monkeypatch, code_copy)
     costs = root / "sources" / "hardware" / "costs.yaml"
     costs.write_text(costs.read_text().replace("amount_per_hour: 1.3\n", "amount_per_hour: 1.4\n", 1))
     build_site(root, public, today=TODAY)
-    assert tree_digest(public) == cold_digest(root, tmp_path / "cold-cost", monkeypatch)
+    assert tree_digest(public) == cold_digest(root, tmp_path / "cold-cost", monkeypatch, code_copy)
 
     # A changed template: every edition page changes, so none is reused.
     reused.clear()
-    template = code_copy / "templates" / "briefing.md.j2"
+    template = code_copy.templates / "briefing.md.j2"
     template.write_text(template.read_text().replace("## Sources", "## Sources cited"))
     build_site(root, public, today=TODAY)
     assert briefings(reused) == []
     assert "Sources cited" in (public / "briefings" / "2026-09-12" / "index.html").read_text()
-    assert tree_digest(public) == cold_digest(root, tmp_path / "cold-template", monkeypatch)
+    assert tree_digest(public) == cold_digest(root, tmp_path / "cold-template", monkeypatch, code_copy)
 
 
 def test_changed_output_is_rebuilt(tiny: Path) -> None:
@@ -236,21 +236,22 @@ def test_a_read_only_cache_still_builds_what_a_cold_build_makes(
 
 
 def test_templates_compiled_by_other_code_are_not_reused(
-        copy_repo_sources, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        copy_repo_sources, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        code_copy: build_stamp.Code) -> None:
     # jinja2 keys a compiled template by its source alone, but how it compiles also depends on
     # the environment our code sets up (here `trim_blocks`): the compiled templates are kept
-    # per render salt, like every other cached value.
+    # per code digest, like every other cached value.
     root = copy_repo_sources()
-    build_site(root, root / "public", today=TODAY)
-    env = pages.environment()
+    build_site(root, root / "public", today=TODAY, code=code_copy)
+    # Other code, the same templates: its environment trims blocks.
+    (code_copy.root / "pipeline").mkdir()
+    (code_copy.root / "pipeline" / "pages.py").write_text("TRIM_BLOCKS = True\n")
+    other = build_stamp.Code(code_copy.root, dirs=("templates", "pipeline"))
+    env = pages.environment(other.templates)
     monkeypatch.setattr(env, "trim_blocks", True)
-    monkeypatch.setattr(build_stamp, "render_salt", lambda: "the salt of other code")
-    shutil.rmtree(root / ".cache" / "stamps")  # the code on disk did not change
     env.cache.clear()  # what this process compiled
-    try:
-        build_site(root, root / "public", today=TODAY)
-        env.cache.clear()  # the cold build compiles every template afresh
-        assert tree_digest(root / "public") == cold_digest(root, tmp_path / "cold", monkeypatch)
-        assert [p.name for p in (root / ".cache" / "jinja").iterdir()] == ["the salt of other code"[:16]]
-    finally:
-        env.cache.clear()  # compiled with trim_blocks on: no later test gets them
+    build_site(root, root / "public", today=TODAY, code=other)
+    env.cache.clear()  # the cold build compiles every template afresh
+    assert tree_digest(root / "public") == cold_digest(root, tmp_path / "cold", monkeypatch, other)
+    assert [p.name for p in (root / ".cache" / "jinja").iterdir()] == [
+        build_stamp.code_digest(other)[:16]]

@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import copy
-import pickle
 import shutil
 from pathlib import Path
 
 import pytest
 
+from pipeline.build.keys import hardware_key
 from pipeline.build.parse_cache import ParseCache
 from pipeline.load.sources import load_sources
 from pipeline.problems import SourceError
-from pipeline.tables.hardware import summarize_rows
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -29,17 +27,34 @@ def test_a_second_load_reads_every_file_from_the_cache_and_gets_the_same_sources
     assert cold.hits == 0 and cold.misses > 30
     warm = ParseCache(tree / ".cache" / "parsed")
     second = load_sources(tree, warm)
-    # Every file from the cache; a benchmark file's rows are not read yet (below).
-    assert warm.misses == 0 and warm.hits == cold.misses - len(second.hardware.files)
+    # Every file from the cache, the benchmark files' rows too.
+    assert warm.misses == 0 and warm.hits == cold.misses
     assert second.entries == first.entries and second.prices == first.prices
-    # The benchmark rows are read when first used, from the cache too (hardware_source.LazyRows).
-    hits = warm.hits
     assert second.hardware_rows == first.hardware_rows and len(first.hardware_rows) > 5
-    assert warm.misses == 0 and warm.hits == hits + len(second.hardware.files)
-    assert second.hardware == first.hardware  # with the rows' summary
-    assert second.hardware.rows_summary == summarize_rows(list(first.hardware_rows))
-    assert copy.copy(second.hardware_rows) == first.hardware_rows
-    assert pickle.loads(pickle.dumps(load_sources(tree, warm).hardware_rows)) == first.hardware_rows
+    assert second.hardware == first.hardware and second.snapshots == first.snapshots
+    # A kept file still knows the line of each value.
+    [sourced] = [s for s in second.prices.values() if s.path.endswith("deepseek.yaml")]
+    assert sourced.lines == next(s for s in first.prices.values() if s.path == sourced.path).lines
+
+
+def test_the_hardware_key_follows_the_result_files(tree):
+    # Composed hardware parts are keyed by what the rows were read from (each benchmark file's
+    # key in the parse cache), so an edited result must change the key, and an untouched tree
+    # must not; without a cache the rows themselves are digested, to the same effect.
+    def key(cache: ParseCache | None) -> tuple[str, list]:
+        sources = load_sources(tree, cache) if cache else load_sources(tree)
+        return (hardware_key(sources, "", cache.file_key if cache else lambda name: None),
+                list(sources.hardware_rows))
+
+    first, rows = key(ParseCache(tree / ".cache" / "parsed"))
+    assert key(ParseCache(tree / ".cache" / "parsed"))[0] == first
+    uncached = key(None)[0]
+    results = tree / "sources" / "benchmarks" / "mlperf-inference" / "v5.1" / "summary_results.json"
+    results.write_text(results.read_text(encoding="utf-8").replace("101527.0", "101528.0", 1),
+                       encoding="utf-8")
+    edited, edited_rows = key(ParseCache(tree / ".cache" / "parsed"))
+    assert edited_rows != rows and edited != first
+    assert key(None)[0] != uncached
 
 
 def test_an_edited_file_is_parsed_again_and_its_problem_reported_every_time(tree):
@@ -84,7 +99,7 @@ def test_entries_no_load_used_are_pruned(tree):
 
 
 def test_a_kept_file_reports_its_lines_when_another_file_makes_it_wrong(tree):
-    # A kept file's line map is read only when asked for (sources.PickledLines): an entry whose
+    # A kept file's line map is read only when asked for (a lazy line map): an entry whose
     # section editions.yaml drops must still be reported at its `section:` line.
     load_sources(tree, ParseCache(tree / ".cache" / "parsed"))
     series = tree / "sources" / "editions.yaml"

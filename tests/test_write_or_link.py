@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.build import memo_store
 from pipeline.build.site import build_site
 from pipeline.publish import output
 from pipeline.publish.mkdocs_site import SITE_DIR
@@ -85,7 +84,6 @@ def test_kept_data_files_are_linked_without_reading_unless_touched(
         copy_repo_sources, monkeypatch: pytest.MonkeyPatch) -> None:
     # Large data files stay on disk (output.DiskBody); once a build has published one, the next
     # links it without reading either copy, unless the published file was touched since.
-    monkeypatch.setattr(memo_store, "STORE_MIN_BYTES", 1)  # every data file kept apart
     reads: list[str] = []
     read = output.DiskBody.read
     monkeypatch.setattr(output.DiskBody, "read", lambda self: reads.append(self.digest) or read(self))
@@ -95,7 +93,7 @@ def test_kept_data_files_are_linked_without_reading_unless_touched(
     def build() -> None:
         (root / "sources" / "editions.yaml").touch()  # not up to date: build again
         reads.clear()
-        build_site(root, public, today=today)
+        build_site(root, public, today=today, files_apart_from=1)  # every data file kept apart
         # The kept files are held open during a build only (a caller may build again and again).
         held = [os.readlink(f"/proc/self/fd/{fd}") for fd in os.listdir("/proc/self/fd")
                 if os.path.exists(f"/proc/self/fd/{fd}")]

@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import hashlib
-from importlib.metadata import version
 from pathlib import Path
 
-from pipeline.build.stamp import prune_versions
+from pipeline.build.stamp import code_digest, prune_versions
 from pipeline.compose.charts import ChartSpec
-from pipeline.render import charts
 from pipeline.render.charts import Chart, chart_of
 from pipeline.render.charts import drawn as drawn_of
-from pipeline.render.drawing import Drawer, ready
+from pipeline.render.drawing import NOW, Draws, ready
 from pipeline.whole_files import write_whole
 
 
@@ -25,21 +23,21 @@ class ChartCache:
     """Draws charts, keeping each drawing under `folder` by content hash so it is drawn once
     (with no folder, every chart is drawn).
 
-    The key covers the spec, the matplotlib version and this module's own code, so a change to
-    any of them draws afresh. Missing drawings go to `drawer` (its workers draw them while the
-    build goes on; without one they are drawn right away). Entries are written whole (temporary
-    file, then rename), so a killed build never leaves half a PNG to be reused; `prune` deletes
-    the drawings a build did not ask for.
+    The key covers the spec and `code` (the digest of the code and library versions,
+    stamp.code_digest), so a change to either draws afresh. Missing drawings go to `drawer`
+    (its workers draw them while the build goes on; without one they are drawn right away).
+    Entries are written whole (temporary file, then rename), so a killed build never leaves
+    half a PNG to be reused; `prune` deletes the drawings a build did not ask for.
     """
 
-    def __init__(self, folder: Path | None, drawer: Drawer | None = None) -> None:
+    def __init__(self, folder: Path | None, drawer: Draws = NOW,
+                 code: str | None = None) -> None:
         self.root = folder
-        code = Path(charts.__file__).read_bytes()
-        salt = hashlib.sha256(code + version("matplotlib").encode()).hexdigest()[:16]
-        # One subfolder per salt: after a change to the drawing code or to matplotlib, the
-        # drawings of this version are all missing at once, and `is_empty` says so.
+        salt = (code if code is not None else code_digest())[:16]
+        # One subfolder per salt: after a change to the code or to matplotlib, the drawings of
+        # this version are all missing at once, and `is_empty` says so.
         self.folder = folder / salt if folder is not None else None
-        self.drawer = drawer or Drawer(0)
+        self.drawer = drawer
         self.hits = 0
         self.misses = 0
         self.used: set[str] = set()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 import itertools
 from collections.abc import Callable
+from pathlib import Path
 
 from pipeline.build.charts import ChartCache
 from pipeline.build.keys import hardware_files_key
@@ -18,13 +19,14 @@ from pipeline.compose.charts import ChartSpec
 from pipeline.compose.prices_page import cheapest_chart_spec
 from pipeline.compose.sources import Sources
 from pipeline.compose.types import Edition
+from pipeline.paths import TEMPLATES
 from pipeline.problems import BuildError
 from pipeline.publish import output
 from pipeline.render.channels import channel_files, editions_per_month
 from pipeline.render.charts import Chart, draw
 from pipeline.render.datasets import DATA_FILES, DataFile, data_page, published_data
 from pipeline.render.datasets_lanes import LANE_DATA_FILES
-from pipeline.render.drawing import Drawing
+from pipeline.render.drawing import NOW, Drawing
 from pipeline.render.hardware_page import hardware_files
 from pipeline.render.pages import archive_page
 from pipeline.render.prices_page import cheapest_chart_data
@@ -63,7 +65,8 @@ def edition_chart_data(sources: Sources) -> tuple[DataFile, ...]:
 
 def site_files(sources: Sources, editions: list[Edition], cache: ChartCache | None = None,
                parts: ReusedParts | None = None, memo: Memo | None = None,
-               html_memo: Memo | None = None) -> dict[str, bytes | output.DiskBody | Drawing]:
+               html_memo: Memo | None = None, templates: Path = TEMPLATES,
+               ) -> dict[str, bytes | output.DiskBody | Drawing]:
     """Return every generated file of the site's docs (pages as Markdown), by path in the docs;
     large data files kept from an earlier build stay on disk until published (output.DiskBody),
     and charts may still be being drawn (drawing.Drawing).
@@ -71,14 +74,15 @@ def site_files(sources: Sources, editions: list[Edition], cache: ChartCache | No
     `cache` keeps chart drawings between builds, and hands the missing ones to its drawer;
     without one every chart is drawn here. `parts` are the editions' computed parts (for their
     chart specs); `memo` holds data files of an earlier build by the digest of their inputs (see
-    below), `html_memo` each edition's HTML.
+    below), `html_memo` each edition's HTML; `templates` is the folder of templates to render with.
     """
     memo = memo if memo is not None else Memo()
     code = parts.code if parts else ""
     if not editions:
         raise BuildError("no editions to build: editions.yaml lists no date up to today")
     series = sources.series
-    rendered = ReusedRenderer(html_memo if html_memo is not None else Memo(), code, series)
+    rendered = ReusedRenderer(html_memo if html_memo is not None else Memo(), code, series,
+                              templates)
     chart = cache.chart if cache else draw
     charts_of = edition_charts(sources, editions, chart, parts.cheapest_spec if parts else None)
     archive_charts = [chart(editions_per_month(editions))]
@@ -90,14 +94,14 @@ def site_files(sources: Sources, editions: list[Edition], cache: ChartCache | No
         files[f"briefings/{day}.txt"] = rendered.text(edition)
     files["index.md"] = rendered.page(editions[-1], editions, home=True,
                                      charts=charts_of[editions[-1].date])
-    files["archive.md"] = archive_page(editions, archive_charts)
+    files["archive.md"] = archive_page(editions, archive_charts, templates)
     files.update(channel_files(editions, series, charts_of, rendered=rendered))
     as_of = editions[-1].date
     hardware_key = hardware_files_key(sources, as_of, parts.hardware_key if parts else None)
     files.update(memo.get(hardware_key, lambda: hardware_files(
-        sources, as_of, cache.drawer if cache else None)))
+        sources, as_of, cache.drawer if cache else NOW)))
     files.update(price_files(sources, [e.date for e in editions], memo, parts,
-                             cache.drawer if cache else None))
+                             cache.drawer if cache else NOW))
     files["sources.md"] = sources_page(sources, editions[-1])
     for c in itertools.chain(archive_charts, *charts_of.values()):
         files.update(c.files())

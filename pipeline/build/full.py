@@ -17,7 +17,9 @@ from pathlib import Path
 
 from pipeline.build import stamp as build_stamp
 from pipeline.build.charts import ChartCache
+from pipeline.build.drawer import Drawer, workers_for
 from pipeline.build.files import site_files
+from pipeline.build.keys import ModelJson
 from pipeline.build.memo_store import close_files, load_memo, save_memo
 from pipeline.build.page_cache import PageStore, ReusePages, site_key
 from pipeline.build.parse_cache import ParseCache
@@ -29,7 +31,7 @@ from pipeline.load.sources import load_sources
 from pipeline.paths import SITE_DIR
 from pipeline.publish import output
 from pipeline.publish.mkdocs_site import build_mkdocs
-from pipeline.render.drawing import Drawer, Drawing, workers_for
+from pipeline.render.drawing import Drawing
 from pipeline.render.pages import environment, template_cache
 
 
@@ -67,21 +69,23 @@ def long_lived_objects() -> Iterator[None]:
             gc.enable()
 
 
-def build_full(root: Path, out: Path, today: dt.date, cache: Path | None,
-               inputs: str, kept: dict[str, list]) -> BuildResult:
-    """Build the site of `root` into `out`, reusing what `cache` keeps; return what was built."""
-    parsed = ParseCache(cache / "parsed" if cache else None)
+def build_full(root: Path, out: Path, today: dt.date, cache: Path | None, inputs: str,
+               kept: dict[str, list], code: build_stamp.Code = build_stamp.CHECKOUT,
+               files_apart_from: int | None = None) -> BuildResult:
+    """Build the site of `root` into `out`, reusing what `cache` keeps; return what was built
+    (build_site says what the arguments are)."""
+    salt = build_stamp.code_digest(code)
+    parsed = ParseCache(cache / "parsed" if cache else None, salt)
     # Kept apart: computed edition parts and each edition's HTML (small, many) and the data
     # files (few, large), so a new edition does not rewrite the large ones.
     memo_files = {name: cache / f"{name}.pickle" if cache else None
                   for name in ("edition-parts", "edition-html", "data-files")}
     files_dir = cache / "files" if cache else None
-    charts = ChartCache(cache / "charts" if cache else None)
-    salt = build_stamp.render_salt()
+    charts = ChartCache(cache / "charts" if cache else None, code=salt)
     # Compiled templates depend on the code that sets up their environments (settings,
     # filters) and on library versions, not only on their source: kept apart per salt.
     templates = cache / "jinja" / salt[:16] if cache else None
-    environment().bytecode_cache = template_cache(templates) if templates else None
+    environment(code.templates).bytecode_cache = template_cache(templates) if templates else None
     # Started first, while this process is small to fork: its worker imports matplotlib while
     # the sources load. One worker when most drawings are kept; a cold build draws them all.
     # Open until the site is swapped in: mkdocs writes the charts last, as they are drawn.
@@ -93,10 +97,11 @@ def build_full(root: Path, out: Path, today: dt.date, cache: Path | None,
                      for name, path in memo_files.items()}
             opened.callback(close_files, memos["data-files"])
             dates = sorted(sources.series.edition_dates(today))
-            parts = ReusedParts(sources, dates, memos["edition-parts"], salt)
+            parts = ReusedParts(sources, dates, memos["edition-parts"], salt,
+                                ModelJson(sources, parsed.derived), parsed.file_key)
             editions = compose_editions(sources, dates, parts)
         files = site_files(sources, editions, charts, parts, memos["data-files"],
-                           memos["edition-html"])
+                           memos["edition-html"], templates=code.templates)
         with output.build_lock(out):
             scratch = output.scratch_dir(out)
             try:
@@ -116,8 +121,9 @@ def build_full(root: Path, out: Path, today: dt.date, cache: Path | None,
                 kept_digests: dict[str, str] = {}
                 for name, path in memo_files.items():
                     # The data files' large bytes go to files/, opened by the next build.
-                    kept_digests |= save_memo(path, memos[name],
-                                              files_dir if name == "data-files" else None)
+                    kept_digests |= save_memo(
+                        path, memos[name], files_dir if name == "data-files" else None,
+                        **({} if files_apart_from is None else {"apart_from": files_apart_from}))
                 output.swap_in(built, out, scratch)
                 charts.prune()
                 if templates is not None:

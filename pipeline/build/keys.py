@@ -19,11 +19,50 @@ from __future__ import annotations
 import bisect
 import datetime as dt
 import hashlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from pydantic import BaseModel
 
 from pipeline.compose.rank import FIRST_EDITION_DAYS
 from pipeline.compose.sources import Sources
-from pipeline.tables.hardware import summarize_rows
+from pipeline.paths import FEED_SNAPSHOTS
+
+
+def fresh_json(model: BaseModel) -> str:
+    """Return a model's JSON, serialized now."""
+    return model.model_dump_json()
+
+
+class ModelJson:
+    """The JSON of each price record and feed item of `sources`: what keys digest them by.
+
+    Serializing them was most of computing the keys (~0.1 s for a year's 15,000 price records,
+    ~0.3 s for 20,000 feed items), so `derived` (the parse cache's, when the build has one)
+    keeps each file's JSON beside the file. Looked up by the model itself, which the build holds
+    until it ends."""
+
+    def __init__(self, sources: Sources,
+                 derived: Callable[[str, str, Callable[[], Any]], Any] | None = None) -> None:
+        derived = derived or (lambda name, what, compute: compute())
+        self._json: dict[int, tuple[BaseModel, str]] = {}
+        for sourced in sources.prices.values():
+            records = [r for plist in sourced.model.lists for r in plist.records]
+            self._add(records, derived(sourced.path, "record-json",
+                                       lambda rs=records: [r.model_dump_json() for r in rs]))
+        for feed_id, snap in sources.snapshots.items():
+            self._add(snap.items, derived((FEED_SNAPSHOTS / f"{feed_id}.json").as_posix(),
+                                          "item-json",
+                                          lambda s=snap: [i.model_dump_json() for i in s.items]))
+
+    def _add(self, models: Sequence[BaseModel], texts: list[str]) -> None:
+        for model, text in zip(models, texts, strict=True):
+            self._json[id(model)] = (model, text)
+
+    def __call__(self, model: BaseModel) -> str:
+        """Return the JSON of a record or item of the sources (any other model: computed)."""
+        kept = self._json.get(id(model))
+        return kept[1] if kept is not None and kept[0] is model else fresh_json(model)
 
 
 def _digest(*parts: object) -> str:
@@ -43,8 +82,10 @@ def prefix_digests(items: Iterable[tuple[dt.date, str]], dates: Sequence[dt.date
     return out
 
 
-def price_keys(sources: Sources, dates: Sequence[dt.date], code: str) -> list[str]:
-    """Return the key of the price part of each edition of `dates` (sorted)."""
+def price_keys(sources: Sources, dates: Sequence[dt.date], code: str,
+               json: Callable[[BaseModel], str]) -> list[str]:
+    """Return the key of the price part of each edition of `dates` (sorted); `json` gives a
+    record's JSON (ModelJson)."""
     profiles = repr(sources.series.profiles)
     items = []
     for provider, sourced in sorted(sources.prices.items()):
@@ -52,7 +93,7 @@ def price_keys(sources: Sources, dates: Sequence[dt.date], code: str) -> list[st
         for plist in sourced.model.lists:
             lhead = f"{head} {plist.currency} {plist.unit} {plist.windows!r}"
             # Known by an edition's date: in force by then, or announced (checked) by then.
-            items += [(min(r.from_.date(), r.checked), f"{lhead} {r.content_json}")
+            items += [(min(r.from_.date(), r.checked), f"{lhead} {json(r)}")
                       for r in plist.records]
     rates = sources.rates
     currencies = sorted({p.currency for s in sources.prices.values() for p in s.model.lists}
@@ -65,8 +106,10 @@ def price_keys(sources: Sources, dates: Sequence[dt.date], code: str) -> list[st
             zip(dates, prefix_digests(items, dates))]
 
 
-def hardware_key(sources: Sources, code: str) -> str:
-    """Return the key of every edition's hardware part (without its dates)."""
+def hardware_key(sources: Sources, code: str,
+                 file_key: Callable[[str], str | None] = lambda name: None) -> str:
+    """Return the key of every edition's hardware part (without its dates). `file_key` gives
+    the key under which the parse cache read a file (ParseCache.file_key), if it did."""
     # repr, not pickle: a pickled pydantic model holds a set (its fields set), whose order
     # changes from one process to the next, and so would the key.
     # Costs in another currency are converted at the ECB rates: those rates are read too.
@@ -74,10 +117,13 @@ def hardware_key(sources: Sources, code: str) -> str:
                         if sources.hardware else ())
     rates = sources.rates
     fx = [(c, rates.days.get(c), rates.usd_per_unit.get(c)) for c in currencies] if rates else None
-    # The rows by what they were read from (Hardware.rows_key), not one by one; rows made
-    # some other way (no key) are digested themselves.
+    # The rows by what they were read from: each benchmark file's key in the parse cache (its
+    # bytes, its index entry, the accelerators, the code), not row by row (20,000 rows took
+    # ~0.1 s a build); rows read without a cache are digested themselves.
     hardware = sources.hardware
-    text = repr((hardware, fx, None if hardware and hardware.rows_key else sources.hardware_rows))
+    read_from = [file_key(report.path) for report in hardware.reports] if hardware else []
+    rows = read_from if read_from and None not in read_from else sources.hardware_rows
+    text = repr((hardware, fx, rows))
     return _digest("hardware", code, hashlib.sha256(text.encode()).hexdigest())
 
 
@@ -93,16 +139,17 @@ def feed_window_key(sources: Sources, date: dt.date, previous: dt.date | None, c
     return _digest("feeds", code, date, previous, settings, window)
 
 
-def feed_items_by_day(sources: Sources) -> tuple[list[dt.date], list[str], str]:
+def feed_items_by_day(sources: Sources, json: Callable[[BaseModel], str],
+                      ) -> tuple[list[dt.date], list[str], str]:
     """Return the days feed items were published on, ascending, the digest of each day's items
-    (each item's JSON with its feed id), and the feeds' settings as JSON.
+    (each item's JSON, from `json`, with its feed id), and the feeds' settings as JSON.
 
     Digested once a day, not once a window: a window's key then digests a few day digests
     rather than its items (a year of daily editions digested ~40 MB of item JSON a build)."""
     by_day: dict[dt.date, list[str]] = {}
     for feed_id, snap in sources.snapshots.items():
         for item in snap.items:
-            by_day.setdefault(item.published.date(), []).append(f"{feed_id} {item.content_json}")
+            by_day.setdefault(item.published.date(), []).append(f"{feed_id} {json(item)}")
     days = sorted(by_day)
     digests = [hashlib.sha256("\0".join(sorted(by_day[d])).encode()).hexdigest() for d in days]
     settings = sources.feeds.model_dump_json() if sources.feeds else ""
@@ -116,8 +163,8 @@ def hardware_files_key(sources: Sources, as_of: dt.date, hardware_key_: str | No
     sources when already computed."""
     if sources.hardware is None:
         return "no hardware"
-    summary = sources.hardware.rows_summary or summarize_rows(sources.hardware_rows)
-    seen = [day for day in summary.published if day <= as_of]
+    seen = sorted({r.published for r in sources.hardware_rows
+                   if r.published is not None and r.published <= as_of})
     costs = sorted({c.date for c in sources.hardware.costs if c.date <= as_of})
     key = hardware_key_ if hardware_key_ is not None else hardware_key(sources, "")
     return f"hardware-files {key} {seen} {costs}"

@@ -72,7 +72,8 @@ def _located(value: Any, files_dir: Path) -> Any:
     return out
 
 
-def save_memo(path: Path | None, memo: Memo, files_dir: Path | None = None) -> dict[str, str]:
+def save_memo(path: Path | None, memo: Memo, files_dir: Path | None = None,
+              apart_from: int = STORE_MIN_BYTES) -> dict[str, str]:
     """Keep the values this build used for the next: appended to the memo's file, or the file
     rewritten (aside, then renamed) when it is mostly dead values (append_log.py).
 
@@ -89,7 +90,7 @@ def save_memo(path: Path | None, memo: Memo, files_dir: Path | None = None) -> d
         return {name: body.digest for value in memo.used.values() if isinstance(value, dict)
                 for name, body in value.items() if isinstance(body, DiskBody)}
     try:
-        used = {key: _stored(value, files_dir) for key, value in memo.used.items()}
+        used = {key: _stored(value, files_dir, apart_from) for key, value in memo.used.items()}
         _prune(files_dir, used)
     except OSError:
         return {}  # a read-only cache: this build still succeeds, the next computes again
@@ -103,14 +104,14 @@ def _dump(values: dict[str, Any]) -> bytes:
     return pickle.dumps(values, protocol=pickle.HIGHEST_PROTOCOL)
 
 
-def _stored(value: Any, files_dir: Path) -> Any:
+def _stored(value: Any, files_dir: Path, apart_from: int) -> Any:
     # A chart drawn by the build's worker is kept as its bytes, like any other file.
     if not isinstance(value, dict):
         return drawn(value)
     bodies = {name: drawn(body) for name, body in value.items()}
     return {name: _Kept(body.digest, body.size) if isinstance(body, DiskBody)
             else store_file(files_dir, body)
-            if isinstance(body, bytes) and len(body) >= STORE_MIN_BYTES else body
+            if isinstance(body, bytes) and len(body) >= apart_from else body
             for name, body in bodies.items()}
 
 

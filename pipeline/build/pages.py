@@ -11,11 +11,13 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from pipeline.build.memo import Memo
 from pipeline.compose.types import Edition
 from pipeline.models.series import Series
+from pipeline.paths import TEMPLATES
 from pipeline.render.channels import Renderer
 from pipeline.render.charts import Chart
 from pipeline.render.pages import neighbours, series_render_json
@@ -24,8 +26,9 @@ from pipeline.render.pages import neighbours, series_render_json
 class ReusedRenderer(Renderer):
     """A Renderer whose results come from `memo` when their key is there."""
 
-    def __init__(self, memo: Memo, salt: str, series: Series) -> None:
-        super().__init__(series)
+    def __init__(self, memo: Memo, salt: str, series: Series,
+                 templates: Path = TEMPLATES) -> None:
+        super().__init__(series, templates)
         self.memo, self.salt = memo, salt
         self._series_json = series_render_json(series)
         self._digests: dict[dt.date, Any] = {}

@@ -12,37 +12,97 @@ good build. This module is I/O at the edge: the pure core never sees it.
 from __future__ import annotations
 
 import hashlib
+import io
 import pickle
-from collections.abc import Callable
-from functools import cache
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from pipeline.build.stamp import content_digest
-from pipeline.paths import PACKAGE
+from pipeline.build.stamp import code_digest
+from pipeline.models.sourced import Sourced
 from pipeline.whole_files import write_whole
 
-CODE = PACKAGE
+
+class _LazyLines(Mapping[tuple, int]):
+    """A kept file's line map, unpickled when first read: a kept file has passed its own checks,
+    so most builds never ask for a line, and the year's price files have 5 MB of them (0.07 s
+    a build to unpickle)."""
+
+    def __init__(self, blob: bytes) -> None:
+        self._blob = blob
+        self._lines: dict[tuple, int] | None = None
+
+    def _read(self) -> dict[tuple, int]:
+        if self._lines is None:
+            self._lines = pickle.loads(self._blob)
+        return self._lines
+
+    def __getitem__(self, loc: tuple) -> int:
+        return self._read()[loc]
+
+    def __contains__(self, loc: object) -> bool:
+        return loc in self._read()
+
+    def __iter__(self) -> Iterator[tuple]:
+        return iter(self._read())
+
+    def __len__(self) -> int:
+        return len(self._read())
+
+    def __reduce__(self) -> tuple:
+        return type(self), (self._blob,)
 
 
-@cache
-def code_digest() -> str:
-    """Return a digest of the package's code: a model or parser change invalidates every entry."""
-    return content_digest(CODE).hexdigest()
+class _Pickler(pickle.Pickler):
+    """Pickles a sourced value's line map as a blob read back on first use (_LazyLines)."""
+
+    def reducer_override(self, obj: object) -> object:
+        if type(obj) is Sourced and not isinstance(obj.lines, _LazyLines):
+            blob = pickle.dumps(dict(obj.lines), protocol=pickle.HIGHEST_PROTOCOL)
+            return Sourced, (obj.model, obj.path, _LazyLines(blob))
+        return NotImplemented
+
+
+def _dumps(value: Any) -> bytes:
+    out = io.BytesIO()
+    _Pickler(out, protocol=pickle.HIGHEST_PROTOCOL).dump(value)
+    return out.getvalue()
 
 
 class ParseCache:
-    """Parsed files under `folder`, or nothing kept when `folder` is None."""
+    """Parsed files under `folder`, or nothing kept when `folder` is None. `code` is the
+    digest of the code that reads them (stamp.code_digest), part of every key."""
 
-    def __init__(self, folder: Path | None) -> None:
+    def __init__(self, folder: Path | None, code: str | None = None) -> None:
         self.folder = folder
+        self.code = code if code is not None else code_digest()
+        self._file_keys: dict[str, str] = {}
         self.used: set[str] = set()
         self.hits = 0
         self.misses = 0
 
     def key(self, kind: str, name: str, data: bytes) -> str:
         """Return the key of a file's bytes read as `kind` (a model's or format's name)."""
-        return hashlib.sha256(f"{code_digest()}\0{kind}\0{name}\0".encode() + data).hexdigest()
+        key = hashlib.sha256(f"{self.code}\0{kind}\0{name}\0".encode() + data).hexdigest()
+        self._file_keys[name] = key
+        return key
+
+    def file_key(self, name: str) -> str | None:
+        """Return the key the file `name` was last read under by this cache, if it was."""
+        return self._file_keys.get(name)
+
+    def derived(self, name: str, what: str, compute: Callable[[], Any]) -> Any:
+        """Return `compute()`, a value derived from the file `name` as this cache read it, kept
+        beside the file's entry under `what` (none is kept for a file it did not read)."""
+        key = self._file_keys.get(name)
+        if key is None:
+            return compute()
+        kept = self.get(f"{key}-{what}")
+        if kept is not None:
+            return kept
+        value = compute()
+        self.put(f"{key}-{what}", value)
+        return value
 
     def get(self, key: str) -> Any | None:
         if self.folder is None:
@@ -56,14 +116,6 @@ class ParseCache:
         self.used.add(key)
         self.hits += 1
         return value
-
-    def keep(self, key: str) -> bool:
-        """Mark an entry used without reading it (a later `get` may read it); return whether
-        it is there."""
-        if self.folder is None or not (self.folder / f"{key}.pickle").is_file():
-            return False
-        self.used.add(key)
-        return True
 
     def checked(self, kind: str, name: str, data: bytes,
                 parse: Callable[[], tuple[Any, list]],
@@ -93,8 +145,7 @@ class ParseCache:
             return
         self.used.add(key)
         try:
-            write_whole(self.folder / f"{key}.pickle",
-                        pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+            write_whole(self.folder / f"{key}.pickle", _dumps(value))
         except OSError:
             pass  # a read-only checkout still builds; it only parses every time
 

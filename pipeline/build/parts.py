@@ -9,6 +9,7 @@ would give, and one new edition does not recompose a year of them (issue 8).
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 
 from pipeline.build import keys
 from pipeline.build.memo import Memo
@@ -23,19 +24,23 @@ class ReusedParts(Parts):
     composition, for the build to keep for the next one. `code` is the digest of the package's
     code, part of every key."""
 
-    def __init__(self, sources: Sources, dates: list[dt.date], memo: Memo, code: str) -> None:
+    def __init__(self, sources: Sources, dates: list[dt.date], memo: Memo, code: str,
+                 json: keys.ModelJson | None = None,
+                 file_key: Callable[[str], str | None] = lambda name: None) -> None:
         super().__init__(sources)
         self.memo, self.code = memo, code
+        self.json = json or keys.ModelJson(sources)
+        """The JSON of each record and item, what keys digest them by."""
         # One more date, after every other: the key of all price records, for the price tables.
-        price_keys = keys.price_keys(sources, [*dates, dt.date.max], code) if (
+        price_keys = keys.price_keys(sources, [*dates, dt.date.max], code, self.json) if (
             sources.prices and sources.rates is not None) else []
         self._price_keys = dict(zip(dates, price_keys))
         self.prices_key = price_keys[-1] if price_keys else ""
         """The digest of every price record and the rates they use."""
-        self.hardware_key = (keys.hardware_key(sources, code)
+        self.hardware_key = (keys.hardware_key(sources, code, file_key)
                              if sources.hardware is not None else "")
         """The digest of every hardware source and the rates they use."""
-        self._feeds_by_day = keys.feed_items_by_day(sources) if sources.feeds else ([], [], "")
+        self._feeds_by_day = keys.feed_items_by_day(sources, self.json) if sources.feeds else ([], [], "")
         self._windows: dict[tuple[dt.date, dt.date | None], str] = {}
 
     def cheapest_spec(self, date: dt.date) -> ChartSpec:

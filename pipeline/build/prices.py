@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
-from pipeline.build.keys import price_keys
+from pydantic import BaseModel
+
+from pipeline.build.keys import ModelJson, fresh_json, price_keys
 from pipeline.build.memo import Memo
 from pipeline.build.parts import ReusedParts
 from pipeline.compose.prices_page import (
@@ -23,7 +25,7 @@ from pipeline.models.prices import PriceFile, WorkloadProfile
 from pipeline.models.sourced import Sourced
 from pipeline.normalize.fx import RateNotFound, RateTable
 from pipeline.render import prices_page
-from pipeline.render.drawing import Drawer, Drawing
+from pipeline.render.drawing import NOW, Drawing, Draws
 from pipeline.tables.cost import record_fx
 from pipeline.tables.prices import (
     PRICE_COLUMNS,
@@ -39,13 +41,14 @@ from pipeline.tables.prices import (
 
 def reused_blended_groups(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
                           profiles: Iterable[WorkloadProfile], dates: Iterable[dt.date],
-                          memo: Memo, salt: str) -> list[tuple[str, list[dict]]]:
+                          memo: Memo, salt: str, json: Callable[[BaseModel], str] = fresh_json,
+                          ) -> list[tuple[str, list[dict]]]:
     """Return tables.prices.blended_groups' groups, each with its memo key, reused from `memo`
     when the model's records, the rates they use, the profile and the dates are the same."""
     profiles = list(profiles)
     groups = []
     for blend in blend_plans(files, dates):
-        records = records_digest(blend, rates)
+        records = records_digest(blend, rates, json)
         for profile in profiles:
             key = ("blended-rows " + hashlib.sha256(
                 f"{salt}\0{records}\0{profile!r}".encode()).hexdigest())
@@ -53,7 +56,8 @@ def reused_blended_groups(files: Mapping[str, Sourced[PriceFile]], rates: RateTa
     return groups
 
 
-def records_digest(blend: BlendPlan, rates: RateTable) -> str:
+def records_digest(blend: BlendPlan, rates: RateTable,
+                   json: Callable[[BaseModel], str] = fresh_json) -> str:
     """Return the digest of what a model's blended rows read besides the profile: its list's
     terms, its records, the rates they use, the dates evaluated and the gaps between them."""
     provider, model, plist, days = blend.provider, blend.model, blend.plist, blend.days
@@ -63,21 +67,20 @@ def records_digest(blend: BlendPlan, rates: RateTable) -> str:
             fx = "" if plist.currency == "USD" else repr(record_fx(plist, record, rates))
         except RateNotFound:
             fx = "no rate"
-        parts += [record.content_json, fx, repr([days[i] for i in indices]), repr(gap)]
+        parts += [json(record), fx, repr([days[i] for i in indices]), repr(gap)]
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()
 
 
 def price_files(sources: Sources, dates: list[dt.date], memo: Memo | None = None,
                 parts: ReusedParts | None = None,
-                drawer: Drawer | None = None) -> dict[str, str | bytes | Drawing]:
+                drawer: Draws = NOW) -> dict[str, str | bytes | Drawing]:
     """Return the Prices page, its charts and the price data files, as of the newest edition.
 
     The full price tables do not depend on the editions: `memo` keeps them by the digest of
     every price record and rate (`parts.prices_key`), and the drawings of two of the charts by
     the digest of the numbers they plot (`prices_chart_key`); the parts' memo keeps each
-    model's blended rows (price_tables). `drawer` draws the charts (render/drawing.py)."""
+    model's blended rows (price_tables). `drawer` draws the charts (build/drawer.py)."""
     memo = memo if memo is not None else Memo()
-    drawer = drawer if drawer is not None else Drawer(0)
     if not sources.prices or sources.rates is None:
         return {"prices.md": "# Prices\n\nNo price histories in this repository.\n"}
 
@@ -85,7 +88,8 @@ def price_files(sources: Sources, dates: list[dt.date], memo: Memo | None = None
     as_of = max(dates)
     monday = as_of - dt.timedelta(days=as_of.weekday())
     code = parts.code if parts else ""
-    every = parts.prices_key if parts else price_keys(sources, [dt.date.max], code)[0]
+    json = parts.json if parts else ModelJson(sources)
+    every = parts.prices_key if parts else price_keys(sources, [dt.date.max], code, json)[0]
 
     def tables() -> dict[str, bytes]:
         rows = price_rows(files, rates)
@@ -93,7 +97,7 @@ def price_files(sources: Sources, dates: list[dt.date], memo: Memo | None = None
                 "data/prices.json": json_bytes(rows, PRICE_COLUMNS)}
 
     parts_memo = parts.memo if parts else Memo()
-    groups = reused_blended_groups(files, rates, profiles, dates, parts_memo, code)
+    groups = reused_blended_groups(files, rates, profiles, dates, parts_memo, code, json)
     blended = [row for _, rows in groups for row in rows]
     current = current_tables(files, rates, profiles, as_of)
     # Drawn only when what they plot changed: the hour-of-week chart reads the windowed prices of

@@ -26,9 +26,22 @@ from pathlib import Path
 from pipeline.paths import REPO
 from pipeline.whole_files import write_whole
 
-CODE = REPO
-"""The checkout the code runs from: its pipeline/, templates/ and site/ shape every page."""
-CODE_DIRS = ("pipeline", "templates", "site")
+
+@dataclass(frozen=True)
+class Code:
+    """The checkout whose code shapes a build's output: the folders of it that do (`dirs`), and
+    its templates."""
+
+    root: Path = REPO
+    dirs: tuple[str, ...] = ("pipeline", "templates", "site")
+
+    @property
+    def templates(self) -> Path:
+        return self.root / "templates"
+
+
+CHECKOUT = Code()
+"""The checkout this code runs from."""
 VERSIONED = ("mkdocs", "mkdocs-material", "markdown", "jinja2", "pymdown-extensions",
              "matplotlib", "css-inline", "nh3", "pydantic")
 STAMP_VERSION = 2
@@ -73,14 +86,15 @@ def _versions() -> str:
     return ",".join(found)
 
 
-def render_salt() -> str:
+def code_digest(code: Code = CHECKOUT) -> str:
     """Return a digest of everything besides the sources that shapes what the build computes and
-    renders: the code, the templates and the versions of the libraries that render. Every
-    cached part, page and file of a build is keyed with it, so an upgrade or an edit to a template
-    never serves what the old ones made."""
+    renders: the code, the templates and the versions of the libraries that read, render and
+    draw. Every key of what `.cache/` keeps covers it (parsed files, parts, pages, files,
+    charts, compiled templates), so an upgrade or an edit to the code never serves what the old
+    code made."""
     digest = hashlib.sha256(f"{sys.version}\n{_versions()}\n".encode())
-    for name in CODE_DIRS:
-        content_digest(CODE / name, digest)
+    for name in code.dirs:
+        content_digest(code.root / name, digest)
     return digest.hexdigest()
 
 
@@ -107,13 +121,13 @@ def content_digest(top: Path, digest: hashlib._Hash | None = None) -> hashlib._H
     return digest
 
 
-def inputs_signature(root: Path, out: Path, today: dt.date) -> str:
+def inputs_signature(root: Path, out: Path, today: dt.date, code: Code = CHECKOUT) -> str:
     """Return a digest of everything a build reads: sources, code, site, versions, today, out."""
     digest = hashlib.sha256(
         f"{STAMP_VERSION}\n{sys.version}\n{_versions()}\n{root}\n{out}\n{today}\n".encode())
     _tree_signature(root / "sources", digest)
-    for name in CODE_DIRS:
-        _tree_signature(CODE / name, digest, skip=frozenset({"__pycache__"}))
+    for name in code.dirs:
+        _tree_signature(code.root / name, digest, skip=frozenset({"__pycache__"}))
     for var in ("BRIEF_CACHE",):
         digest.update(f"{var}={os.environ.get(var, '')}\n".encode())
     return digest.hexdigest()

@@ -13,7 +13,6 @@ import datetime as dt
 from pipeline.compose.charts import ChartSpec
 from pipeline.compose.hardware import (
     FigureIndex,
-    any_fresh,
     figure_index,
     hardware_figures,
     hardware_radar,
@@ -113,8 +112,7 @@ class Parts:
         """Return the hardware figures and radar items of the window (previous, date]."""
         s, hw = self.sources, self.sources.hardware
         return (hardware_figures(hw, self.hardware_index(), date, previous,
-                                 usd_at_ecb_rates(s.rates))
-                if any_fresh(hw, date, previous) else [],  # and the rows stay unread
+                                 usd_at_ecb_rates(s.rates)),
                 hardware_radar(hw, date))
 
     def computed(self, date: dt.date, previous: dt.date | None) -> dict[str, list[Item]]:

@@ -119,16 +119,6 @@ def window_slice(dates: Sequence[dt.date], date: dt.date,
     return start, bisect_right(dates, date)
 
 
-def any_fresh(hw: Hardware, date: dt.date, previous: dt.date | None) -> bool:
-    """May the edition window hold a figure? False only when the rows' summary shows no result
-    that can make a group fresh was published in it, so its figures are known to be none
-    without reading a row."""
-    if hw.rows_summary is None:
-        return True
-    start, end = window_slice(hw.rows_summary.fresh, date, previous)
-    return end > start
-
-
 def hardware_radar(hw: Hardware, date: dt.date) -> list[RadarItem]:
     """Return radar items for benchmark files whose results are due after the edition date."""
     items = []

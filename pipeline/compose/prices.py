@@ -19,7 +19,6 @@ from pipeline.tables.cost import (
     median_change,
     price_change,
     price_diff,
-    quoted_models,
     record_at,
     tier_price,
 )
@@ -140,7 +139,7 @@ def _cheapest(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
               profile: WorkloadProfile, at: dt.datetime):
     best = None
     for _, sourced in sorted(files.items()):
-        for model, plist in quoted_models(sourced.model).items():
+        for model, plist in sourced.model.quote_lists.items():
             try:
                 b = plist and blended_usd(plist, model, profile, at, rates)
             except RateNotFound:
@@ -153,7 +152,7 @@ def _cheapest(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
 def _median_figure(files, profile, start, end, previous) -> Figure | None:
     changes, cites = [], []
     for _, sourced in sorted(files.items()):
-        for model, plist in quoted_models(sourced.model).items():
+        for model, plist in sourced.model.quote_lists.items():
             change = price_change(plist, model, profile, start, end)
             if change is not None:
                 changes.append(change)

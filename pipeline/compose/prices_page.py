@@ -12,7 +12,7 @@ from pipeline.compose.charts import ChartSeries, ChartSpec
 from pipeline.models.prices import PriceFile, WorkloadProfile
 from pipeline.models.sourced import Sourced
 from pipeline.normalize.fx import RateNotFound, RateTable
-from pipeline.tables.cost import blended_usd, day_end, effective_price, models_of, quoted_models
+from pipeline.tables.cost import blended_usd, day_end, effective_price
 from pipeline.tables.prices import blended_rows
 
 CurrentRow = tuple[str, str, str, float, float, dt.date]
@@ -25,7 +25,7 @@ def current_rows(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
     first."""
     rows = []
     for _, sourced in sorted(files.items()):
-        for model, plist in quoted_models(sourced.model).items():
+        for model, plist in sourced.model.quote_lists.items():
             try:
                 b = blended_usd(plist, model, profile, day_end(as_of), rates)
             except RateNotFound:
@@ -47,12 +47,12 @@ def in_force_since(files: Mapping[str, Sourced[PriceFile]], as_of: dt.date) -> d
     """Return the newest instant, up to the end of `as_of`, when the price the page quotes for
     some model changed (a record took effect or ended), or None when none is in force yet.
 
-    Only the lists the page quotes count (`quoted_models`): a change to a list it does not show
+    Only the lists the page quotes count (`PriceFile.quote_lists`): a change to a list it does not show
     (DeepSeek's yuan list beside its dollar one) leaves the page as it was."""
     at = day_end(as_of)
     edges = []
     for sourced in files.values():
-        for model, plist in quoted_models(sourced.model).items():
+        for model, plist in sourced.model.quote_lists.items():
             starts, records = plist.periods[model]
             # A model's periods never overlap, so its newest edge by `at` is the start of the
             # last record to start by then, or that record's end when it has passed.
@@ -133,7 +133,7 @@ def hour_of_week(files: Mapping[str, Sourced[PriceFile]], week_monday: dt.date,
         for plist in sourced.model.lists:
             if not plist.windows:
                 continue
-            for model in models_of(plist):
+            for model in plist.periods:
                 # Mid-hour, so a window starting on the hour is in force at its first hour.
                 values = [effective_price(plist, model, meter, start + dt.timedelta(hours=h,
                                                                                     minutes=30))

@@ -36,7 +36,7 @@ def load_snapshots(root: Path, feeds: list[Feed], cache: Parses = FRESH,
                    ) -> tuple[dict[str, Snapshot], list[Problem]]:
     """Return the snapshot of every feed that has a usable one, and warnings for the rest.
 
-    `cache` keeps each usable snapshot by its bytes, with its items' JSON (parse_cache.py)."""
+    `cache` keeps each usable snapshot by its bytes (build/parse_cache.py)."""
     snapshots: dict[str, Snapshot] = {}
     problems: list[Problem] = []
     known = {f.id for f in feeds}
@@ -50,7 +50,7 @@ def load_snapshots(root: Path, feeds: list[Feed], cache: Parses = FRESH,
             continue
         data = path.read_bytes()
         snap, found = cache.checked("Snapshot", name, data,
-                                    functools.partial(parse_snapshot, data, name), _with_item_json)
+                                    functools.partial(parse_snapshot, data, name))
         problems += found
         if snap is None:
             continue
@@ -61,11 +61,6 @@ def load_snapshots(root: Path, feeds: list[Feed], cache: Parses = FRESH,
             continue
         snapshots[snap.feed_id] = snap
     return snapshots, problems
-
-
-def _with_item_json(snapshot: Snapshot) -> None:
-    for item in snapshot.items:
-        _ = item.content_json  # computed now, so it is kept with the snapshot
 
 
 def load_feeds(root: Path, cache: Parses = FRESH,

@@ -9,9 +9,8 @@ result on an accelerator with no cost is an error: a figure would need it, and $
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
-from collections import Counter, UserList
-from collections.abc import Callable, Mapping, Sequence
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from pipeline.formats.benchmark_record import ReadResult
@@ -22,7 +21,6 @@ from pipeline.load.yaml_lines import line_of
 from pipeline.models.hardware import (
     Accelerator,
     AcceleratorsFile,
-    BenchmarkFile,
     BenchmarksIndex,
     CostsFile,
     HourlyCost,
@@ -38,11 +36,8 @@ from pipeline.tables.hardware import (
     FileReport,
     Hardware,
     HardwareRow,
-    RowsSummary,
-    costs_in_force,
     normalize_records,
     rows_missing_cost,
-    summarize_rows,
 )
 
 
@@ -76,10 +71,8 @@ def load_hardware(root: Path, cache: Parses = FRESH,
         return None, [], problems
     accelerators = tuple(accs.model.accelerators)
     problems += _check_costs(costs.model.costs, {a.name for a in accelerators}, costs.lines)
-    parts: list[Sequence[HardwareRow] | Callable[[], Sequence[HardwareRow]]] = []  # by file
-    summary = RowsSummary()
+    rows: list[HardwareRow] = []
     reports: list[FileReport] = []
-    read_from: list[str] = []  # the cache keys of the files read: what the rows depend on
     listed: set[Path] = set()
     for i, entry in enumerate(index.model.files):
         path = root / BENCHMARKS / entry.path
@@ -94,36 +87,16 @@ def load_hardware(root: Path, cache: Parses = FRESH,
             continue
         info = FileInfo(name, entry.published, str(entry.source_url), entry.official)
         # The rows depend on the file, how the index describes it and the accelerator names.
-        key = cache.key(f"benchmark {entry.suite} {entry.round} {info!r} {accelerators!r}",
-                        name, data)
-        read_from.append(key)
-
-        def read(data: bytes = data, key: str = key, entry: BenchmarkFile = entry,
-                 info: FileInfo = info) -> tuple[Sequence[HardwareRow], FileReport]:
-            return cache.get(key) or read_benchmark(data, entry.suite, entry.round, info,
-                                                    accelerators)
-
-        # The rows are read only if the build asks for them (LazyRows); the summary and the
-        # report, kept beside them, are what every build reads. `read` holds the file's bytes
-        # until then, so rows read late are those of this build's bytes even if the cache
-        # entry was pruned or the file edited meanwhile.
-        kept = cache.get(f"{key}-summary")
-        if kept is not None and cache.keep(key):
-            report, file_summary = kept
-            parts.append(lambda read=read: read()[0])
-        else:
-            try:
-                found_rows, report = read()
-            except FormatError as err:
-                problems.append(Problem(name, "", f"not read as {entry.suite}: {err}",
-                                        severity="warning"))
-                continue
-            file_summary = summarize_rows(found_rows)
-            if not cache.keep(key):
-                cache.put(key, (found_rows, report))
-            cache.put(f"{key}-summary", (report, file_summary))
-            parts.append(found_rows)
-        summary |= file_summary
+        try:
+            found_rows, report = cache.parsed(
+                f"benchmark {entry.suite} {entry.round} {info!r} {accelerators!r}", name, data,
+                lambda data=data, entry=entry, info=info: read_benchmark(
+                    data, entry.suite, entry.round, info, accelerators))
+        except FormatError as err:
+            problems.append(Problem(name, "", f"not read as {entry.suite}: {err}",
+                                    severity="warning"))
+            continue
+        rows += found_rows
         reports.append(report)
         problems += [Problem(name, "", f"{n} of {report.total_rows} rows not in the table: "
                              f"{reason}", severity="warning") for reason, n in report.skipped]
@@ -131,53 +104,14 @@ def load_hardware(root: Path, cache: Parses = FRESH,
         if path.is_file() and path.suffix in (".json", ".csv") and path.resolve() not in listed:
             problems.append(Problem(rel(path, root), "", f"not listed in {INDEX}; add it with "
                                     "its suite, round and publication date"))
-    rows = LazyRows.of(parts)
-    in_force = costs_in_force(costs.model.costs, dt.date.max)
-    needed = any(a not in in_force for a in summary.costed_accelerators)
-    for row in rows_missing_cost(rows, costs.model.costs, dt.date.max) if needed else ():
+    for row in rows_missing_cost(rows, costs.model.costs, dt.date.max):
         problems.append(Problem(row.source_file, row.row_ref, f"no hourly cost for "
                                 f"{row.accelerator} in {COSTS}, but result {row.citation_id} "
                                 "needs one for tokens per dollar (a missing cost is never $0); "
                                 "add a cost with its source"))
     hardware = Hardware(accelerators, tuple(costs.model.costs), tuple(index.model.files),
-                        tuple(reports), hashlib.sha256(" ".join(read_from).encode()).hexdigest(),
-                        summary)
+                        tuple(reports))
     return hardware, rows, problems
-
-
-class LazyRows(UserList):
-    """The benchmark rows: a list whose files' rows are read (from the parse cache, or parsed
-    again from the bytes they were loaded from) the first time it is used; until then only the
-    files' summaries are in memory (Hardware.rows_summary)."""
-
-    _parts: list | None = None
-
-    @classmethod
-    def of(cls, parts: list[Sequence[HardwareRow] | Callable[[], Sequence[HardwareRow]]],
-           ) -> LazyRows:
-        """Return the rows of `parts`, each a file's rows or what reads them."""
-        rows = cls()
-        rows._parts = parts
-        return rows
-
-    @property  # type: ignore[override]
-    def data(self) -> list[HardwareRow]:
-        if self._parts is not None:
-            self._rows = [row for part in self._parts
-                          for row in (part() if callable(part) else part)]
-            self._parts = None
-        return self._rows
-
-    @data.setter
-    def data(self, rows: list[HardwareRow]) -> None:
-        self._parts, self._rows = None, rows
-
-    # UserList copies and pickles through its instance dict, where `data` is not.
-    def __copy__(self) -> LazyRows:
-        return type(self)(self.data)
-
-    def __reduce__(self) -> tuple:
-        return type(self), (self.data,)
 
 
 def _check_costs(costs: list[HourlyCost], known: set[str],

@@ -49,12 +49,8 @@ def _file_problems(sourced: Sourced[PriceFile], path: Path) -> list[Problem]:
 
 
 def _indexed(price_file: PriceFile) -> None:
-    """Fill the indexes and record JSON the cost core and cache keys use, so the parse cache
-    keeps them with the file (about 0.1 s a build for a year of prices)."""
+    """Fill the indexes the cost core uses, so a parse cache keeps them with the file."""
     _ = price_file.quote_lists  # fills each list's periods too
-    for plist in price_file.lists:
-        for record in plist.records:
-            _ = record.content_json
 
 
 def price_file_problems(sourced: Sourced[PriceFile],

@@ -4,7 +4,6 @@ can act on: the dotted path of the field, a plain message, the line."""
 from __future__ import annotations
 
 import difflib
-import hashlib
 import types
 import typing
 from collections.abc import Callable, Mapping
@@ -24,14 +23,6 @@ class Parses(Protocol):
     """How a loader turns a file's bytes into its value: parsed afresh (`FRESH`), or reused from
     an earlier build when the bytes are the same (build/ passes one that keeps them)."""
 
-    def key(self, kind: str, name: str, data: bytes) -> str: ...
-
-    def get(self, key: str) -> Any | None: ...
-
-    def keep(self, key: str) -> bool: ...
-
-    def put(self, key: str, value: Any) -> None: ...
-
     def checked(self, kind: str, name: str, data: bytes, parse: Callable[[], tuple[Any, list]],
                 prepare: Callable[[Any], object] | None = None) -> tuple[Any, list]: ...
 
@@ -40,20 +31,6 @@ class Parses(Protocol):
 
 class _Fresh:
     """Every file parsed afresh, nothing kept."""
-
-    def key(self, kind: str, name: str, data: bytes) -> str:
-        # Still a digest of the bytes: what a loader derives from keys (Hardware.rows_key)
-        # must change with the file.
-        return hashlib.sha256(f"{kind}\0{name}\0".encode() + data).hexdigest()
-
-    def get(self, key: str) -> Any | None:
-        return None
-
-    def keep(self, key: str) -> bool:
-        return False
-
-    def put(self, key: str, value: Any) -> None:
-        pass
 
     def checked(self, kind: str, name: str, data: bytes, parse: Callable[[], tuple[Any, list]],
                 prepare: Callable[[Any], object] | None = None) -> tuple[Any, list]:

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import datetime as dt
-from functools import cached_property
 from typing import Literal
 
 from pydantic import Field, model_validator
@@ -107,13 +106,6 @@ class SnapshotItem(SourceModel):
     """Language of the item (from the feed or xml:lang), when known."""
     author: str | None = None
     """Author name as plain text, when given."""
-
-    @cached_property
-    def content_json(self) -> str:
-        """The item as JSON: what the feed part of an edition is keyed by (edition_keys.py);
-        kept with the parsed snapshot, as serializing 20,000 items took ~0.3 s a build. Never
-        `model_copy(update=...)` a loaded item: the copy would keep this, stale."""
-        return self.model_dump_json()
 
 
 class Snapshot(SourceModel):

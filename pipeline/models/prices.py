@@ -155,19 +155,6 @@ class PriceRecord(SourceModel):
         """Does any price of the record apply in a named window only?"""
         return any(p.window for p in self.prices)
 
-    @cached_property
-    def content_json(self) -> str:
-        """The record as JSON: what cache keys digest it by (edition_keys.py, price_tables.py).
-        Kept with the parsed file; never `model_copy(update=...)` a loaded record: the copy
-        would keep this, stale."""
-        return self.model_dump_json()
-
-    @cached_property
-    def blended_memo(self) -> dict[tuple, float | None]:
-        """Blended prices of this record already computed, for the cost core (cost.py): a year of
-        editions asks for the same few thousand of them millions of times."""
-        return {}
-
     @model_validator(mode="after")
     def _period(self) -> PriceRecord:
         if self.to is not None and self.to <= self.from_:

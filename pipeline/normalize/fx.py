@@ -39,9 +39,6 @@ class RateTable:
     origin: str = field(default="", compare=False)
     """Where the rates came from (snapshot path or package), for the data tables."""
 
-    @property
-    def currencies(self) -> frozenset[str]:
-        return frozenset(self.days) | {"USD"}
 
 
 def table_from_eur_rates(eur_rates: dict[str, dict[dt.date, float]], origin: str = "") -> RateTable:
@@ -76,7 +73,3 @@ def to_usd(amount: float, currency: str, table: RateTable, day: dt.date) -> tupl
     rate = rate_on(table, currency, day)
     return amount * rate.usd_per_unit, rate
 
-
-def from_usd(amount_usd: float, currency: str, table: RateTable, day: dt.date) -> float:
-    """Return `amount_usd` in `currency` at the same rate `to_usd` uses on `day`."""
-    return amount_usd / rate_on(table, currency, day).usd_per_unit

@@ -14,11 +14,6 @@ def per_mtok(price: float, unit: str) -> float:
     return price * 1_000_000 / TOKENS_PER_UNIT[unit]
 
 
-def from_per_mtok(price_per_mtok: float, unit: str) -> float:
-    """Return the price per `unit` of a price per million tokens."""
-    return price_per_mtok * TOKENS_PER_UNIT[unit] / 1_000_000
-
-
 def meter_label(meter: str, ttl_minutes: int | None = None) -> str:
     """Return the meter as tables name it: `cache_write` or `cache_write_60m` when TTLs differ."""
     return f"{meter}_{ttl_minutes}m" if ttl_minutes else meter

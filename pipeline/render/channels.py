@@ -12,10 +12,12 @@ import datetime as dt
 import io
 import itertools
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 
 from pipeline.compose.charts import ChartSeries, ChartSpec
 from pipeline.compose.types import Edition, Figure, RadarItem, Story
 from pipeline.models.series import Series
+from pipeline.paths import TEMPLATES
 from pipeline.render.charts import Chart
 from pipeline.render.escape import plain_text
 from pipeline.render.feeds import atom_feed, edition_updated, edition_url, feed_item, json_feed
@@ -30,18 +32,20 @@ class Renderer:
     One method per thing rendered, so a caller can reuse what it rendered before
     (build/pages.py does, between builds)."""
 
-    def __init__(self, series: Series) -> None:
+    def __init__(self, series: Series, templates: Path = TEMPLATES) -> None:
         self.series = series
+        self.templates = templates
+        """The folder of the templates to render with."""
 
     def page(self, edition: Edition, editions: list[Edition], *, home: bool,
              charts: Sequence[Chart] = (), base_url: str | None = None) -> str:
         """Return `edition_page(...)` of these arguments."""
         return edition_page(edition, self.series, editions, home=home, charts=charts,
-                            base_url=base_url)
+                            base_url=base_url, templates=self.templates)
 
     def text(self, edition: Edition) -> str:
         """Return `text_edition(edition)`."""
-        return text_edition(edition)
+        return text_edition(edition, self.templates)
 
     def body_html(self, body_md: str) -> str:
         """Return the HTML of an edition's Markdown body (for feeds and e-mail)."""
@@ -49,7 +53,7 @@ class Renderer:
 
     def email_html(self, edition: Edition, body_html: str) -> bytes:
         """Return the e-mail HTML of an edition, from its body HTML."""
-        return email_html(edition, self.series, body_html).encode()
+        return email_html(edition, self.series, body_html, self.templates).encode()
 
 
 def editions_per_month(editions: Sequence[Edition]) -> ChartSpec:

@@ -3,7 +3,7 @@
 Per model and scenario: tokens per dollar by accelerator for each cost basis (headline results
 only: closed, available, measured, official); marked results listed apart; InferenceX throughput
 per GPU against interactivity. Charts are deterministic (fixed hash salt, no date metadata), and
-drawn by the build's drawer (render/drawing.py), so matplotlib is imported only where they are.
+drawn by the build's chart workers (build/drawer.py), so matplotlib is imported only where they are.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from pipeline.compose.sources import Sources
 from pipeline.render.charts import svg_bytes
-from pipeline.render.drawing import Drawer, Drawing
+from pipeline.render.drawing import NOW, Drawing, Draws
 from pipeline.tables.hardware import (
     CostedRow,
     HardwareRow,
@@ -109,12 +109,11 @@ def interactivity_chart(rows: Sequence[HardwareRow], model: str, scenario: str) 
 
 def hardware_page(costed: Sequence[CostedRow], rows: Sequence[HardwareRow],
                   skipped: Sequence[tuple[str, int, str, int]] = (),
-                  drawer: Drawer | None = None) -> tuple[str, dict[str, Drawing]]:
+                  drawer: Draws = NOW) -> tuple[str, dict[str, Drawing]]:
     """Return (the Hardware page's Markdown, {chart file name: SVG drawing}).
 
     `skipped` lists (file, rows in file, reason, rows left out) for the "not in the table" note;
     `drawer` draws the charts (right away without one)."""
-    drawer = drawer if drawer is not None else Drawer(0)
     charts: dict[str, Drawing] = {}
     out = ["# Hardware: tokens per dollar", "",
            "Tokens per dollar = tokens per second per accelerator × 3600 ÷ US dollars per "
@@ -173,7 +172,7 @@ def hardware_page(costed: Sequence[CostedRow], rows: Sequence[HardwareRow],
 
 
 def hardware_files(sources: Sources, as_of: dt.date,
-                   drawer: Drawer | None = None) -> dict[str, str | bytes | Drawing]:
+                   drawer: Draws = NOW) -> dict[str, str | bytes | Drawing]:
     """Return the Hardware page, its charts (drawn by `drawer`) and the hardware data files, as
     of the newest edition."""
     if sources.hardware is None:

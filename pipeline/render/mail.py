@@ -12,20 +12,23 @@ import email.policy
 import email.utils
 import hashlib
 from email.message import EmailMessage
+from pathlib import Path
 from urllib.parse import urlsplit
 
 from pipeline.compose.types import Edition
 from pipeline.models.series import Series
+from pipeline.paths import TEMPLATES
 from pipeline.render.feeds import edition_url, series_name
 from pipeline.render.pages import environment
 
 
-def email_html(edition: Edition, series: Series, body_html: str) -> str:
+def email_html(edition: Edition, series: Series, body_html: str,
+               templates: Path = TEMPLATES) -> str:
     """Return the e-mail edition's HTML, CSS inlined; `body_html` is the edition, links absolute."""
     import css_inline
 
     site = str(series.site_url)
-    page = environment().get_template("email.html.j2").render(
+    page = environment(templates).get_template("email.html.j2").render(
         edition=edition, name=series_name(series), description=series.description,
         site_url=site, page_url=edition_url(series, edition.date),
         text_url=f"{site}briefings/{edition.date.isoformat()}.txt", body_html=body_html)

@@ -66,7 +66,8 @@ def neighbours(editions: list[Edition], edition: Edition) -> tuple[dt.date | Non
 
 
 def edition_page(edition: Edition, series: Series, editions: list[Edition], *, home: bool,
-                 charts: Sequence[Chart] = (), base_url: str | None = None) -> str:
+                 charts: Sequence[Chart] = (), base_url: str | None = None,
+                 templates: Path = TEMPLATES) -> str:
     """Return the Markdown page of an edition (`home=True`: the site's front page).
 
     `base_url` (the site's URL) makes every link absolute, for the copies in feeds and e-mail,
@@ -81,7 +82,7 @@ def edition_page(edition: Edition, series: Series, editions: list[Edition], *, h
         # Raw HTML links are relative to the page's URL (briefings/DAY/); Markdown images are
         # relative to its file (briefings/DAY.md), which mkdocs then rewrites.
         link_prefix, root_prefix, asset_prefix, image = "../", "../../", "../", "svg"
-    return environment().get_template("briefing.md.j2").render(
+    return environment(templates).get_template("briefing.md.j2").render(
         edition=edition, series=series, numbers=_numbers(edition),
         previous=previous, following=following, source_url=str(series.source_url),
         link_prefix=link_prefix, root_prefix=root_prefix,
@@ -89,9 +90,9 @@ def edition_page(edition: Edition, series: Series, editions: list[Edition], *, h
     )
 
 
-def text_edition(edition: Edition) -> str:
+def text_edition(edition: Edition, templates: Path = TEMPLATES) -> str:
     """Return the plain-text edition, laid out like the editions we publish by e-mail."""
-    text = environment().get_template("briefing.txt.j2").render(edition=edition)
+    text = environment(templates).get_template("briefing.txt.j2").render(edition=edition)
     # Collapse runs of blank lines the template's conditionals leave behind.
     lines = [line.rstrip() for line in text.splitlines()]
     out: list[str] = []
@@ -110,12 +111,13 @@ def headline_of(edition: Edition) -> str:
     return edition.title
 
 
-def archive_page(editions: list[Edition], charts: Sequence[Chart] = ()) -> str:
+def archive_page(editions: list[Edition], charts: Sequence[Chart] = (),
+                 templates: Path = TEMPLATES) -> str:
     """Return the archive page: every edition, newest first, grouped by month, after its charts."""
     newest = sorted(editions, key=lambda e: e.date, reverse=True)
     months = [(f"{month:%B %Y}", list(group)) for month, group in
               itertools.groupby(newest, key=lambda e: e.date.replace(day=1))]
-    return environment().get_template("archive.md.j2").render(
+    return environment(templates).get_template("archive.md.j2").render(
         editions=newest, months=months, headline_of=headline_of,
         charts_md=[c.markdown("", "svg") for c in charts])
 

@@ -39,17 +39,6 @@ def record_at(plist: PriceList, model: str, at: dt.datetime) -> PriceRecord | No
     return record if record.to is None or at < record.to else None
 
 
-def models_of(plist: PriceList) -> list[str]:
-    """Return the models a list has ever priced, in first-seen order."""
-    return list(plist.periods)
-
-
-def quoted_models(price_file: PriceFile) -> dict[str, PriceList]:
-    """Return every model of a provider, in first-seen order, with the list to quote it from
-    (see `usd_list_first`)."""
-    return price_file.quote_lists
-
-
 def tier_key(price: Price) -> TierKey:
     """Return the key that identifies a published price within its record."""
     return (price.meter, price.ttl_minutes, price.window, price.context_above_tokens, price.mode)
@@ -151,16 +140,6 @@ def blended_per_mtok(plist: PriceList, record: PriceRecord, profile: WorkloadPro
                      at: dt.datetime) -> float | None:
     """Return the blended price per Mtok (list currency) of a record for a profile, or None when
     the input or output price is missing."""
-    # Without windows the blend is the same all year; with them it depends on the week (DST).
-    key = (id(plist), profile, week_start(at) if record.uses_windows else None)
-    memo = record.blended_memo
-    if key not in memo:
-        memo[key] = _blend(plist, record, profile, at)
-    return memo[key]
-
-
-def _blend(plist: PriceList, record: PriceRecord, profile: WorkloadProfile,
-           at: dt.datetime) -> float | None:
     total = 0.0
     for window, weight in window_weights(plist, record, profile, at).items():
         def price(meter: str, window: str | None = window) -> float | None:
@@ -207,12 +186,6 @@ def blended_usd(plist: PriceList, model: str, profile: WorkloadProfile, at: dt.d
         return None
     fx = record_fx(plist, record, rates)
     return Blended(value * fx.usd_per_unit, value, plist.currency, fx, record)
-
-
-def usd_list_first(price_file: PriceFile, model: str) -> PriceList | None:
-    """Return the list to quote a model from: the provider's USD list when it prices the model,
-    else its first list that does (converted at the ECB rate)."""
-    return price_file.quote_lists.get(model)
 
 
 def tokens_per_dollar(usd_per_mtok: float) -> float:
@@ -277,7 +250,7 @@ def price_diff(files: Mapping[str, PriceFile], start: dt.datetime,
     moves = []
     for provider, price_file in sorted(files.items()):
         for plist in price_file.lists:
-            for model in models_of(plist):
+            for model in plist.periods:
                 ra, rb = record_at(plist, model, start), record_at(plist, model, end)
                 if ra is rb:
                     continue  # one record in force throughout: nothing moved

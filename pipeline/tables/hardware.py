@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import astuple, dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from pipeline.formats.benchmark_record import BenchmarkRecord
 from pipeline.models.hardware import Accelerator, BenchmarkFile, HourlyCost
@@ -43,40 +43,6 @@ class Hardware:
     costs: tuple[HourlyCost, ...]
     files: tuple[BenchmarkFile, ...]
     reports: tuple[FileReport, ...] = ()
-    rows_key: str = ""
-    """A digest of what the benchmark rows were read from: each file's bytes, its index entry,
-    the accelerators and the reading code. Keys of computed parts use it instead of the rows
-    themselves (edition_keys.py): digesting 20,000 rows took ~0.1 s a build."""
-    rows_summary: RowsSummary | None = field(default=None, repr=False)
-    """What builds ask of the rows besides figures and tables; None when not known (then the
-    rows are read for it). Not in the repr keys are made of: `rows_key` decides it."""
-
-
-@dataclass(frozen=True)
-class RowsSummary:
-    """What a build asks of the benchmark rows when it needs none of them in full, kept beside
-    them by the loader: a new edition with no result published in its window and an unchanged
-    Hardware page then read no row (reading 20,000 took ~0.1 s of such a build)."""
-
-    published: tuple[dt.date, ...] = ()
-    """The rows' publication dates, each once, ascending."""
-    fresh: tuple[dt.date, ...] = ()
-    """The publication dates of the rows that can make a group fresh (`can_be_fresh`), each
-    once, ascending."""
-    costed_accelerators: tuple[str, ...] = ()
-    """The accelerators of headline token-throughput rows: each needs a cost (rows_missing_cost)."""
-
-    def __or__(self, other: RowsSummary) -> RowsSummary:
-        return RowsSummary(*(tuple(sorted(set(a) | set(b)))
-                             for a, b in zip(astuple(self), astuple(other))))
-
-
-def summarize_rows(rows: Sequence[HardwareRow]) -> RowsSummary:
-    """Return the summary of `rows` (see RowsSummary)."""
-    return RowsSummary(
-        tuple(sorted({r.published for r in rows if r.published is not None})),
-        tuple(sorted({r.published for r in rows if can_be_fresh(r)})),  # type: ignore[misc]
-        tuple(sorted({r.accelerator for r in rows if needs_cost(r)})))
 
 
 def can_be_fresh(row: HardwareRow) -> bool:
@@ -176,11 +142,6 @@ class HardwareRow:
     def group_key(self) -> tuple[str, str, str, str]:
         """(suite, model, scenario, division): figures are compared only within one group."""
         return (self.suite, self.model, self.scenario, self.division)
-
-
-def comparable(a: HardwareRow, b: HardwareRow) -> bool:
-    """May `a` and `b` be put side by side? Same group, and both headline or both marked alike."""
-    return a.group_key == b.group_key and a.flags == b.flags
 
 
 def normalize_records(records: Sequence[BenchmarkRecord], info: FileInfo,

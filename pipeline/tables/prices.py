@@ -14,7 +14,7 @@ from pipeline.models.prices import PriceFile, PriceList, PriceRecord, WorkloadPr
 from pipeline.models.sourced import Sourced
 from pipeline.normalize.fx import RateNotFound, RateTable
 from pipeline.normalize.units import meter_label, per_mtok
-from pipeline.tables.cost import blended_usd, day_end, quoted_models, record_fx, tier_key
+from pipeline.tables.cost import blended_usd, day_end, record_fx, tier_key
 from pipeline.tables.json_rows import rows_json
 
 PRICE_COLUMNS = ("provider", "model", "currency", "unit_price", "meter", "window",
@@ -101,7 +101,7 @@ def blend_plans(files: Mapping[str, Sourced[PriceFile]],
     ends = [day_end(d) for d in days]
     return [BlendPlan(provider, model, plist, _plan(plist.periods[model][1], ends), days, ends)
             for provider, sourced in sorted(files.items())
-            for model, plist in quoted_models(sourced.model).items()]
+            for model, plist in sourced.model.quote_lists.items()]
 
 
 def blended_groups(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
