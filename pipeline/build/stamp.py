@@ -183,6 +183,6 @@ def write_stamp(cache: Path | None, out: Path, stamp: Stamp) -> None:
         return
     path = _stamp_path(cache, out)
     try:
-        write_whole(path, json.dumps(stamp.__dict__).encode("utf-8"))
+        write_whole(path, json.dumps(stamp.__dict__, allow_nan=False).encode("utf-8"))
     except OSError:
         pass  # a read-only cache: the next build cannot know it has nothing to do, and builds

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
+import math
 import zipfile
 
 
@@ -37,5 +38,12 @@ def parse_ecb_history(data: bytes) -> dict[str, dict[dt.date, float]]:
             cell = cell.strip()
             # The ECB writes N/A for currencies it did not quote that day (or any more).
             if currency and cell and cell != "N/A":
-                rates[currency][day] = float(cell)
+                try:
+                    rate = float(cell)
+                except ValueError:
+                    rate = math.nan
+                if not (math.isfinite(rate) and rate > 0):
+                    raise EcbFormatError(f"{day} {currency}: {cell!r} is not a rate (a finite "
+                                         "number above 0)")
+                rates[currency][day] = rate
     return rates

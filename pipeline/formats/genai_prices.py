@@ -12,6 +12,7 @@ import datetime as dt
 
 import yaml
 
+from pipeline.formats.numbers import finite
 from pipeline.formats.price_map import ImportedPrice, ImportResult
 
 _METERS = {"input_mtok": ("input", None), "output_mtok": ("output", None),
@@ -64,11 +65,11 @@ def _prices(provider: str, model: str, prices: dict, window, start, end,
             continue
         meter, ttl = _METERS[name]
         ttl = ttl if meter == "cache_write" and "cache_write_1h_mtok" in prices else None
-        bands = [(0, value)] if isinstance(value, (int, float)) else (
+        bands = [(0, value)] if not isinstance(value, dict) else (
             [(0, value.get("base"))] + [(t["start"], t["price"]) for t in value.get("tiers", [])])
         for above, price in bands:
-            if not isinstance(price, (int, float)):
-                result.unrepresented[f"{name} (not a number)"] += 1
+            if finite(price) is None or finite(above) is None:
+                result.unrepresented[f"{name} (not a finite number)"] += 1
                 continue
             out.append(ImportedPrice(provider, model, meter, float(price), int(above),
                                      ttl_minutes=ttl, window_utc=window, from_date=start,

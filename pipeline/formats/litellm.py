@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 
+from pipeline.formats.numbers import finite
 from pipeline.formats.price_map import ImportedPrice, ImportResult, per_mtok_from_per_token
 
 _FIELD = re.compile(
@@ -51,10 +52,12 @@ def _entry_prices(provider: str, model: str, entry: dict, result: ImportResult,
                   ) -> list[ImportedPrice]:
     prices: dict[tuple, ImportedPrice] = {}
     for name, value in entry.items():
-        if not isinstance(value, (int, float)) or isinstance(value, bool):
+        if finite(value) is None:
             if name == "tiered_pricing" and isinstance(value, list):
                 for band in value:
                     _tiered(provider, model, band, prices, result)
+            elif isinstance(value, float):
+                result.unrepresented[f"{name} (not a finite number)"] += 1
             continue
         match = _FIELD.match(name)
         if match is None:
@@ -79,13 +82,13 @@ def _entry_prices(provider: str, model: str, entry: dict, result: ImportResult,
 
 def _tiered(provider: str, model: str, band: dict, prices: dict, result: ImportResult) -> None:
     span = band.get("range")
-    if not (isinstance(span, list) and span and isinstance(span[0], (int, float))):
+    if not (isinstance(span, list) and span and finite(span[0]) is not None):
         result.unrepresented["tiered_pricing without a range"] += 1
         return
     for field_name, meter in (("input_cost_per_token", "input"),
                               ("output_cost_per_token", "output")):
-        value = band.get(field_name)
-        if isinstance(value, (int, float)):
+        value = finite(band.get(field_name))
+        if value is not None:
             key = (meter, None, int(span[0]), "realtime")
             prices.setdefault(key, ImportedPrice(provider, model, meter,
                                                  per_mtok_from_per_token(value), int(span[0])))

@@ -11,6 +11,7 @@ import datetime as dt
 import json
 import re
 
+from pipeline.formats.numbers import finite
 from pipeline.formats.price_map import ImportedPrice, ImportResult
 
 _LONG_CONTEXT_ID = re.compile(r"-\d+k$")
@@ -32,11 +33,13 @@ def read_llm_prices(data: bytes) -> ImportResult:
             end = _day(item.get("to_date"))
             for name, meter in (("input", "input"), ("output", "output"),
                                 ("input_cached", "cached_input")):
-                value = item.get(name)
-                if isinstance(value, (int, float)):
+                value = finite(item.get(name))
+                if value is not None:
                     found = True
-                    result.prices.append(ImportedPrice(vendor, model_id, meter, float(value),
+                    result.prices.append(ImportedPrice(vendor, model_id, meter, value,
                                                        from_date=start, to_date=end))
+                elif isinstance(item.get(name), float):
+                    result.unrepresented[f"{name} (not a finite number)"] += 1
             for extra in set(item) - _KNOWN:
                 result.unrepresented[f"price_history.{extra}"] += 1
         if found:

@@ -24,6 +24,15 @@ def as_float(value: object) -> float | None:
     return number if math.isfinite(number) else None
 
 
+def finite(value: object) -> float | None:
+    """Return `value` when it is a finite JSON number (not a bool, a string, NaN or an infinity:
+    Python's json reads `NaN`, `Infinity` and `1e400` as floats), else None."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    number = float(value)
+    return number if math.isfinite(number) else None
+
+
 def as_count(value: object) -> int | None:
     """Return `value` as a positive whole number (`8.0` → 8), or None for 8.5, 0, blanks."""
     number = as_float(value)

@@ -325,7 +325,8 @@ async def fetch_one(client: httpx.AsyncClient, feed: Feed, snapshot: Snapshot | 
 
 def write_snapshot(path: Path, snapshot: Snapshot) -> None:
     """Write `snapshot` to `path` atomically: a temporary file beside it, fsync, rename."""
-    text = json.dumps(snapshot.model_dump(mode="json"), ensure_ascii=False, indent=1) + "\n"
+    text = json.dumps(snapshot.model_dump(mode="json"), ensure_ascii=False, indent=1,
+                      allow_nan=False) + "\n"
     write_whole(path, text.encode("utf-8"), durable=True)
 
 

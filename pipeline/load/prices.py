@@ -96,8 +96,7 @@ def _list_problems(plist: PriceList, path: str, lines: Mapping[tuple, int], loc:
                         f"(from {a.from_:%Y-%m-%d %H:%M}Z, "
                         f"{'open-ended' if a.to is None else f'to {a.to:%Y-%m-%d %H:%M}Z'}); "
                         f"give records.{before} a `to` at or before this `from`")
-            if not b.jump_is_real:
-                out.extend(_jumps(plist, before, after, path, lines, loc))
+        out.extend(_jumps(plist, ordered, path, lines, loc))
     checked: set[tuple[str, str]] = set()
     names = [w.name for w in plist.windows]
     for j, record in enumerate(plist.records):
@@ -117,23 +116,28 @@ def _list_problems(plist: PriceList, path: str, lines: Mapping[tuple, int], loc:
     return out
 
 
-def _jumps(plist: PriceList, before: int, after: int, path: str, lines: Mapping[tuple, int],
+def _jumps(plist: PriceList, ordered: list[int], path: str, lines: Mapping[tuple, int],
            loc: tuple) -> list[Problem]:
-    previous = {(p.meter, p.ttl_minutes, p.window, p.context_above_tokens, p.mode): p.price
-                for p in plist.records[before].prices}
+    """Return a problem for each price over 100× or under 1/100 of the same tier's price before
+    it, in one model's records `ordered` by start. A price that jumped is not what the next one
+    is compared with: a single slip names its own record, not the one after it too."""
+    reference: dict[tuple, tuple[float, int]] = {}  # tier → (price, record index)
     out = []
-    for k, price in enumerate(plist.records[after].prices):
-        old = previous.get((price.meter, price.ttl_minutes, price.window,
-                            price.context_above_tokens, price.mode))
-        if not old or price.price <= 0 or old <= 0:
-            continue
-        ratio = price.price / old
-        if ratio > JUMP_FACTOR or ratio < 1 / JUMP_FACTOR:
-            where = (*loc, "records", after, "prices", k, "price")
-            word = "over 100×" if ratio > 1 else "under 1/100 of"
-            out.append(Problem(path, ".".join(map(str, where)),
-                               f"{price.price:g} is {word} the previous {price.meter} price "
-                               f"({old:g}, records.{before}); check the unit ({plist.unit}) "
-                               "for a per-1K vs per-1M slip, or set `jump_is_real: true` on "
-                               "this record", line=line_of(lines, where)))
+    for j in ordered:
+        record = plist.records[j]
+        for k, price in enumerate(record.prices):
+            tier = (price.meter, price.ttl_minutes, price.window, price.context_above_tokens,
+                    price.mode)
+            old, before = reference.get(tier, (0.0, -1))
+            ratio = price.price / old if old > 0 and price.price > 0 else 1.0
+            if not record.jump_is_real and (ratio > JUMP_FACTOR or ratio < 1 / JUMP_FACTOR):
+                where = (*loc, "records", j, "prices", k, "price")
+                word = "over 100×" if ratio > 1 else "under 1/100 of"
+                out.append(Problem(path, ".".join(map(str, where)),
+                                   f"{price.price:g} is {word} the previous {price.meter} price "
+                                   f"({old:g}, records.{before}); check the unit ({plist.unit}) "
+                                   "for a per-1K vs per-1M slip, or set `jump_is_real: true` on "
+                                   "this record", line=line_of(lines, where)))
+                continue
+            reference[tier] = (price.price, j)
     return out

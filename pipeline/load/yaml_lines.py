@@ -54,8 +54,10 @@ def parse_yaml(data: bytes, path: str) -> tuple[Any, Lines, list[Problem]]:
             if node is None:
                 return None, {}, [Problem(path, "", "the file is empty")]
             lines: Lines = {}
-            problems: list[Problem] = []
-            _walk(node, (), lines, problems, path)
+            try:
+                problems = _walk(node, lines, path)
+            except _Refused as refused:
+                return None, {}, [refused.problem]
             doc = loader.construct_document(node)
         finally:
             loader.dispose()
@@ -71,23 +73,69 @@ def parse_yaml(data: bytes, path: str) -> tuple[Any, Lines, list[Problem]]:
     return doc, lines, problems
 
 
-def _walk(node: yaml.Node, loc: tuple, lines: Lines, problems: list[Problem], path: str) -> None:
-    lines[loc] = node.start_mark.line + 1
-    if isinstance(node, yaml.MappingNode):
-        seen: dict[Any, int] = {}
-        for key_node, value_node in node.value:
-            key = key_node.value
-            line = key_node.start_mark.line + 1
-            if key in seen:
-                dotted = ".".join(str(p) for p in (*loc, key))
-                problems.append(Problem(path, dotted, f"key appears twice (lines {seen[key]} "
-                                        f"and {line}); keep one", line=line))
-            seen[key] = line
-            _walk(value_node, (*loc, key), lines, problems, path)
-            lines[(*loc, key)] = line
-    elif isinstance(node, yaml.SequenceNode):
-        for i, item in enumerate(node.value):
-            _walk(item, (*loc, i), lines, problems, path)
+MAX_DEPTH = 32
+"""How deeply values may nest: our formats need six levels; a deeper file is refused before it is
+built, so no nesting can exhaust the stack of the code that reads it."""
+
+
+class _Refused(Exception):
+    """A file refused before its document is built (_walk)."""
+
+    def __init__(self, problem: Problem) -> None:
+        self.problem = problem
+
+
+def _walk(root: yaml.Node, lines: Lines, path: str) -> list[Problem]:
+    """Fill `lines` from the node tree and return its duplicate keys; raise _Refused when the
+    file must not be built at all.
+
+    Refused before any value is built: an alias (`*name`), since a value reached twice could be
+    reached exponentially often (nine levels of nine aliases in 756 bytes expand to 387 million
+    values), and no format of ours needs one; a key that is not plain text (`? [a, b]`); nesting
+    deeper than MAX_DEPTH. Each node is visited once, so this is linear in the file."""
+    problems: list[Problem] = []
+    seen_nodes: set[int] = set()
+    # Each node with its place and the line it is reached from (its key's, or its list's).
+    stack: list[tuple[yaml.Node, tuple, int]] = [(root, (), 1)]
+    while stack:
+        node, loc, reached_from = stack.pop()
+        dotted = ".".join(str(p) for p in loc)
+        if id(node) in seen_nodes:
+            # An alias's node is its anchor's: its own line is where it was reached from.
+            line = reached_from
+            raise _Refused(Problem(path, dotted, f"line {line} repeats a value by YAML alias "
+                                   "(*name); write the value out: aliases are not read in "
+                                   "these files", line=line))
+        seen_nodes.add(id(node))
+        line = node.start_mark.line + 1
+        if len(loc) > MAX_DEPTH:
+            raise _Refused(Problem(path, dotted, f"values nest more than {MAX_DEPTH} levels "
+                                   f"deep (line {line}); no field of these files nests that "
+                                   "far", line=line))
+        lines.setdefault(loc, line)
+        # Children pushed last first, so nodes are visited in the file's order: an anchor is
+        # then met before its aliases, and the alias is what a problem names.
+        if isinstance(node, yaml.MappingNode):
+            keys: dict[Any, int] = {}
+            children = []
+            for key_node, value_node in node.value:
+                key_line = key_node.start_mark.line + 1
+                if not isinstance(key_node, yaml.ScalarNode):
+                    raise _Refused(Problem(path, dotted, f"line {key_line} has a key that is a "
+                                           "list or a mapping (`? ...`); keys are plain names",
+                                           line=key_line))
+                key = key_node.value
+                if key in keys:
+                    problems.append(Problem(
+                        path, ".".join(str(p) for p in (*loc, key)), f"key appears twice "
+                        f"(lines {keys[key]} and {key_line}); keep one", line=key_line))
+                keys[key] = key_line
+                lines[(*loc, key)] = key_line
+                children.append((value_node, (*loc, key), key_line))
+            stack.extend(reversed(children))
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend(reversed([(item, (*loc, i), line) for i, item in enumerate(node.value)]))
+    return problems
 
 
 def line_of(lines: Mapping[tuple, int], loc: tuple) -> int | None:

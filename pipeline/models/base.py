@@ -8,8 +8,9 @@ from pydantic import BaseModel, ConfigDict
 class SourceModel(BaseModel):
     """A model of a curated source file.
 
-    `extra="forbid"` turns a misspelt key into an error; attribute docstrings become the field
-    descriptions that the JSON Schema (and so the editors' completion) shows.
+    `extra="forbid"` turns a misspelt key into an error; `allow_inf_nan=False` refuses NaN and
+    infinities (`.nan`, `'NaN'`, `.inf`, `1e400`) in every number; attribute docstrings become
+    the field descriptions that the JSON Schema (and so the editors' completion) shows.
     """
 
     model_config = ConfigDict(
@@ -17,4 +18,5 @@ class SourceModel(BaseModel):
         frozen=True,
         use_attribute_docstrings=True,
         str_strip_whitespace=True,
+        allow_inf_nan=False,
     )

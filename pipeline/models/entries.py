@@ -8,6 +8,7 @@ from typing import Annotated
 from pydantic import AnyUrl, Field, UrlConstraints, field_validator
 
 from pipeline.models.base import SourceModel
+from pipeline.models.links import link_scheme, refused_links
 
 HttpUrl = Annotated[AnyUrl, UrlConstraints(allowed_schemes=["http", "https"])]
 """A web address; only http and https, so no `javascript:` or `file:` link reaches a page."""
@@ -84,6 +85,15 @@ class Entry(SourceModel):
     """Corrections made after publication, oldest first."""
     claims: list[Claim] = []
     """Converted or computed figures the summary states, to check and show beside ours."""
+
+    @field_validator("summary")
+    @classmethod
+    def _safe_links(cls, summary: str) -> str:
+        refused = refused_links(summary)
+        if refused:
+            raise ValueError(f"a link uses the {link_scheme(refused[0])}: scheme; only http, "
+                             "https and mailto links (or links within the site) may be used")
+        return summary
 
     @field_validator("tags")
     @classmethod

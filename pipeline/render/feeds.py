@@ -134,4 +134,4 @@ def json_feed(series: Series, items: list[FeedItem]) -> bytes:
             for item in latest(items)
         ],
     }
-    return (json.dumps(doc, ensure_ascii=False, indent=2) + "\n").encode()
+    return (json.dumps(doc, ensure_ascii=False, indent=2, allow_nan=False) + "\n").encode()
