@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
 import click
+import pytest
 import yaml
 from click.testing import CliRunner
 
 from pipeline.cli.feeds import ingest_feeds, register
 from pipeline.models.entries import Entry
+from pipeline.models.links import refused_links
+from pipeline.problems import SourceError
+from pipeline.render.markdown_html import markdown_html
 from tests.feed_server import FeedServer
 
 REPO = Path(__file__).resolve().parents[1]
@@ -51,6 +56,7 @@ def test_add_writes_a_valid_entry_for_an_editor_to_finish(tmp_path: Path) -> Non
     written = list((root / "sources" / "entries").rglob("*.yaml"))
     assert len(written) == 1 and written[0].parent.name == "2026"
     doc = yaml.safe_load(written[0].read_text("utf-8"))
+    assert doc.pop("draft") is True  # refused until an editor deletes it (test below)
     entry = Entry.model_validate(doc)
     assert entry.section == "local" and entry.original_headline.startswith("DeepSeek Flash")
     assert entry.links[0].publisher == "36氪 (36Kr)" and entry.links[0].language == "zh"
@@ -58,6 +64,44 @@ def test_add_writes_a_valid_entry_for_an_editor_to_finish(tmp_path: Path) -> Non
     assert again.exit_code == 1 and "exists already" in again.output
     missing = CliRunner().invoke(cli(), ["add", "--root", str(root), "nope"])
     assert "no feed item with id 'nope'" in missing.output
+
+
+def test_an_added_entry_is_a_draft_whose_feed_text_is_escaped(tmp_path: Path) -> None:
+    # A feed summary that writes Markdown: a script link, an image from a data: URL. Pre-filled
+    # into our Markdown it must read as those characters, and the draft must not build.
+    root = copy_sources(tmp_path)
+    snapshot = root / "sources" / "snapshots" / "feeds" / "36kr.json"
+    doc = json.loads(snapshot.read_text("utf-8"))
+    item = doc["items"][0]
+    item["summary_text"] = "Cheaper: [read](javascript:alert(1)) ![x](data:text/html,hi) <b>"
+    snapshot.write_text(json.dumps(doc, ensure_ascii=False, indent=1), encoding="utf-8")
+    result = CliRunner().invoke(cli(), ["add", "--root", str(root), item["id"][:10]])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("wrote sources/entries/")
+    assert result.output.rstrip().endswith("a draft; write it in our own words, delete its "
+                                           "`draft: true` line, then run `brief check`")
+    [path] = (root / "sources" / "entries").rglob("*.yaml")
+    entry_doc = yaml.safe_load(path.read_text("utf-8"))
+    assert entry_doc["summary"].endswith(
+        r"Feed summary: Cheaper: \[read\]\(javascript:alert\(1\)\) \!\[x\]\(data:text/html,hi\) "
+        "&lt;b&gt;")
+    assert refused_links(entry_doc["summary"]) == []
+    assert markdown_html(entry_doc["summary"]).count("<a") == 0
+    with pytest.raises(SourceError) as err:
+        load_entries_of(root)
+    assert [(p.path, p.field, p.message) for p in err.value.problems] == [(
+        path.relative_to(root).as_posix(), "draft", "this entry is a draft pre-filled by "
+        "`brief add`; write the headline and summary in our own words, then delete the "
+        "`draft: true` line (got True)")]
+    del entry_doc["draft"]
+    path.write_text(yaml.safe_dump(entry_doc, allow_unicode=True), encoding="utf-8")
+    load_entries_of(root)
+
+
+def load_entries_of(root: Path) -> None:
+    from pipeline.load.sources import load_sources
+
+    load_sources(root)
 
 
 def test_ingest_feeds_command_fetches_and_reports(tmp_path: Path) -> None:

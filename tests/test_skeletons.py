@@ -19,11 +19,14 @@ from pipeline.models.skeletons import skeleton_text
 
 
 def field_names(model: type[BaseModel], prefix: str = "") -> set[str]:
-    """Return the dotted names of every field, nested models included."""
+    """Return the dotted names of every field a new file carries, nested models included (not
+    the excluded ones: Entry.draft is only ever written by `brief add`)."""
     from pipeline.models.skeletons import _nested_model
 
     names = set()
     for name, info in model.model_fields.items():
+        if info.exclude:
+            continue
         names.add(prefix + name)
         nested, _ = _nested_model(info.annotation)
         if nested is not None:

@@ -145,6 +145,7 @@ def entry_from_item(feeds_file: FeedsFile, snapshots: dict[str, Snapshot],
                     item_id: str) -> tuple[str, dict]:
     """Return (relative path, document) of a curated entry pre-filled from feed item `item_id`."""
     from pipeline.models.entries import Entry
+    from pipeline.render.escape import md_text
 
     found = [(f, i) for f in feeds_file.feeds for i in (snapshots[f.id].items
              if f.id in snapshots else []) if i.id == item_id or i.id.startswith(item_id)]
@@ -164,13 +165,16 @@ def entry_from_item(feeds_file: FeedsFile, snapshots: dict[str, Snapshot],
     if local and not language.startswith("en"):
         doc["original_headline"] = item.title
         doc["headline"] = "TODO: headline in English, in our words"
+    # The feed's words are third-party text: escaped, so whatever Markdown they hold (a link,
+    # an image) reads as the characters it is, as everywhere else we show feed text.
     doc["summary"] = ("TODO: one paragraph in our own words; facts from the link, not its "
-                      f"sentences. Feed summary: {item.summary_text}")
+                      f"sentences. Feed summary: {md_text(item.summary_text)}")
     doc["links"] = [{"url": item.url, "publisher": feed.title,
                      **({"title": item.title} if item.title else {}),
                      "region": feed.region, "language": language.split("-")[0]
                      if not re.fullmatch(r"[a-z]{2,3}(-[A-Za-z0-9]+)*", language) else language}]
     Entry.model_validate(doc)  # what we write must load; the TODOs are for the editor
+    doc["draft"] = True  # and `brief check` refuses it until the editor removes this
     path = f"sources/entries/{day:%Y}/{day:%m-%d}-{_slug(item.title, item.id)}.yaml"
     return path, doc
 
@@ -190,7 +194,8 @@ def add(root: Path, item: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     text = yaml.safe_dump(doc, allow_unicode=True, sort_keys=False, width=100)
     path.write_text(text, encoding="utf-8")
-    click.echo(f"wrote {rel_path}: replace the TODOs, then run `brief check`")
+    click.echo(f"wrote {rel_path}: a draft; write it in our own words, delete its "
+               "`draft: true` line, then run `brief check`")
 
 
 def register(group: click.Group) -> None:

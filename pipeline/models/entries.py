@@ -85,6 +85,18 @@ class Entry(SourceModel):
     """Corrections made after publication, oldest first."""
     claims: list[Claim] = []
     """Converted or computed figures the summary states, to check and show beside ours."""
+    draft: bool = Field(default=False, exclude=True)  # exclude: not in `brief new`'s files
+    """Set by `brief add` on an entry it pre-filled from a feed item; `brief check` refuses the
+    entry until an editor has written it in our own words and deleted this line."""
+
+    @field_validator("draft")
+    @classmethod
+    def _not_a_draft(cls, draft: bool) -> bool:
+        if draft:
+            raise ValueError("this entry is a draft pre-filled by `brief add`; write the "
+                             "headline and summary in our own words, then delete the "
+                             "`draft: true` line")
+        return draft
 
     @field_validator("summary")
     @classmethod

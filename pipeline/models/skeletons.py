@@ -32,7 +32,8 @@ def skeleton_text(kind: SourceKind, path: str, values: dict[str, object]) -> str
 def _model_lines(model: type[BaseModel], values: dict[str, object], indent: int) -> list[str]:
     lines: list[str] = []
     for name, info in model.model_fields.items():
-        lines += _field_lines(name, info, values, indent)
+        if not info.exclude:  # a field no new file should carry (Entry.draft)
+            lines += _field_lines(name, info, values, indent)
     return lines
 
 
