@@ -7,6 +7,7 @@ import json
 import resource
 import subprocess
 import sys
+from html import escape as html_escape
 from pathlib import Path
 
 import pytest
@@ -211,3 +212,32 @@ def test_non_finite_prices_in_third_party_maps_are_left_out_and_counted() -> Non
     genai = read_genai_prices(b"id: p\nmodels:\n- id: m\n  prices: {input_mtok: .nan, "
                               b"output_mtok: 2}\n")
     assert [p.meter for p in genai.prices] == ["output"]
+
+
+V51 = "sources/benchmarks/mlperf-inference/v5.1/summary_results.json"
+
+
+def test_a_truncated_benchmark_file_is_shown_and_fails_a_strict_build(copy_repo_sources) -> None:
+    root = copy_repo_sources()
+    results = root / V51
+    data = results.read_bytes()
+    results.write_bytes(data[: len(data) // 2])  # cut mid-file, as a failed download leaves it
+    done = brief(root, "check")
+    assert done.returncode == 0, done.stderr
+    [warning] = [line for line in done.stdout.splitlines() if V51 in line]
+    assert warning.startswith(f"{V51}: warning: not read as mlperf-inference: ")
+    assert warning.endswith("; its results are left out (the Hardware page lists the file)")
+    why = warning.split("warning: ", 1)[1].split("; its results")[0]
+    # --strict: the warning is an error, and nothing is built.
+    assert refused(root, "check", "--strict") == [warning.replace("warning: ", "")]
+    assert refused(root, "build", "--strict") == [warning.replace("warning: ", "")]
+    assert not (root / "public").exists()
+    built = brief(root, "build", "--today", "2026-11-30")
+    assert built.returncode == 0, built.stderr
+    page = (root / "public" / "hardware" / "index.html").read_text(encoding="utf-8")
+    assert "Files not read" in page and "none of their results are on this page" in page
+    assert f"<td>{V51}</td>" in page.replace("\u200b", "")
+    assert html_escape(why) in page
+    # A strict build of the tree the lenient build left is not taken as up to date.
+    assert refused(root, "build", "--strict", "--today", "2026-11-30") == [
+        warning.replace("warning: ", "")]

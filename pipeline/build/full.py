@@ -71,7 +71,7 @@ def long_lived_objects() -> Iterator[None]:
 
 def build_full(root: Path, out: Path, today: dt.date, cache: Path | None, inputs: str,
                kept: dict[str, list], code: build_stamp.Code = build_stamp.CHECKOUT,
-               files_apart_from: int | None = None) -> BuildResult:
+               files_apart_from: int | None = None, strict: bool = False) -> BuildResult:
     """Build the site of `root` into `out`, reusing what `cache` keeps; return what was built
     (build_site says what the arguments are)."""
     salt = build_stamp.code_digest(code)
@@ -91,7 +91,7 @@ def build_full(root: Path, out: Path, today: dt.date, cache: Path | None, inputs
     # Open until the site is swapped in: mkdocs writes the charts last, as they are drawn.
     with Drawer(workers_for(cold=charts.is_empty())) as charts.drawer, ExitStack() as opened:
         with long_lived_objects():
-            sources = load_sources(root, parsed)
+            sources = load_sources(root, parsed, strict=strict)
             parsed.prune()
             memos = {name: load_memo(path, files_dir if name == "data-files" else None)
                      for name, path in memo_files.items()}

@@ -18,15 +18,16 @@ __all__ = ["BuildResult", "build_site"]
 
 
 def build_site(root: Path, out: Path, *, today: dt.date, code: build_stamp.Code = build_stamp.CHECKOUT,
-               files_apart_from: int | None = None) -> BuildResult:
+               files_apart_from: int | None = None, strict: bool = False) -> BuildResult:
     """Build the site of `root`'s sources into `out`; on any failure `out` stays as it was.
 
     `code` is the checkout whose code and templates shape the output (this one); data files of
-    `files_apart_from` bytes or more are kept apart in `.cache/files/` (default: memo_store's)."""
+    `files_apart_from` bytes or more are kept apart in `.cache/files/` (default: memo_store's);
+    `strict` makes every warning about the sources an error."""
     # Incremental builds (issue 8): nothing to do when inputs and output are as the last good
     # build left them; this check imports nothing heavy, so the imports below come after it.
     cache = build_stamp.cache_dir(root)
-    inputs = build_stamp.inputs_signature(root, out, today, code)
+    inputs = build_stamp.inputs_signature(root, out, today, code, strict=strict)
     with output.build_lock(out):
         stamp = build_stamp.read_stamp(cache, out)
         if build_stamp.is_up_to_date(stamp, inputs, out):
@@ -39,7 +40,7 @@ def build_site(root: Path, out: Path, *, today: dt.date, code: build_stamp.Code 
         from pipeline.build.full import build_full
 
         return build_full(root, out, today, cache, inputs, stamp.kept if stamp else {}, code,
-                          files_apart_from)
+                          files_apart_from, strict)
     finally:
         if not frozen_by_caller:  # see full.long_lived_objects: a caller may build again
             gc.unfreeze()

@@ -121,10 +121,13 @@ def content_digest(top: Path, digest: hashlib._Hash | None = None) -> hashlib._H
     return digest
 
 
-def inputs_signature(root: Path, out: Path, today: dt.date, code: Code = CHECKOUT) -> str:
-    """Return a digest of everything a build reads: sources, code, site, versions, today, out."""
+def inputs_signature(root: Path, out: Path, today: dt.date, code: Code = CHECKOUT, *,
+                     strict: bool = False) -> str:
+    """Return a digest of everything a build reads: sources, code, site, versions, today, out,
+    and whether warnings are errors (a strict build must not pass for a lenient one's)."""
     digest = hashlib.sha256(
-        f"{STAMP_VERSION}\n{sys.version}\n{_versions()}\n{root}\n{out}\n{today}\n".encode())
+        f"{STAMP_VERSION}\n{sys.version}\n{_versions()}\n{root}\n{out}\n{today}\n"
+        f"{'strict' if strict else ''}\n".encode())
     _tree_signature(root / "sources", digest)
     for name in code.dirs:
         _tree_signature(code.root / name, digest, skip=frozenset({"__pycache__"}))

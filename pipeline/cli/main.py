@@ -11,7 +11,7 @@ from typing import ClassVar
 
 import click
 
-from pipeline.cli.terminal import ROOT, failed, print_problems, reports_errors
+from pipeline.cli.terminal import ROOT, STRICT, failed, print_problems, reports_errors
 from pipeline.problems import BuildError, SourceError
 
 
@@ -44,12 +44,13 @@ def main() -> None:
 @ROOT
 @click.option("--format", "fmt", type=click.Choice(["text", "github"]), default="text",
               show_default=True, help="`github` prints problems as workflow annotations.")
-def check(root: Path, fmt: str) -> None:
+@STRICT
+def check(root: Path, fmt: str, strict: bool) -> None:
     """Validate every source file; print each problem with its file and field."""
     from pipeline.load.sources import load_sources
 
     try:
-        sources = load_sources(root)
+        sources = load_sources(root, strict=strict)
     except SourceError as err:
         print_problems(err.problems, fmt)
         errors = sum(p.severity == "error" for p in err.problems)
@@ -70,12 +71,14 @@ def _today(value: str | None) -> dt.date:
               help="Where to put the site [default: ROOT/public].")
 @click.option("--today", default=None, metavar="YYYY-MM-DD",
               help="Build as of this day (editions on a cadence stop here) [default: today].")
+@STRICT
 @reports_errors
-def build(root: Path, out: Path | None, today: str | None) -> None:
+def build(root: Path, out: Path | None, today: str | None, strict: bool) -> None:
     """Check the sources, then build the whole site offline into public/."""
     from pipeline.build.site import build_site
 
-    result = build_site(root.resolve(), (out or root / "public").resolve(), today=_today(today))
+    result = build_site(root.resolve(), (out or root / "public").resolve(), today=_today(today),
+                        strict=strict)
     click.echo(f"built {result.editions} editions into {result.out}")
 
 

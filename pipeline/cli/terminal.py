@@ -17,6 +17,10 @@ ROOT = click.option(
     "that write).")
 
 
+STRICT = click.option("--strict", is_flag=True,
+                      help="Treat every warning as an error (exit 1, nothing built).")
+
+
 def print_problems(problems: list[Problem], fmt: str = "text") -> None:
     """Print problems one per line, as `path: field: message` or as GitHub annotations; errors
     go to standard error, warnings to standard output."""

@@ -73,6 +73,7 @@ def load_hardware(root: Path, cache: Parses = FRESH,
     problems += _check_costs(costs.model.costs, {a.name for a in accelerators}, costs.lines)
     rows: list[HardwareRow] = []
     reports: list[FileReport] = []
+    unreadable: list[tuple[str, str]] = []
     listed: set[Path] = set()
     for i, entry in enumerate(index.model.files):
         path = root / BENCHMARKS / entry.path
@@ -93,8 +94,10 @@ def load_hardware(root: Path, cache: Parses = FRESH,
                 lambda data=data, entry=entry, info=info: read_benchmark(
                     data, entry.suite, entry.round, info, accelerators))
         except FormatError as err:
-            problems.append(Problem(name, "", f"not read as {entry.suite}: {err}",
+            problems.append(Problem(name, "", f"not read as {entry.suite}: {err}; its results "
+                                    "are left out (the Hardware page lists the file)",
                                     severity="warning"))
+            unreadable.append((name, f"not read as {entry.suite}: {err}"))
             continue
         rows += found_rows
         reports.append(report)
@@ -110,7 +113,7 @@ def load_hardware(root: Path, cache: Parses = FRESH,
                                 "needs one for tokens per dollar (a missing cost is never $0); "
                                 "add a cost with its source"))
     hardware = Hardware(accelerators, tuple(costs.model.costs), tuple(index.model.files),
-                        tuple(reports))
+                        tuple(reports), tuple(unreadable))
     return hardware, rows, problems
 
 

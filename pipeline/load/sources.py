@@ -6,6 +6,7 @@ dotted path of the field and a message a person can act on, and the build stops 
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from pathlib import Path
 
@@ -25,10 +26,11 @@ from pipeline.problems import Problem, SourceError
 from pipeline.tables.hardware import COSTS, CostError, Hardware, usd_at_ecb_rates
 
 
-def load_sources(root: Path, cache: Parses = FRESH) -> Sources:
+def load_sources(root: Path, cache: Parses = FRESH, *, strict: bool = False) -> Sources:
     """Load and validate every source under `root/sources`; raise SourceError with all problems.
 
-    `cache`: parsed files kept between builds (the build passes one; `brief check` need not)."""
+    `cache`: parsed files kept between builds (the build passes one; `brief check` need not).
+    `strict`: every warning is an error (`--strict`)."""
     problems: list[Problem] = []
     series_path = root / "sources" / "editions.yaml"
     series: Sourced[Series] | None = None
@@ -56,6 +58,8 @@ def load_sources(root: Path, cache: Parses = FRESH) -> Sources:
         problems += cost_currency_problems(hardware, rates)
     feeds, snapshots, found = load_feeds(root, cache)
     problems += found
+    if strict:
+        problems = [dataclasses.replace(p, severity="error") for p in problems]
     errors = [p for p in problems if p.severity == "error"]
     if errors or series is None:
         raise SourceError(problems)

@@ -109,11 +109,13 @@ def interactivity_chart(rows: Sequence[HardwareRow], model: str, scenario: str) 
 
 def hardware_page(costed: Sequence[CostedRow], rows: Sequence[HardwareRow],
                   skipped: Sequence[tuple[str, int, str, int]] = (),
-                  drawer: Draws = NOW) -> tuple[str, dict[str, Drawing]]:
+                  drawer: Draws = NOW, unreadable: Sequence[tuple[str, str]] = (),
+                  ) -> tuple[str, dict[str, Drawing]]:
     """Return (the Hardware page's Markdown, {chart file name: SVG drawing}).
 
     `skipped` lists (file, rows in file, reason, rows left out) for the "not in the table" note;
-    `drawer` draws the charts (right away without one)."""
+    `drawer` draws the charts (right away without one); `unreadable` lists (file, why) for the
+    benchmark files that could not be read at all, whose results are missing from the page."""
     charts: dict[str, Drawing] = {}
     out = ["# Hardware: tokens per dollar", "",
            "Tokens per dollar = tokens per second per accelerator × 3600 ÷ US dollars per "
@@ -162,6 +164,11 @@ def hardware_page(costed: Sequence[CostedRow], rows: Sequence[HardwareRow],
         out += [f"## InferenceX {md_text(model)} {md_text(scenario)}: throughput per GPU "
                 "against interactivity", "", f"![Throughput per GPU against interactivity]"
                 f"(charts/{name})", ""]
+    if unreadable:
+        out += ["## Files not read", "", "These benchmark files could not be read; none of "
+                "their results are on this page.", "", "| File | Why |", "| --- | --- |"]
+        out += [f"| {md_text(f)} | {md_text(why)} |" for f, why in unreadable]
+        out.append("")
     if skipped:
         out += ["## Rows not in the table", "", "| File | Rows | Reason | Left out |",
                 "| --- | ---: | --- | ---: |"]
@@ -179,7 +186,8 @@ def hardware_files(sources: Sources, as_of: dt.date,
         return {"hardware.md": "# Hardware\n\nNo hardware sources in this repository.\n"}
     public = [r for r in sources.hardware_rows if r.published is None or r.published <= as_of]
     costed = costed_rows(public, sources.hardware.costs, as_of, usd_at_ecb_rates(sources.rates))
-    page, charts = hardware_page(costed, public, drawer=drawer)
+    page, charts = hardware_page(costed, public, drawer=drawer,
+                                 unreadable=sources.hardware.unreadable)
     files: dict[str, str | bytes | Drawing] = {"hardware.md": page,
                                      "data/hardware.csv": hardware_csv(costed),
                                      "data/hardware.json": hardware_json(costed)}

@@ -43,6 +43,8 @@ class Hardware:
     costs: tuple[HourlyCost, ...]
     files: tuple[BenchmarkFile, ...]
     reports: tuple[FileReport, ...] = ()
+    unreadable: tuple[tuple[str, str], ...] = ()
+    """(file, why) for each listed benchmark file that could not be read at all."""
 
 
 def can_be_fresh(row: HardwareRow) -> bool:
