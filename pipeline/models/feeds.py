@@ -77,6 +77,9 @@ class Health(SourceModel):
     """Failed attempts since the last success; three or more flags the feed on the Sources page."""
     last_error: str | None = None
     """What went wrong last time, for people; cleared by a success."""
+    last_warning: str | None = None
+    """What was wrong with the last feed that was read (a truncated or malformed body read
+    loosely), for people; cleared by a clean read."""
     gone: bool = False
     """The server said 410 Gone: ingest stops asking until the feed's url changes."""
     retry_after: dt.datetime | None = None
@@ -106,6 +109,9 @@ class SnapshotItem(SourceModel):
     """Language of the item (from the feed or xml:lang), when known."""
     author: str | None = None
     """Author name as plain text, when given."""
+    cut: list[str] = []
+    """The fields stored cut short because the feed gave more than a snapshot keeps of one
+    (normalize/items.py: FIELD_CAP_BYTES); a link too long to keep is dropped."""
 
 
 class Snapshot(SourceModel):

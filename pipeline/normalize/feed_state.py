@@ -54,7 +54,9 @@ def record_attempt(feed: Feed, previous: Snapshot | None, attempt: Attempt, now:
                         retry_after=attempt.retry_after)
         # A failed fetch never loses stored items, and keeps the validators that still match them.
         return old.model_copy(update={"url": str(feed.url), "health": health})
-    health = Health(last_attempt=now, last_success=now, status=attempt.status)
+    health = Health(last_attempt=now, last_success=now, status=attempt.status,
+                    last_warning=attempt.parsed.problem if attempt.parsed else
+                    h.last_warning if attempt.unchanged else None)
     if attempt.unchanged or attempt.parsed is None:
         return old.model_copy(update={"url": str(feed.url), "health": health})
     parsed = attempt.parsed

@@ -52,6 +52,9 @@ _SPACE = re.compile(r"\s+")
 SUMMARY_CHARS = 280
 """Length of the plain-text summary, cut at a word boundary."""
 TITLE_CHARS = 200
+FIELD_CAP_BYTES = 64 * 1024
+"""The most a snapshot keeps of one item's field (its HTML summary; a longer link is dropped):
+snapshots are committed every day, and one item of a real feed carried 2.4 MB of HTML."""
 FUTURE_SLACK = dt.timedelta(minutes=15)
 """Clock skew we forgive before a date counts as in the future."""
 
@@ -152,14 +155,29 @@ def normalize_item(raw: RawItem, *, feed_url: str, feed_language: str | None,
                    first_seen: dt.datetime, now: dt.datetime) -> SnapshotItem:
     """Return the stored form of `raw`: canonical URL, stable id, cleaned text, UTC date."""
     url = canonical_url(raw.link, feed_url)
-    guid_url = canonical_url(raw.guid, feed_url) if raw.guid and not url else None
-    url = url or guid_url
+    # An id that is a URL stands in only for a missing link: a link we refused (javascript:,
+    # ftp:) means the item has no link, not the one its id spells.
+    if raw.link is None and raw.guid:
+        url = canonical_url(raw.guid, feed_url)
     title = cut_at_word(plain_text(raw.title), TITLE_CHARS)
     summary_text = cut_at_word(plain_text(raw.summary), SUMMARY_CHARS)
     published, flag = utc_date(raw.published, first_seen, now)
+    cut = []
+    summary_html = clean_html(raw.summary)
+    if len(summary_html.encode()) > FIELD_CAP_BYTES:
+        # Cut, then cleaned again, which closes the elements the cut left open; the margin
+        # leaves room for the closing tags.
+        head = summary_html.encode()[:FIELD_CAP_BYTES - 1024].decode("utf-8", "ignore")
+        if head.rfind("<") > head.rfind(">"):  # cut inside a tag: drop its start
+            head = head[:head.rfind("<")]
+        summary_html = clean_html(head)
+        cut.append("summary_html")
+    if url is not None and len(url.encode()) > FIELD_CAP_BYTES:
+        url = None
+        cut.append("url")
     return SnapshotItem(
         id=item_id(raw.guid, url, raw.title, raw.summary), url=url, title=title,
-        summary_html=clean_html(raw.summary), summary_text=summary_text,
+        summary_html=summary_html, summary_text=summary_text, cut=cut,
         published=published, date_flag=flag, first_seen=first_seen,
         language=_language(raw.language or feed_language),
         author=cut_at_word(plain_text(raw.author), 120) if raw.author else None)

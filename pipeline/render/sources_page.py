@@ -25,7 +25,7 @@ def feed_health(snapshot: Snapshot | None) -> str:
     if h.gone:
         return "gone (HTTP 410)"
     if h.consecutive_failures == 0:
-        return "ok"
+        return f"ok, with a warning: {h.last_warning}" if h.last_warning else "ok"
     runs = "run" if h.consecutive_failures == 1 else "runs"
     flag = "⚠ " if is_flagged(snapshot) else ""
     return f"{flag}failing ({h.consecutive_failures} {runs} in a row)"
