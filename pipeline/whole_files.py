@@ -14,8 +14,11 @@ def write_whole(path: Path, data: bytes, *, durable: bool = False) -> None:
 
     `durable`: on disk, the rename too, before this returns (what a fetch stores for an editor
     to commit); caches need not be, the next build computes again what a crash lost."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as err:  # named for the file meant, not the temporary one
+        raise OSError(err.errno, err.strerror, str(path)) from err
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
@@ -23,6 +26,11 @@ def write_whole(path: Path, data: bytes, *, durable: bool = False) -> None:
                 f.flush()
                 os.fsync(f.fileno())
         os.replace(tmp, path)
+    except OSError as err:
+        Path(tmp).unlink(missing_ok=True)
+        if err.filename in (None, tmp):  # name the file being written, not its stand-in
+            raise OSError(err.errno, err.strerror, str(path)) from err
+        raise
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from pipeline.cli.terminal import ROOT, failed
+from pipeline.cli.terminal import ROOT, failed, reports_errors
 from pipeline.models import KINDS
 
 
@@ -19,6 +19,7 @@ from pipeline.models import KINDS
 @click.option("--date", "date_", default=None, metavar="YYYY-MM-DD",
               help="Date of the new item, for its file name and `date` field [default: today].")
 @ROOT
+@reports_errors
 def new(kind: str, slug: str | None, date_: str | None, root: Path) -> None:
     """Write a new source file of KIND with every field and a comment per field.
 
@@ -58,6 +59,7 @@ def new(kind: str, slug: str | None, date_: str | None, root: Path) -> None:
 
 @click.command()
 @ROOT
+@reports_errors
 def schema(root: Path) -> None:
     """Write schemas/<kind>.schema.json for every kind of source file, from the models."""
     from pipeline.models.schemas import schema_files

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from pipeline.cli.terminal import ROOT, failed
+from pipeline.cli.terminal import ROOT, failed, reports_errors
 from pipeline.problems import Problem
 
 # The lane's modules are imported by the commands that use them: `brief` imports this module to
@@ -50,6 +50,7 @@ def _print_problems(problems: list[Problem]) -> None:
 @click.option("--allow-network", "allowed", multiple=True, metavar="CIDR",
               envvar="BRIEF_ALLOW_NETWORK",
               help="Also allow this non-public network (e.g. 127.0.0.0/8 for a local test feed).")
+@reports_errors
 def ingest_feeds(root: Path, only: tuple[str, ...], strict: bool, allowed: tuple[str, ...]) -> None:
     """Fetch every feed in sources/feeds.yaml and update sources/snapshots/feeds/."""
     from pipeline.ingest.feeds import FetchSettings
@@ -182,6 +183,7 @@ def entry_from_item(feeds_file: FeedsFile, snapshots: dict[str, Snapshot],
 @click.command("add")
 @ROOT
 @click.argument("item")
+@reports_errors
 def add(root: Path, item: str) -> None:
     """Write a curated entry pre-filled from feed item ITEM (its id) for an editor to finish."""
     import yaml

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from pipeline.cli.terminal import ROOT
+from pipeline.cli.terminal import ROOT, reports_errors
 from pipeline.ingest.fx import ECB_HISTORY_URL
 
 if TYPE_CHECKING:
@@ -46,6 +46,7 @@ def _import_command(fmt: str) -> click.Command:
     @click.option("--source-url", default=default_url, show_default=True,
                   help="Where the map was read from, recorded on every record.")
     @click.option("--force", is_flag=True, help="Overwrite existing provider files.")
+    @reports_errors
     def command(file: Path, dry_run: bool, out: Path, since: dt.datetime | None,
                 source_url: str, force: bool) -> None:
         import yaml
@@ -99,6 +100,7 @@ def _report(result: ImportResult, err: bool) -> None:
 @click.option("--url", default=ECB_HISTORY_URL, show_default=True,
               help="The ECB reference-rate history zip.")
 @ROOT
+@reports_errors
 def ingest_fx(url: str, root: Path) -> None:
     """Refresh the ECB reference rates into sources/snapshots/fx/ (the build prefers them)."""
     import httpx

@@ -48,12 +48,27 @@ def failed() -> click.exceptions.Exit:
     return click.exceptions.Exit(1)
 
 
+def os_error_line(err: OSError, where: object) -> str:
+    """Return an OS error as one line: the path it concerns (`where`, the folder the command
+    writes to, when the error names none) and what the system said."""
+    path = err.filename if err.filename is not None else where
+    also = f" → {err.filename2}" if err.filename2 is not None else ""
+    return f"error: {path}{also}: {err.strerror or err}"
+
+
 def reports_errors(fn: Callable) -> Callable:
-    """Turn the domain errors of a command into messages and exit code 1, without tracebacks."""
+    """Turn the domain errors of a command into messages and exit code 1, without tracebacks;
+    an OS error (a read-only folder, a full disk) is one line naming the path."""
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         try:
             return fn(*args, **kwargs)
+        except OSError as err:
+            where = kwargs.get("out") or (
+                kwargs["root"] / "public" if fn.__name__ in ("build", "serve") and "root" in
+                kwargs else kwargs.get("root", "."))
+            click.echo(os_error_line(err, where), err=True)
+            raise failed() from None
         except SourceError as err:
             print_problems(err.problems)
             errors = sum(p.severity == "error" for p in err.problems)

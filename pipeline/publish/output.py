@@ -71,14 +71,20 @@ def scratch_dir(out: Path) -> Path:
 
 
 def swap_in(built: Path, out: Path, scratch: Path) -> None:
-    """Make `built` the new `out`; the old tree ends up in `scratch`, which is then removed."""
-    if out.exists() and not exchange(built, out):
-        # No atomic exchange here (not Linux, or a file system without it): two renames, with a
-        # short moment where `out` is missing.
-        os.rename(out, scratch / "previous")
-        os.rename(built, out)
-    elif not out.exists():
-        os.rename(built, out)
+    """Make `built` the new `out`; the old tree ends up in `scratch`, which is then removed.
+    An OSError names `out` (a mount point cannot be replaced: EBUSY)."""
+    try:
+        if out.exists() and not exchange(built, out):
+            # No atomic exchange here (not Linux, or a file system without it): two renames,
+            # with a short moment where `out` is missing.
+            os.rename(out, scratch / "previous")
+            os.rename(built, out)
+        elif not out.exists():
+            os.rename(built, out)
+    except OSError as err:
+        raise OSError(err.errno, f"{err.strerror}; the site is not replaced (is the folder "
+                      "a mount point? build into a folder inside it)" if err.errno == errno.EBUSY
+                      else err.strerror, str(out)) from err
     shutil.rmtree(scratch, ignore_errors=True)
 
 
