@@ -29,6 +29,7 @@ from urllib.parse import urljoin, urlsplit
 import httpx
 
 from pipeline.formats.feeds import parse_feed
+from pipeline.ingest.addresses import address_allowed, address_kind
 from pipeline.models.feeds import Feed, Snapshot
 from pipeline.normalize.feed_state import RETENTION_DAYS, Attempt, record_attempt, skip_reason
 from pipeline.paths import snapshot_path
@@ -92,54 +93,6 @@ class _Refused(Exception):
         self.status = status
 
 
-_NAT64 = ipaddress.ip_network("64:ff9b::/96")
-"""The well-known NAT64 prefix: its last 32 bits are the IPv4 address reached."""
-_NAT64_LOCAL = ipaddress.ip_network("64:ff9b:1::/48")
-"""Local-use NAT64 (RFC 8215): translates to whatever the local network chooses."""
-
-
-def _embedded_ipv4(ip: ipaddress.IPv6Address) -> ipaddress.IPv4Address | None:
-    """Return the IPv4 address an IPv6 address reaches by a transition form (IPv4-mapped,
-    IPv4-compatible, NAT64, 6to4, Teredo's client), if it is one."""
-    if ip.ipv4_mapped:
-        return ip.ipv4_mapped
-    if ip in _NAT64 or int(ip) >> 32 == 0 and int(ip) > 1:  # NAT64; ::a.b.c.d (not :: or ::1)
-        return ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
-    if ip.sixtofour:
-        return ip.sixtofour
-    if ip.teredo:
-        return ip.teredo[1]
-    return None
-
-
-def _address_allowed(ip: ipaddress.IPv4Address | ipaddress.IPv6Address,
-                     allowed: list[ipaddress.IPv4Network | ipaddress.IPv6Network]) -> bool:
-    if any(ip in net for net in allowed):
-        return True
-    if isinstance(ip, ipaddress.IPv6Address):
-        if ip.is_site_local or ip in _NAT64_LOCAL:
-            return False
-        embedded = _embedded_ipv4(ip)
-        if embedded is not None:
-            return _address_allowed(embedded, allowed)
-    return ip.is_global and not ip.is_multicast
-
-
-def _kind(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> str:
-    if isinstance(ip, ipaddress.IPv6Address):
-        if ip.is_site_local:
-            return "site-local"
-        if ip in _NAT64_LOCAL:
-            return "local NAT64"
-        embedded = _embedded_ipv4(ip)
-        if embedded is not None:
-            return f"{_kind(embedded)} (as {embedded} inside IPv6)"
-    for name in ("loopback", "link_local", "private", "multicast", "reserved", "unspecified"):
-        if getattr(ip, f"is_{name}"):
-            return name.replace("_", "-")
-    return "non-public"
-
-
 async def _check_url(url: str, settings: FetchSettings) -> None:
     """Raise _Refused unless `url` is http(s) and every address its host resolves to is allowed."""
     parts = urlsplit(url)
@@ -154,8 +107,8 @@ async def _check_url(url: str, settings: FetchSettings) -> None:
     allowed = [ipaddress.ip_network(n) for n in settings.allowed_networks]
     for info in infos:
         ip = ipaddress.ip_address(info[4][0].split("%")[0])
-        if not _address_allowed(ip, allowed):
-            raise _Refused(f"refused: {host} is at {ip}, a {_kind(ip)} address "
+        if not address_allowed(ip, allowed):
+            raise _Refused(f"refused: {host} is at {ip}, a {address_kind(ip)} address "
                            "(not fetched, to protect internal services)")
 
 
@@ -172,8 +125,8 @@ def _check_peer(resp: httpx.Response, url: str, settings: FetchSettings) -> None
     if not peer:
         raise _Refused(f"refused: cannot tell which address answered for {host}")
     ip = ipaddress.ip_address(str(peer[0]).split("%")[0])
-    if not _address_allowed(ip, [ipaddress.ip_network(n) for n in settings.allowed_networks]):
-        raise _Refused(f"refused: {host} answered from {ip}, a {_kind(ip)} address, though it "
+    if not address_allowed(ip, [ipaddress.ip_network(n) for n in settings.allowed_networks]):
+        raise _Refused(f"refused: {host} answered from {ip}, a {address_kind(ip)} address, though it "
                        "resolved to an allowed one when checked (not read, to protect internal "
                        "services)")
 
