@@ -186,7 +186,7 @@ def entry_from_item(feeds_file: FeedsFile, snapshots: dict[str, Snapshot],
 @reports_errors
 def add(root: Path, item: str) -> None:
     """Write a curated entry pre-filled from feed item ITEM (its id) for an editor to finish."""
-    import yaml
+    from pipeline.load.yaml_lines import dump_yaml
 
     feeds_file, snapshots = _load(root, strict=False)
     rel_path, doc = entry_from_item(feeds_file, snapshots, item)
@@ -194,7 +194,7 @@ def add(root: Path, item: str) -> None:
     if path.exists():
         raise click.ClickException(f"{rel_path} exists already; edit it instead")
     path.parent.mkdir(parents=True, exist_ok=True)
-    text = yaml.safe_dump(doc, allow_unicode=True, sort_keys=False, width=100)
+    text = dump_yaml(doc, width=100)
     path.write_text(text, encoding="utf-8")
     click.echo(f"wrote {rel_path}: a draft; write it in our own words, delete its "
                "`draft: true` line, then run `brief check`")

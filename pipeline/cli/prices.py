@@ -52,6 +52,7 @@ def _import_command(fmt: str) -> click.Command:
         import yaml
 
         from pipeline.formats.price_map import provider_documents
+        from pipeline.load.yaml_lines import dump_yaml
 
         module, name = reader_name.split(":")
         reader = getattr(importlib.import_module(module), name)
@@ -81,7 +82,7 @@ def _import_command(fmt: str) -> click.Command:
             out.mkdir(parents=True, exist_ok=True)
             for name, doc in docs.items():
                 (out / f"{name}.yaml").write_text(
-                    yaml.safe_dump(doc, sort_keys=False, allow_unicode=True), encoding="utf-8")
+                    dump_yaml(doc), encoding="utf-8")
             click.echo(f"wrote {len(docs)} provider file(s) to {out}")
         _report(result, err=dry_run)
 

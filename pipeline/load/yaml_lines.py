@@ -38,6 +38,16 @@ _Loader.add_implicit_resolver(
 Lines = dict[tuple, int]
 
 
+class _Dumper(yaml.SafeDumper):
+    def ignore_aliases(self, data: Any) -> bool:
+        return True  # a value used twice is written out twice: the reader refuses aliases
+
+
+def dump_yaml(doc: Any, *, width: int = 80) -> str:
+    """Return `doc` as YAML this reader reads back as it was: keys in order, no aliases."""
+    return yaml.dump(doc, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=width)
+
+
 def parse_yaml(data: bytes, path: str) -> tuple[Any, Lines, list[Problem]]:
     """Return (document, line of each value by its path, problems) for the bytes of one file."""
     try:
@@ -89,10 +99,12 @@ def _walk(root: yaml.Node, lines: Lines, path: str) -> list[Problem]:
     """Fill `lines` from the node tree and return its duplicate keys; raise _Refused when the
     file must not be built at all.
 
-    Refused before any value is built: an alias (`*name`), since a value reached twice could be
-    reached exponentially often (nine levels of nine aliases in 756 bytes expand to 387 million
-    values), and no format of ours needs one; a key that is not plain text (`? [a, b]`); nesting
-    deeper than MAX_DEPTH. Each node is visited once, so this is linear in the file."""
+    Refused before any value is built: an alias (`*name`) of a list or a mapping, since a value
+    reached twice could be reached exponentially often (nine levels of nine aliases in 756 bytes
+    expand to 387 million values), and no format of ours needs one (an alias of a single value
+    cannot multiply; PyYAML writes them for a date used twice); a key that is not plain text
+    (`? [a, b]`); nesting deeper than MAX_DEPTH. Each node is visited once, so this is linear in
+    the file."""
     problems: list[Problem] = []
     seen_nodes: set[int] = set()
     # Each node with its place and the line it is reached from (its key's, or its list's).
@@ -100,12 +112,12 @@ def _walk(root: yaml.Node, lines: Lines, path: str) -> list[Problem]:
     while stack:
         node, loc, reached_from = stack.pop()
         dotted = ".".join(str(p) for p in loc)
-        if id(node) in seen_nodes:
+        if id(node) in seen_nodes and not isinstance(node, yaml.ScalarNode):
             # An alias's node is its anchor's: its own line is where it was reached from.
             line = reached_from
-            raise _Refused(Problem(path, dotted, f"line {line} repeats a value by YAML alias "
-                                   "(*name); write the value out: aliases are not read in "
-                                   "these files", line=line))
+            raise _Refused(Problem(path, dotted, f"line {line} repeats a list or mapping by "
+                                   "YAML alias (*name); write it out: such aliases are not "
+                                   "read in these files", line=line))
         seen_nodes.add(id(node))
         line = node.start_mark.line + 1
         if len(loc) > MAX_DEPTH:
