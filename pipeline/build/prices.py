@@ -26,7 +26,7 @@ from pipeline.models.sourced import Sourced
 from pipeline.normalize.fx import RateNotFound, RateTable
 from pipeline.render import prices_page
 from pipeline.render.drawing import NOW, Drawing, Draws
-from pipeline.tables.cost import record_fx
+from pipeline.tables.cost import Blend, Blends, blended_per_mtok, record_fx
 from pipeline.tables.prices import (
     PRICE_COLUMNS,
     BlendPlan,
@@ -42,7 +42,7 @@ from pipeline.tables.prices import (
 def reused_blended_groups(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
                           profiles: Iterable[WorkloadProfile], dates: Iterable[dt.date],
                           memo: Memo, salt: str, json: Callable[[BaseModel], str] = fresh_json,
-                          ) -> list[tuple[str, list[dict]]]:
+                          blends: Blend = blended_per_mtok) -> list[tuple[str, list[dict]]]:
     """Return tables.prices.blended_groups' groups, each with its memo key, reused from `memo`
     when the model's records, the rates they use, the profile and the dates are the same."""
     profiles = list(profiles)
@@ -52,7 +52,7 @@ def reused_blended_groups(files: Mapping[str, Sourced[PriceFile]], rates: RateTa
         for profile in profiles:
             key = ("blended-rows " + hashlib.sha256(
                 f"{salt}\0{records}\0{profile!r}".encode()).hexdigest())
-            groups.append((key, memo.get(key, lambda p=profile, b=blend: b.rows(p, rates))))
+            groups.append((key, memo.get(key, lambda p=profile, b=blend: b.rows(p, rates, blends))))
     return groups
 
 
@@ -97,7 +97,8 @@ def price_files(sources: Sources, dates: list[dt.date], memo: Memo | None = None
                 "data/prices.json": json_bytes(rows, PRICE_COLUMNS)}
 
     parts_memo = parts.memo if parts else Memo()
-    groups = reused_blended_groups(files, rates, profiles, dates, parts_memo, code, json)
+    groups = reused_blended_groups(files, rates, profiles, dates, parts_memo, code, json,
+                                   parts.blend if parts else Blends())
     blended = [row for _, rows in groups for row in rows]
     current = current_tables(files, rates, profiles, as_of)
     # Drawn only when what they plot changed: the hour-of-week chart reads the windowed prices of

@@ -32,6 +32,7 @@ from pipeline.compose.types import (
     in_window,
 )
 from pipeline.models.sourced import CuratedEntry
+from pipeline.tables.cost import Blends
 from pipeline.tables.hardware import usd_at_ecb_rates
 
 
@@ -90,6 +91,8 @@ class Parts:
 
     def __init__(self, sources: Sources) -> None:
         self.sources = sources
+        self.blend = Blends()
+        """Each record's blend computed once for all the editions composed with these parts."""
         days = [c.entry.date for c in sources.entries]
         # Loaded entries are sorted by date; then a window is a slice (bisect), not a scan.
         self._entry_days = days if days == sorted(days) else None
@@ -100,12 +103,13 @@ class Parts:
         """Return the spec of the chart of an edition (the most tokens per dollar as of its
         date, for the first profile)."""
         s = self.sources
-        return cheapest_chart_spec(s.prices, s.rates, s.series.profiles[0], date)
+        return cheapest_chart_spec(s.prices, s.rates, s.series.profiles[0], date,
+                                   blend=self.blend)
 
     def prices(self, date: dt.date, previous: dt.date | None) -> LaneItems:
         """Return the price figures and radar items of the window (previous, date]."""
         s = self.sources
-        return (price_figures(s.prices, s.rates, s.series.profiles, date, previous),
+        return (price_figures(s.prices, s.rates, s.series.profiles, date, previous, self.blend),
                 price_radar(s.prices, date))
 
     def hardware(self, date: dt.date, previous: dt.date | None) -> LaneItems:

@@ -13,7 +13,9 @@ from pipeline.normalize.fx import RateNotFound, RateTable, rate_on
 from pipeline.normalize.units import METER_TITLES
 from pipeline.problems import Problem
 from pipeline.tables.cost import (
+    Blend,
     PriceMove,
+    blended_per_mtok,
     blended_usd,
     day_end,
     median_change,
@@ -89,9 +91,10 @@ def _move_text(sourced: Sourced[PriceFile], plist: PriceList, move: PriceMove,
 
 def price_figures(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
                   profiles: list[WorkloadProfile], date: dt.date,
-                  previous: dt.date | None) -> list[Figure]:
+                  previous: dt.date | None, blend: Blend = blended_per_mtok) -> list[Figure]:
     """Return the Context & numbers figures of the edition of `date`: price moves since the
-    previous edition, the cheapest tokens per dollar per profile, and the median change."""
+    previous edition, the cheapest tokens per dollar per profile, and the median change.
+    `blend` computes blended prices (a `Blends` table when composing many editions)."""
     start, end = _window_start(date, previous), day_end(date)
     figures: list[Figure] = []
     models = {k: v.model for k, v in files.items()}
@@ -116,7 +119,7 @@ def price_figures(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
             citations=(citation(sourced, plist, record),),
             id=f"price-{provider}-{currency.lower()}-{model}-{when}"))
     for profile in profiles:
-        best = _cheapest(files, rates, profile, end)
+        best = _cheapest(files, rates, profile, end, blend)
         if best:
             sourced, plist, b = best
             figures.append(Figure(
@@ -129,19 +132,19 @@ def price_figures(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
                 citations=(citation(sourced, plist, b.record),),
                 id=f"cheapest-{profile.id}"))
     if profiles:
-        figure = _median_figure(files, profiles[0], start, end, previous)
+        figure = _median_figure(files, profiles[0], start, end, previous, blend)
         if figure:
             figures.append(figure)
     return figures
 
 
 def _cheapest(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
-              profile: WorkloadProfile, at: dt.datetime):
+              profile: WorkloadProfile, at: dt.datetime, blend: Blend):
     best = None
     for _, sourced in sorted(files.items()):
         for model, plist in sourced.model.quote_lists.items():
             try:
-                b = plist and blended_usd(plist, model, profile, at, rates)
+                b = plist and blended_usd(plist, model, profile, at, rates, blend)
             except RateNotFound:
                 continue
             if b and (best is None or b.usd_per_mtok < best[2].usd_per_mtok):
@@ -149,11 +152,11 @@ def _cheapest(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
     return best
 
 
-def _median_figure(files, profile, start, end, previous) -> Figure | None:
+def _median_figure(files, profile, start, end, previous, blend: Blend) -> Figure | None:
     changes, cites = [], []
     for _, sourced in sorted(files.items()):
         for model, plist in sourced.model.quote_lists.items():
-            change = price_change(plist, model, profile, start, end)
+            change = price_change(plist, model, profile, start, end, blend)
             if change is not None:
                 changes.append(change)
                 if change:

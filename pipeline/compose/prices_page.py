@@ -12,7 +12,7 @@ from pipeline.compose.charts import ChartSeries, ChartSpec
 from pipeline.models.prices import PriceFile, WorkloadProfile
 from pipeline.models.sourced import Sourced
 from pipeline.normalize.fx import RateNotFound, RateTable
-from pipeline.tables.cost import blended_usd, day_end, effective_price
+from pipeline.tables.cost import Blend, blended_per_mtok, blended_usd, day_end, effective_price
 from pipeline.tables.prices import blended_rows
 
 CurrentRow = tuple[str, str, str, float, float, dt.date]
@@ -20,14 +20,15 @@ CurrentRow = tuple[str, str, str, float, float, dt.date]
 
 
 def current_rows(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
-                 profile: WorkloadProfile, as_of: dt.date) -> list[CurrentRow]:
+                 profile: WorkloadProfile, as_of: dt.date,
+                 blend: Blend = blended_per_mtok) -> list[CurrentRow]:
     """Return (provider name, model, currency, usd_per_mtok, tokens_per_usd, fx date), cheapest
     first."""
     rows = []
     for _, sourced in sorted(files.items()):
         for model, plist in sourced.model.quote_lists.items():
             try:
-                b = blended_usd(plist, model, profile, day_end(as_of), rates)
+                b = blended_usd(plist, model, profile, day_end(as_of), rates, blend)
             except RateNotFound:
                 b = None
             if b:
@@ -157,10 +158,11 @@ def cheapest(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
 
 
 def cheapest_chart_spec(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
-                        profile: WorkloadProfile, as_of: dt.date, top: int = 8) -> ChartSpec:
+                        profile: WorkloadProfile, as_of: dt.date, top: int = 8,
+                        blend: Blend = blended_per_mtok) -> ChartSpec:
     """Return the spec of an edition's chart: the models with the most tokens per dollar for
     `profile`, as of the edition's date (so a later price never changes an earlier edition)."""
-    rows = current_rows(files, rates, profile, as_of)[:top]
+    rows = current_rows(files, rates, profile, as_of, blend)[:top]
     return ChartSpec(
         name=cheapest_chart_name(profile, as_of.isoformat()), kind="bar",
         title=f"Most tokens per US dollar, {profile.title}, as of {as_of.isoformat()}",

@@ -14,7 +14,7 @@ from pipeline.models.prices import PriceFile, PriceList, PriceRecord, WorkloadPr
 from pipeline.models.sourced import Sourced
 from pipeline.normalize.fx import RateNotFound, RateTable
 from pipeline.normalize.units import meter_label, per_mtok
-from pipeline.tables.cost import blended_usd, day_end, record_fx, tier_key
+from pipeline.tables.cost import Blend, Blends, blended_per_mtok, blended_usd, day_end, record_fx, tier_key
 from pipeline.tables.json_rows import rows_json
 
 PRICE_COLUMNS = ("provider", "model", "currency", "unit_price", "meter", "window",
@@ -88,10 +88,11 @@ class BlendPlan:
     days: list[dt.date]
     ends: list[dt.datetime]
 
-    def rows(self, profile: WorkloadProfile, rates: RateTable) -> list[dict]:
+    def rows(self, profile: WorkloadProfile, rates: RateTable,
+             blend: Blend = blended_per_mtok) -> list[dict]:
         """Return the model's blended rows for `profile` (see blended_rows)."""
         return _model_rows(self.provider, self.model, self.plist, profile, self.plan, self.days,
-                           self.ends, rates)
+                           self.ends, rates, blend)
 
 
 def blend_plans(files: Mapping[str, Sourced[PriceFile]],
@@ -108,8 +109,8 @@ def blended_groups(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
                    profiles: Iterable[WorkloadProfile],
                    dates: Iterable[dt.date]) -> list[list[dict]]:
     """Return blended_rows' rows as groups, one per model and profile, in the table's order."""
-    profiles = list(profiles)
-    return [plan.rows(profile, rates) for plan in blend_plans(files, dates)
+    profiles, blend = list(profiles), Blends()
+    return [plan.rows(profile, rates, blend) for plan in blend_plans(files, dates)
             for profile in profiles]
 
 
@@ -144,13 +145,13 @@ def _plan(records: list[PriceRecord], ends: list[dt.datetime]) -> Plan:
 
 def _model_rows(provider: str, model: str, plist: PriceList, profile: WorkloadProfile,
                 plan: Plan, days: list[dt.date], ends: list[dt.datetime],
-                rates: RateTable) -> list[dict]:
+                rates: RateTable, blend: Blend) -> list[dict]:
     rows, last = [], None
     for _, indices, gap in plan:
         if gap:
             last = None
         for i in indices:
-            value = _blended_value(plist, model, profile, ends[i], rates)
+            value = _blended_value(plist, model, profile, ends[i], rates, blend)
             if value is not None and value != last:
                 rows.append({"provider": provider, "model": model, "profile": profile.id,
                              "as_of": days[i].isoformat(), "usd_per_mtok": value[0],
@@ -160,9 +161,9 @@ def _model_rows(provider: str, model: str, plist: PriceList, profile: WorkloadPr
 
 
 def _blended_value(plist: PriceList, model: str, profile: WorkloadProfile, at: dt.datetime,
-                   rates: RateTable) -> tuple[float, float] | None:
+                   rates: RateTable, blend: Blend) -> tuple[float, float] | None:
     try:
-        b = blended_usd(plist, model, profile, at, rates)
+        b = blended_usd(plist, model, profile, at, rates, blend)
     except RateNotFound:
         return None
     return None if b is None else (round(b.usd_per_mtok, 9), round(b.tokens_per_usd, 3))
