@@ -161,7 +161,10 @@ def test_every_listed_data_file_is_published(bundled_site: Path) -> None:
     header = (bundled_site / "data" / "editions.csv").read_text().splitlines()[0]
     declared = next(d for d in DATA_FILES if d.path == "data/editions.csv")
     assert header.split(",") == [c.name for c in declared.columns]
-    assert 'href="../data/"' in (bundled_site / "index.html").read_text() or "Data" in page
+    # The Data page is reached from the home page and from every edition page.
+    assert 'href="data/"' in (bundled_site / "index.html").read_text()
+    edition = (bundled_site / "briefings" / "2026-09-12" / "index.html").read_text()
+    assert 'href="../../data/"' in edition
     # The per-edition chart CSVs appear once, as their pattern, shown as written (not as a tag).
     assert page.count("<code>data/tokens-per-dollar-chat-3-1-&lt;YYYY-MM-DD&gt;.csv</code>") == 1
     assert "tokens-per-dollar-chat-3-1-2026-" not in page

@@ -35,15 +35,18 @@ def test_quoted_errors_are_what_brief_check_prints(copy_repo_sources) -> None:
         'date: 2026-12-3\nsection: top\nheadline: "x\nsummary: s\n',
     ]
     for body in cases:
-        for line in check_output(root, body):
-            if line.startswith("sources/"):
-                assert line in GUIDE, f"CONTRIBUTING.md no longer matches: {line}"
+        problems = [line for line in check_output(root, body) if line.startswith("sources/")]
+        assert problems, f"brief check printed no problem for:\n{body}"
+        for line in problems:
+            assert line in GUIDE, f"CONTRIBUTING.md no longer matches: {line}"
 
 
 def test_new_entry_output_is_quoted(copy_repo_sources) -> None:
     root = copy_repo_sources()
     result = CliRunner().invoke(main, ["new", "entry", "--root", str(root), "--slug",
                                        "gpu-hour-prices-fall", "--date", "2026-12-03"])
+    assert result.exit_code == 0 and result.output.strip()
     assert result.output.strip() in GUIDE
     check = CliRunner().invoke(main, ["check", "--root", str(root)])
+    assert check.exit_code == 1 and check.output.count("\n") >= 3
     assert "\n   ".join(check.output.strip().splitlines()) in GUIDE

@@ -11,6 +11,7 @@ import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
+import jinja2
 import pytest
 from conftest import IN_CI, REPO, tree_digest, write_entry
 
@@ -186,8 +187,17 @@ def test_a_damaged_store_is_ignored(tmp_path: Path) -> None:
     assert PageStore(path).pages == {}
 
 
-def test_stub_renders_through_a_template_mkdocs_can_find() -> None:
-    assert page_cache.STUB_TEMPLATE in page_cache.STUB_SOURCE
+def test_stub_renders_through_a_template_mkdocs_can_find(tmp_path: Path) -> None:
+    # A reused page's source names the stub template; the plugin's environment must find it
+    # (and render something: mkdocs writes nothing for an empty page), and still every
+    # template of the theme.
+    (tmp_path / "main.html").write_text("theme page")
+    plugin = ReusePages(PageStore(None), "site", {})
+    env = plugin.on_env(jinja2.Environment(loader=jinja2.FileSystemLoader(tmp_path)),
+                        config=None, files=None)
+    assert f"template: {page_cache.STUB_TEMPLATE}" in page_cache.STUB_SOURCE
+    assert env.get_template(page_cache.STUB_TEMPLATE).render() == "stub"
+    assert env.get_template("main.html").render() == "theme page"
 
 
 @contextlib.contextmanager
