@@ -32,9 +32,14 @@ def test_csv_has_cost_columns_per_basis():
     assert {r["cost_placeholder"] for r in gb300} == {"True"}
 
 
-def test_json_matches_csv_and_is_stable():
+def test_json_matches_csv_value_for_value_and_is_stable():
     data = costed()
     doc = json.loads(hardware_json(data))
     assert doc["columns"] == list(COLUMNS)
-    assert len(doc["rows"]) == len(hardware_csv(data).decode().splitlines()) - 1
+    rows = list(csv.DictReader(io.StringIO(hardware_csv(data).decode())))
+    assert len(doc["rows"]) == len(rows) > 0
+    for from_json, from_csv in zip(doc["rows"], rows, strict=True):
+        assert list(from_json) == list(COLUMNS)
+        # CSV writes None as an empty cell and every value as text.
+        assert {k: "" if v is None else str(v) for k, v in from_json.items()} == from_csv
     assert hardware_json(data) == hardware_json(costed())
