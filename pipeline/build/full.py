@@ -19,7 +19,7 @@ from pipeline.build import stamp as build_stamp
 from pipeline.build.charts import ChartCache
 from pipeline.build.drawer import Drawer, workers_for
 from pipeline.build.files import site_files
-from pipeline.build.keys import ModelJson
+from pipeline.build.keys import ModelDigests
 from pipeline.build.memo_store import close_files, load_memo, save_memo
 from pipeline.build.page_cache import PageStore, ReusePages, site_key
 from pipeline.build.parse_cache import ParseCache
@@ -98,7 +98,7 @@ def build_full(root: Path, out: Path, today: dt.date, cache: Path | None, inputs
             opened.callback(close_files, memos["data-files"])
             dates = sorted(sources.series.edition_dates(today))
             parts = ReusedParts(sources, dates, memos["edition-parts"], salt,
-                                ModelJson(sources, parsed.derived), parsed.file_key)
+                                ModelDigests(sources, parsed.derived), parsed.file_key)
             editions = compose_editions(sources, dates, parts)
         files = site_files(sources, editions, charts, parts, memos["data-files"],
                            memos["edition-html"], templates=code.templates)

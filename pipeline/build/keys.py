@@ -29,18 +29,19 @@ from pipeline.compose.sources import Sources
 from pipeline.paths import FEED_SNAPSHOTS
 
 
-def fresh_json(model: BaseModel) -> str:
-    """Return a model's JSON, serialized now."""
-    return model.model_dump_json()
+def model_digest(model: BaseModel) -> str:
+    """Return the digest of a model's JSON, serialized now."""
+    return hashlib.sha256(model.model_dump_json().encode()).hexdigest()
 
 
-class ModelJson:
-    """The JSON of each price record and feed item of `sources`: what keys digest them by.
+class ModelDigests:
+    """The digest of each price record's and feed item's JSON: what keys know them by.
 
     Serializing them was most of computing the keys (~0.1 s for a year's 15,000 price records,
     ~0.3 s for 20,000 feed items), so `derived` (the parse cache's, when the build has one)
-    keeps each file's JSON beside the file. Looked up by the model itself, which the build holds
-    until it ends."""
+    keeps each file's digests beside the file; digests, not the JSON, so a build holds 64 bytes
+    a model rather than its text. Looked up by the model itself, which the build holds until
+    it ends."""
 
     def __init__(self, sources: Sources,
                  derived: Callable[[str, str, Callable[[], Any]], Any] | None = None) -> None:
@@ -48,21 +49,21 @@ class ModelJson:
         self._json: dict[int, tuple[BaseModel, str]] = {}
         for sourced in sources.prices.values():
             records = [r for plist in sourced.model.lists for r in plist.records]
-            self._add(records, derived(sourced.path, "record-json",
-                                       lambda rs=records: [r.model_dump_json() for r in rs]))
+            self._add(records, derived(sourced.path, "record-digest",
+                                       lambda rs=records: [model_digest(r) for r in rs]))
         for feed_id, snap in sources.snapshots.items():
             self._add(snap.items, derived((FEED_SNAPSHOTS / f"{feed_id}.json").as_posix(),
-                                          "item-json",
-                                          lambda s=snap: [i.model_dump_json() for i in s.items]))
+                                          "item-digest",
+                                          lambda s=snap: [model_digest(i) for i in s.items]))
 
     def _add(self, models: Sequence[BaseModel], texts: list[str]) -> None:
         for model, text in zip(models, texts, strict=True):
             self._json[id(model)] = (model, text)
 
     def __call__(self, model: BaseModel) -> str:
-        """Return the JSON of a record or item of the sources (any other model: computed)."""
+        """Return the digest of a record or item of the sources (any other model: computed)."""
         kept = self._json.get(id(model))
-        return kept[1] if kept is not None and kept[0] is model else fresh_json(model)
+        return kept[1] if kept is not None and kept[0] is model else model_digest(model)
 
 
 def _digest(*parts: object) -> str:
@@ -85,7 +86,7 @@ def prefix_digests(items: Iterable[tuple[dt.date, str]], dates: Sequence[dt.date
 def price_keys(sources: Sources, dates: Sequence[dt.date], code: str,
                json: Callable[[BaseModel], str]) -> list[str]:
     """Return the key of the price part of each edition of `dates` (sorted); `json` gives a
-    record's JSON (ModelJson)."""
+    record's digest (ModelDigests)."""
     profiles = repr(sources.series.profiles)
     items = []
     for provider, sourced in sorted(sources.prices.items()):

@@ -25,11 +25,11 @@ class ReusedParts(Parts):
     code, part of every key."""
 
     def __init__(self, sources: Sources, dates: list[dt.date], memo: Memo, code: str,
-                 json: keys.ModelJson | None = None,
+                 json: keys.ModelDigests | None = None,
                  file_key: Callable[[str], str | None] = lambda name: None) -> None:
         super().__init__(sources)
         self.memo, self.code = memo, code
-        self.json = json or keys.ModelJson(sources)
+        self.json = json or keys.ModelDigests(sources)
         """The JSON of each record and item, what keys digest them by."""
         # One more date, after every other: the key of all price records, for the price tables.
         price_keys = keys.price_keys(sources, [*dates, dt.date.max], code, self.json) if (

@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable, Mapping
 
 from pydantic import BaseModel
 
-from pipeline.build.keys import ModelJson, fresh_json, price_keys
+from pipeline.build.keys import ModelDigests, model_digest, price_keys
 from pipeline.build.memo import Memo
 from pipeline.build.parts import ReusedParts
 from pipeline.compose.prices_page import (
@@ -41,7 +41,7 @@ from pipeline.tables.prices import (
 
 def reused_blended_groups(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
                           profiles: Iterable[WorkloadProfile], dates: Iterable[dt.date],
-                          memo: Memo, salt: str, json: Callable[[BaseModel], str] = fresh_json,
+                          memo: Memo, salt: str, json: Callable[[BaseModel], str] = model_digest,
                           blends: Blend = blended_per_mtok) -> list[tuple[str, list[dict]]]:
     """Return tables.prices.blended_groups' groups, each with its memo key, reused from `memo`
     when the model's records, the rates they use, the profile and the dates are the same."""
@@ -57,7 +57,7 @@ def reused_blended_groups(files: Mapping[str, Sourced[PriceFile]], rates: RateTa
 
 
 def records_digest(blend: BlendPlan, rates: RateTable,
-                   json: Callable[[BaseModel], str] = fresh_json) -> str:
+                   json: Callable[[BaseModel], str] = model_digest) -> str:
     """Return the digest of what a model's blended rows read besides the profile: its list's
     terms, its records, the rates they use, the dates evaluated and the gaps between them."""
     provider, model, plist, days = blend.provider, blend.model, blend.plist, blend.days
@@ -88,7 +88,7 @@ def price_files(sources: Sources, dates: list[dt.date], memo: Memo | None = None
     as_of = max(dates)
     monday = as_of - dt.timedelta(days=as_of.weekday())
     code = parts.code if parts else ""
-    json = parts.json if parts else ModelJson(sources)
+    json = parts.json if parts else ModelDigests(sources)
     every = parts.prices_key if parts else price_keys(sources, [dt.date.max], code, json)[0]
 
     def tables() -> dict[str, bytes]:
