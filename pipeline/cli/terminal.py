@@ -49,8 +49,8 @@ def failed() -> click.exceptions.Exit:
 
 
 def os_error_line(err: OSError, where: object) -> str:
-    """Return an OS error as one line: the path it concerns (`where`, the folder the command
-    writes to, when the error names none) and what the system said."""
+    """Return an OS error as one line: the path it concerns (`where`, the command's output or
+    repository, when the error names none) and what the system said."""
     path = err.filename if err.filename is not None else where
     also = f" → {err.filename2}" if err.filename2 is not None else ""
     return f"error: {path}{also}: {err.strerror or err}"
@@ -64,10 +64,8 @@ def reports_errors(fn: Callable) -> Callable:
         try:
             return fn(*args, **kwargs)
         except OSError as err:
-            where = kwargs.get("out") or (
-                kwargs["root"] / "public" if fn.__name__ in ("build", "serve") and "root" in
-                kwargs else kwargs.get("root", "."))
-            click.echo(os_error_line(err, where), err=True)
+            click.echo(os_error_line(err, kwargs.get("out") or kwargs.get("root", ".")),
+                       err=True)
             raise failed() from None
         except SourceError as err:
             print_problems(err.problems)
