@@ -10,7 +10,7 @@ from pathlib import Path
 
 from pipeline.load.hardware import load_hardware
 from pipeline.tables.hardware import costed_rows
-from pipeline.tables.hardware_files import COLUMNS, hardware_csv, hardware_json
+from pipeline.tables.hardware_files import COLUMNS, hardware_csv, hardware_json, hardware_table
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -21,7 +21,7 @@ def costed():
 
 
 def test_csv_has_cost_columns_per_basis():
-    lines = list(csv.DictReader(io.StringIO(hardware_csv(costed()).decode())))
+    lines = list(csv.DictReader(io.StringIO(hardware_csv(hardware_table(costed())).decode())))
     assert list(lines[0]) == list(COLUMNS)
     b200 = [r for r in lines if r["citation_id"] == "5.1-0069"]
     assert [r["cost_basis"] for r in b200] == ["owner_tco/hyperscaler", "owner_tco/neocloud",
@@ -34,12 +34,12 @@ def test_csv_has_cost_columns_per_basis():
 
 def test_json_matches_csv_value_for_value_and_is_stable():
     data = costed()
-    doc = json.loads(hardware_json(data))
+    doc = json.loads(hardware_json(hardware_table(data)))
     assert doc["columns"] == list(COLUMNS)
-    rows = list(csv.DictReader(io.StringIO(hardware_csv(data).decode())))
+    rows = list(csv.DictReader(io.StringIO(hardware_csv(hardware_table(data)).decode())))
     assert len(doc["rows"]) == len(rows) > 0
     for from_json, from_csv in zip(doc["rows"], rows, strict=True):
         assert list(from_json) == list(COLUMNS)
         # CSV writes None as an empty cell and every value as text.
         assert {k: "" if v is None else str(v) for k, v in from_json.items()} == from_csv
-    assert hardware_json(data) == hardware_json(costed())
+    assert hardware_json(hardware_table(data)) == hardware_json(hardware_table(costed()))

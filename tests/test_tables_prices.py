@@ -17,17 +17,19 @@ from pipeline.load.fx import load_rate_table
 from pipeline.load.prices import load_prices
 from pipeline.models.prices import DEFAULT_PROFILES
 from pipeline.render.prices_page import prices_page_md, svg
-from pipeline.tables.prices import (
-    BLENDED_COLUMNS,
-    PRICE_COLUMNS,
-    blended_rows,
-    csv_bytes,
-    json_bytes,
-    price_rows,
-)
+from pipeline.tables.cost import day_end
+from pipeline.tables.prices import PRICE_COLUMNS, price_rows, price_table, prices_csv, prices_json
+from pipeline.tables.quotes import quotes
 
 ROOT = Path(__file__).resolve().parents[1]
 PROFILES = list(DEFAULT_PROFILES)
+BLENDED_COLUMNS = ("provider", "model", "profile", "as_of", "usd_per_mtok", "tokens_per_usd")
+
+
+def blended_rows(files, rates, profiles, days) -> list[dict]:
+    """The rows of data/blended.csv over `days`, as the build computes them."""
+    table = quotes(files, rates, profiles, [day_end(d) for d in days])
+    return table.blended_rows(days).to_dict("records")
 
 
 @pytest.fixture(scope="module")
@@ -78,7 +80,7 @@ def test_claim_check_warns_over_two_percent(bundled):
 def test_price_table_columns_and_conversions(bundled):
     files, rates = bundled
     rows = price_rows(files, rates)
-    data = csv_bytes(rows, PRICE_COLUMNS)
+    data = prices_csv(price_table(files, rates))
     reader = csv.DictReader(io.StringIO(data.decode()))
     assert tuple(reader.fieldnames) == PRICE_COLUMNS
     cny = [r for r in reader if r["model"] == "deepseek-v4-flash" and r["currency"] == "CNY"
@@ -90,8 +92,12 @@ def test_price_table_columns_and_conversions(bundled):
     batch = [r for r in rows if r["model"] == "claude-opus-4-7" and r["mode"] == "batch"
              and r["meter"] == "output"]
     assert batch[0]["usd_per_mtok"] == 12.5
-    assert json.loads(json_bytes(rows, PRICE_COLUMNS))[0].keys() == set(PRICE_COLUMNS)
-    assert csv_bytes(price_rows(files, rates), PRICE_COLUMNS) == data
+    from_json = json.loads(prices_json(price_table(files, rates)))
+    assert list(from_json[0]) == list(PRICE_COLUMNS)
+    # The JSON holds the same values as the CSV, cell for cell.
+    assert [{k: "" if v is None else str(v) for k, v in r.items()} for r in from_json] == list(
+        csv.DictReader(io.StringIO(data.decode())))
+    assert prices_csv(price_table(files, rates)) == data
 
 
 def test_blended_table_and_hand_computations(bundled):
@@ -124,7 +130,7 @@ def test_blended_table_keeps_only_the_dates_a_blend_changed(bundled):
     """The table has a row where a model's blend is new or changed, day by day, and no other:
     the same as computing every model on every date and dropping repeats."""
     from pipeline.normalize.fx import RateNotFound
-    from pipeline.tables.cost import blended_usd, day_end
+    from pipeline.tables.cost import blended_usd
 
     files, rates = bundled
     days = [dt.date(2026, 1, 1) + dt.timedelta(days=i) for i in range(330)]
@@ -145,28 +151,3 @@ def test_blended_table_keeps_only_the_dates_a_blend_changed(bundled):
     rows = blended_rows(files, rates, PROFILES, days)
     assert [tuple(r.values()) for r in rows] == expected
     assert len(rows) < len(days)  # one row per change, not per day
-
-
-def test_blended_rows_reused_from_an_earlier_build_equal_rows_computed_afresh(bundled):
-    """Editions are added one at a time; each model's rows come from the memo unless what they
-    are computed from changed (a record, a rate, the dates evaluated)."""
-    from pipeline.build.memo import Memo
-    from pipeline.build.prices import reused_blended_groups
-
-    def reused(days, memo):
-        groups = reused_blended_groups(files, rates, PROFILES, days, memo, "salt")
-        return [row for _, rows in groups for row in rows]
-
-    files, rates = bundled
-    days = [dt.date(2026, 8, 1) + dt.timedelta(days=3 * i) for i in range(40)]
-    memo = Memo()
-    for n in range(20, 41, 5):
-        memo = Memo(memo.used)
-        assert reused(days[:n], memo) == blended_rows(
-            files, rates, PROFILES, days[:n])
-        if n > 20:
-            assert memo.computed < len(memo.used) / 2  # most models reused
-    # Other dates altogether (an edited schedule): the same records, other as_of dates.
-    shifted = [d + dt.timedelta(days=1) for d in days]
-    assert reused(shifted, Memo(memo.used)) == blended_rows(
-        files, rates, PROFILES, shifted)

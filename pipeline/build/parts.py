@@ -27,7 +27,7 @@ class ReusedParts(Parts):
     def __init__(self, sources: Sources, dates: list[dt.date], memo: Memo, code: str,
                  json: keys.ModelDigests | None = None,
                  file_key: Callable[[str], str | None] = lambda name: None) -> None:
-        super().__init__(sources)
+        super().__init__(sources, dates)
         self.memo, self.code = memo, code
         self.json = json or keys.ModelDigests(sources)
         """The JSON of each record and item, what keys digest them by."""

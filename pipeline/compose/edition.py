@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import bisect
 import datetime as dt
+from collections.abc import Iterable
 
 from pipeline.compose.charts import ChartSpec
 from pipeline.compose.hardware import (
@@ -17,7 +18,7 @@ from pipeline.compose.hardware import (
     hardware_figures,
     hardware_radar,
 )
-from pipeline.compose.prices import price_figures, price_radar
+from pipeline.compose.prices import FIRST_EDITION_LOOKBACK, price_figures, price_radar
 from pipeline.compose.prices_page import cheapest_chart_spec
 from pipeline.compose.rank import FeedItems, feed_items, feed_stories
 from pipeline.compose.sources import Sources
@@ -32,8 +33,9 @@ from pipeline.compose.types import (
     in_window,
 )
 from pipeline.models.sourced import CuratedEntry
-from pipeline.tables.cost import Blends
+from pipeline.tables.cost import day_end
 from pipeline.tables.hardware import usd_at_ecb_rates
+from pipeline.tables.quotes import Quotes, micros, quotes
 
 
 def entry_citations(c: CuratedEntry) -> tuple[Citation, ...]:
@@ -60,7 +62,7 @@ def compose_edition(sources: Sources, date: dt.date, previous: dt.date | None,
     """Return the edition of `date`: its window's entries, by section, in the series' order.
 
     `parts`: the computed parts of the editions being composed (see `Parts`)."""
-    parts = parts if parts is not None else Parts(sources)
+    parts = parts if parts is not None else Parts(sources, [date])
     series = sources.series
     chosen = parts.entries_in(date, previous)
     computed = parts.computed(date, previous)
@@ -89,27 +91,43 @@ class Parts:
     (build/parts.py does, between builds). The indexes they share are built once, when first
     needed."""
 
-    def __init__(self, sources: Sources) -> None:
+    def __init__(self, sources: Sources, dates: Iterable[dt.date] = ()) -> None:
         self.sources = sources
-        self.blend = Blends()
-        """Each record's blend computed once for all the editions composed with these parts."""
+        # The edition dates being composed: blended prices are computed for all of them at
+        # once, when first needed.
+        self._days = sorted(dates)
+        self._quotes: Quotes | None = None
         days = [c.entry.date for c in sources.entries]
         # Loaded entries are sorted by date; then a window is a slice (bisect), not a scan.
         self._entry_days = days if days == sorted(days) else None
         self._hardware_index: FigureIndex | None = None
         self._feed_index: FeedItems | None = None
 
+    def quotes(self, *dates: dt.date) -> Quotes:
+        """Return the blended prices at the end of each edition date and of the week before the
+        first (its window's start), computed once; `dates` outside them are added."""
+        s = self.sources
+        if self._quotes is None or any(micros(day_end(d)) not in self._quotes.instants
+                                       for d in dates):
+            self._days = sorted({*self._days, *dates})
+            first = self._days[0] - FIRST_EDITION_LOOKBACK
+            self._quotes = quotes(s.prices, s.rates, s.series.profiles,
+                                  [day_end(d) for d in [first, *self._days]])
+        return self._quotes
+
     def cheapest_spec(self, date: dt.date) -> ChartSpec:
         """Return the spec of the chart of an edition (the most tokens per dollar as of its
         date, for the first profile)."""
         s = self.sources
         return cheapest_chart_spec(s.prices, s.rates, s.series.profiles[0], date,
-                                   blend=self.blend)
+                                   table=self.quotes(date))
 
     def prices(self, date: dt.date, previous: dt.date | None) -> LaneItems:
         """Return the price figures and radar items of the window (previous, date]."""
         s = self.sources
-        return (price_figures(s.prices, s.rates, s.series.profiles, date, previous, self.blend),
+        start = previous if previous is not None else date - FIRST_EDITION_LOOKBACK
+        return (price_figures(s.prices, s.rates, s.series.profiles, date, previous,
+                              self.quotes(start, date)),
                 price_radar(s.prices, date))
 
     def hardware(self, date: dt.date, previous: dt.date | None) -> LaneItems:
@@ -179,7 +197,7 @@ def compose_editions(sources: Sources, dates: list[dt.date],
                      parts: Parts | None = None) -> list[Edition]:
     """Return every edition of `dates` (sorted), each with its window; `parts` computes their
     parts (a fresh `Parts` of the sources when not given)."""
-    parts = parts if parts is not None else Parts(sources)
+    parts = parts if parts is not None else Parts(sources, dates)
     editions = []
     previous = None
     for date in sorted(dates):

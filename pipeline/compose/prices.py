@@ -12,18 +12,8 @@ from pipeline.models.sourced import Sourced
 from pipeline.normalize.fx import RateNotFound, RateTable, rate_on
 from pipeline.normalize.units import METER_TITLES
 from pipeline.problems import Problem
-from pipeline.tables.cost import (
-    Blend,
-    PriceMove,
-    blended_per_mtok,
-    blended_usd,
-    day_end,
-    median_change,
-    price_change,
-    price_diff,
-    record_at,
-    tier_price,
-)
+from pipeline.tables.cost import PriceMove, day_end, median_change, price_diff, record_at, tier_price
+from pipeline.tables.quotes import Quotes, quotes
 
 FIRST_EDITION_LOOKBACK = dt.timedelta(days=7)
 """The first edition has no previous one; it reports moves of the week before it."""
@@ -91,11 +81,13 @@ def _move_text(sourced: Sourced[PriceFile], plist: PriceList, move: PriceMove,
 
 def price_figures(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
                   profiles: list[WorkloadProfile], date: dt.date,
-                  previous: dt.date | None, blend: Blend = blended_per_mtok) -> list[Figure]:
+                  previous: dt.date | None, table: Quotes | None = None) -> list[Figure]:
     """Return the Context & numbers figures of the edition of `date`: price moves since the
     previous edition, the cheapest tokens per dollar per profile, and the median change.
-    `blend` computes blended prices (a `Blends` table when composing many editions)."""
+    `table`: the blended prices at the window's start and end (tables/quotes.py), when composing
+    many editions; else they are computed here."""
     start, end = _window_start(date, previous), day_end(date)
+    table = table if table is not None else quotes(files, rates, profiles, [start, end])
     figures: list[Figure] = []
     models = {k: v.model for k, v in files.items()}
     moves = price_diff(models, start, end)
@@ -119,48 +111,31 @@ def price_figures(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
             citations=(citation(sourced, plist, record),),
             id=f"price-{provider}-{currency.lower()}-{model}-{when}"))
     for profile in profiles:
-        best = _cheapest(files, rates, profile, end, blend)
-        if best:
-            sourced, plist, b = best
+        best = table.cheapest(end, profile)
+        if best and best.usd_per_mtok is not None and best.tokens_per_usd is not None:
+            q = best.quoted
+            fx_date = best.fx_date.isoformat() if best.fx_date else ""
             figures.append(Figure(
                 label=f"Cheapest tokens per dollar, {profile.title}",
-                text_md=(f"{sourced.model.name} {b.record.model}: {b.tokens_per_usd:,.0f} tokens "
-                         f"per US dollar ({money(b.usd_per_mtok, 'USD')} per Mtok blended"
-                         + (f", from the {plist.currency} list at the ECB rate of "
-                            f"{b.fx.date.isoformat()}" if plist.currency != "USD" else "")
+                text_md=(f"{q.sourced.model.name} {q.record.model}: {best.tokens_per_usd:,.0f} "
+                         f"tokens per US dollar ({money(best.usd_per_mtok, 'USD')} per Mtok "
+                         "blended" + (f", from the {q.plist.currency} list at the ECB rate of "
+                                      f"{fx_date}" if q.plist.currency != "USD" else "")
                          + ")."),
-                citations=(citation(sourced, plist, b.record),),
+                citations=(citation(q.sourced, q.plist, q.record),),
                 id=f"cheapest-{profile.id}"))
     if profiles:
-        figure = _median_figure(files, profiles[0], start, end, previous, blend)
+        figure = _median_figure(table, profiles[0], start, end, previous)
         if figure:
             figures.append(figure)
     return figures
 
 
-def _cheapest(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
-              profile: WorkloadProfile, at: dt.datetime, blend: Blend):
-    best = None
-    for _, sourced in sorted(files.items()):
-        for model, plist in sourced.model.quote_lists.items():
-            try:
-                b = plist and blended_usd(plist, model, profile, at, rates, blend)
-            except RateNotFound:
-                continue
-            if b and (best is None or b.usd_per_mtok < best[2].usd_per_mtok):
-                best = (sourced, plist, b)
-    return best
-
-
-def _median_figure(files, profile, start, end, previous, blend: Blend) -> Figure | None:
-    changes, cites = [], []
-    for _, sourced in sorted(files.items()):
-        for model, plist in sourced.model.quote_lists.items():
-            change = price_change(plist, model, profile, start, end, blend)
-            if change is not None:
-                changes.append(change)
-                if change:
-                    cites.append(citation(sourced, plist, record_at(plist, model, end)))
+def _median_figure(table: Quotes, profile: WorkloadProfile, start: dt.datetime,
+                   end: dt.datetime, previous: dt.date | None) -> Figure | None:
+    found = table.changes(start, end, profile)
+    changes = [change for change, _ in found]
+    cites = [citation(q.sourced, q.plist, q.record) for change, q in found if change]
     median = median_change(changes)
     if median is None:
         return None

@@ -8,12 +8,14 @@ import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+import pandas as pd
+
 from pipeline.compose.charts import ChartSeries, ChartSpec
 from pipeline.models.prices import PriceFile, WorkloadProfile
 from pipeline.models.sourced import Sourced
-from pipeline.normalize.fx import RateNotFound, RateTable
-from pipeline.tables.cost import Blend, blended_per_mtok, blended_usd, day_end, effective_price
-from pipeline.tables.prices import blended_rows
+from pipeline.normalize.fx import RateTable
+from pipeline.tables.cost import day_end, effective_price
+from pipeline.tables.quotes import Quotes, quotes
 
 CurrentRow = tuple[str, str, str, float, float, dt.date]
 """(provider name, model, list currency, usd_per_mtok, tokens_per_usd, fx date)."""
@@ -21,27 +23,23 @@ CurrentRow = tuple[str, str, str, float, float, dt.date]
 
 def current_rows(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
                  profile: WorkloadProfile, as_of: dt.date,
-                 blend: Blend = blended_per_mtok) -> list[CurrentRow]:
+                 table: Quotes | None = None) -> list[CurrentRow]:
     """Return (provider name, model, currency, usd_per_mtok, tokens_per_usd, fx date), cheapest
-    first."""
-    rows = []
-    for _, sourced in sorted(files.items()):
-        for model, plist in sourced.model.quote_lists.items():
-            try:
-                b = blended_usd(plist, model, profile, day_end(as_of), rates, blend)
-            except RateNotFound:
-                b = None
-            if b:
-                rows.append((sourced.model.name, model, plist.currency, b.usd_per_mtok,
-                             b.tokens_per_usd, b.fx.date))
-    return sorted(rows, key=lambda r: (r[3], r[0], r[1]))
+    first, at the end of `as_of`; `table`: the blended prices then, when already computed."""
+    at = day_end(as_of)
+    table = table if table is not None else quotes(files, rates, [profile], [at])
+    rows = [(q.quoted.sourced.model.name, q.quoted.record.model, q.quoted.plist.currency,
+             q.usd_per_mtok, q.tokens_per_usd, q.fx_date) for q in table.priced(at, profile)]
+    return sorted(rows, key=lambda r: (r[3], r[0], r[1]))  # type: ignore[arg-type]
 
 
 def current_tables(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
-                   profiles: list[WorkloadProfile], as_of: dt.date) -> dict[str, list[CurrentRow]]:
+                   profiles: list[WorkloadProfile], as_of: dt.date,
+                   table: Quotes | None = None) -> dict[str, list[CurrentRow]]:
     """Return the `current_rows` of each profile, by profile id: what the page's tables and two
     of its charts show, computed once for all of them."""
-    return {p.id: current_rows(files, rates, p, as_of) for p in profiles}
+    table = table if table is not None else quotes(files, rates, profiles, [day_end(as_of)])
+    return {p.id: current_rows(files, rates, p, as_of, table) for p in profiles}
 
 
 def in_force_since(files: Mapping[str, Sourced[PriceFile]], as_of: dt.date) -> dt.datetime | None:
@@ -102,24 +100,26 @@ PricesChart = PriceHistory | HourOfWeek | Cheapest
 
 
 def price_history(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
-                  profile: WorkloadProfile, dates: list[dt.date], blended: list[dict] | None = None,
+                  profile: WorkloadProfile, dates: list[dt.date],
+                  blended: pd.DataFrame | None = None,
                   current: list[CurrentRow] | None = None) -> PriceHistory:
     """Return the blended USD per Mtok over `dates` of the models that give the most tokens per
     dollar on the last date; every model is in data/blended.csv.
 
-    `blended`: the rows of `price_tables.blended_rows` for these dates, `current`: the
-    `current_rows` of the last date, when already computed."""
+    `blended`: the rows of `Quotes.blended_rows` for these dates, `current`: the `current_rows`
+    of the last date, when already computed."""
     end = max(dates)
     names = {provider: sourced.model.name for provider, sourced in files.items()}
     current = current if current is not None else current_rows(files, rates, profile, end)
     shown = {(name, model) for name, model, *_ in current[:HISTORY_MODELS]}
-    rows = blended if blended is not None else blended_rows(files, rates, [profile], dates)
+    if blended is None:
+        blended = quotes(files, rates, [profile], [day_end(d) for d in dates]).blended_rows(dates)
     lines: dict[tuple[str, str], list[tuple[dt.date, float]]] = {}
-    for r in rows:
-        line = (names[r["provider"]], r["model"])
-        if r["profile"] == profile.id and line in shown:
-            lines.setdefault(line, []).append((dt.date.fromisoformat(r["as_of"]),
-                                               r["usd_per_mtok"]))
+    for r in blended[blended["profile"] == profile.id].itertuples():
+        line = (names[r.provider], r.model)
+        if line in shown:
+            lines.setdefault(line, []).append((dt.date.fromisoformat(r.as_of),
+                                               float(r.usd_per_mtok)))
     return PriceHistory(profile.title, end, tuple(
         (f"{name} {model}", tuple(points)) for (name, model), points in sorted(lines.items())))
 
@@ -159,10 +159,11 @@ def cheapest(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
 
 def cheapest_chart_spec(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
                         profile: WorkloadProfile, as_of: dt.date, top: int = 8,
-                        blend: Blend = blended_per_mtok) -> ChartSpec:
+                        table: Quotes | None = None) -> ChartSpec:
     """Return the spec of an edition's chart: the models with the most tokens per dollar for
-    `profile`, as of the edition's date (so a later price never changes an earlier edition)."""
-    rows = current_rows(files, rates, profile, as_of, blend)[:top]
+    `profile`, as of the edition's date (so a later price never changes an earlier edition).
+    `table`: the blended prices then, when already computed."""
+    rows = current_rows(files, rates, profile, as_of, table)[:top]
     return ChartSpec(
         name=cheapest_chart_name(profile, as_of.isoformat()), kind="bar",
         title=f"Most tokens per US dollar, {profile.title}, as of {as_of.isoformat()}",

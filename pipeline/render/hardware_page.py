@@ -24,7 +24,7 @@ from pipeline.tables.hardware import (
     costed_rows,
     usd_at_ecb_rates,
 )
-from pipeline.tables.hardware_files import hardware_csv, hardware_json
+from pipeline.tables.hardware_files import hardware_csv, hardware_json, hardware_table
 
 
 def md_text(text: str) -> str:
@@ -188,8 +188,9 @@ def hardware_files(sources: Sources, as_of: dt.date,
     costed = costed_rows(public, sources.hardware.costs, as_of, usd_at_ecb_rates(sources.rates))
     page, charts = hardware_page(costed, public, drawer=drawer,
                                  unreadable=sources.hardware.unreadable)
+    table = hardware_table(costed)
     files: dict[str, str | bytes | Drawing] = {"hardware.md": page,
-                                     "data/hardware.csv": hardware_csv(costed),
-                                     "data/hardware.json": hardware_json(costed)}
+                                               "data/hardware.csv": hardware_csv(table),
+                                               "data/hardware.json": hardware_json(table)}
     files.update({f"charts/{name}": svg for name, svg in charts.items()})
     return files

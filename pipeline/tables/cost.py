@@ -9,7 +9,7 @@ from __future__ import annotations
 import bisect
 import datetime as dt
 import statistics
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from pipeline.models.prices import Price, PriceFile, PriceList, PriceRecord, WorkloadProfile
@@ -175,37 +175,13 @@ class Blended:
         return tokens_per_dollar(self.usd_per_mtok)
 
 
-Blend = Callable[[PriceList, PriceRecord, WorkloadProfile, dt.datetime], float | None]
-"""What computes a record's blended price: `blended_per_mtok`, or a `Blends` table."""
-
-
-class Blends:
-    """The blended price of each record, profile and week, computed once: one composition of a
-    year of editions asks for the same few thousand blends 1.7 million times (~45 s of a cold
-    build when each was computed afresh). A value the caller owns and drops with its
-    composition; records are looked up by identity, and each entry holds its record, so an id
-    is never reused while the table lives."""
-
-    def __init__(self) -> None:
-        self._known: dict[tuple, tuple[PriceList, PriceRecord, float | None]] = {}
-
-    def __call__(self, plist: PriceList, record: PriceRecord, profile: WorkloadProfile,
-                 at: dt.datetime) -> float | None:
-        # Without windows the blend is the same all year; with them it depends on the week.
-        key = (id(plist), id(record), profile, week_start(at) if record.uses_windows else None)
-        kept = self._known.get(key)
-        if kept is None:
-            kept = self._known[key] = (plist, record, blended_per_mtok(plist, record, profile, at))
-        return kept[2]
-
-
 def blended_usd(plist: PriceList, model: str, profile: WorkloadProfile, at: dt.datetime,
-                rates: RateTable, blend: Blend = blended_per_mtok) -> Blended | None:
+                rates: RateTable) -> Blended | None:
     """Return the blended USD per Mtok of `model` in `plist` at `at`, or None when not priced."""
     record = record_at(plist, model, at)
     if record is None:
         return None
-    value = blend(plist, record, profile, at)
+    value = blended_per_mtok(plist, record, profile, at)
     if value is None:
         return None
     fx = record_fx(plist, record, rates)
@@ -220,13 +196,13 @@ def tokens_per_dollar(usd_per_mtok: float) -> float:
 
 
 def price_change(plist: PriceList, model: str, profile: WorkloadProfile, start: dt.datetime,
-                 end: dt.datetime, blend: Blend = blended_per_mtok) -> float | None:
+                 end: dt.datetime) -> float | None:
     """Return the relative change of a model's blended price from `start` to `end` in the list's
     currency (-0.5: halved), or None when it is not priced at both."""
     a, b = record_at(plist, model, start), record_at(plist, model, end)
     if a is None or b is None:
         return None
-    pa, pb = blend(plist, a, profile, start), blend(plist, b, profile, end)
+    pa, pb = blended_per_mtok(plist, a, profile, start), blended_per_mtok(plist, b, profile, end)
     if pa is None or pb is None or pa <= 0:
         return None
     return pb / pa - 1

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import csv
-import io
-import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
-from pipeline.tables.hardware import CostedRow, basis_label
-from pipeline.tables.json_rows import row_json
+import pandas as pd
+
+from pipeline.tables.frames import csv_bytes, json_bytes, records
+from pipeline.tables.hardware import CostedRow, HardwareRow, basis_label
 
 COLUMNS = (
     "suite", "round", "result_id", "submitter", "system", "accelerator", "accelerator_text",
@@ -22,27 +21,48 @@ COLUMNS = (
 )
 
 
-def hardware_records(costed: Sequence[CostedRow]) -> Iterator[dict]:
-    """Yield one plain dict per costed row, keys in COLUMNS order, values JSON-ready.
+ROW_COLUMNS = COLUMNS[:COLUMNS.index("source_file")]
+"""The columns a benchmark row gives (the rest come from its file and its cost basis)."""
+INTEGERS = ("accelerator_count", "isl", "osl", "concurrency")
+"""Whole numbers that may be missing: written without a decimal point."""
 
-    One at a time: at a year's scale there are 60,000 rows of 43 columns, and a list of them
-    was a few hundred MB of peak memory."""
+
+def hardware_table(costed: Sequence[CostedRow]) -> pd.DataFrame:
+    """Return one row per costed row, COLUMNS in order: the table behind `hardware.csv` and
+    `hardware.json`. Each benchmark row's fields are read once, not once per cost basis."""
+    rows: dict[int, int] = {}
+    firsts: list[HardwareRow] = []
+    position = []
     for c in costed:
-        r, cost = c.row, c.cost
-        rec = {k: getattr(r, k, None) for k in COLUMNS[:32] if k != "flags"}
-        rec["flags"] = "; ".join(r.flags)
-        rec["published"] = r.published.isoformat() if r.published else None
-        rec.update(
-            source_file=r.source_file, row_ref=r.row_ref, citation_id=r.citation_id,
-            details_url=r.details_url, cost_basis=c.cost_basis,
-            cost_basis_label=basis_label(cost.basis, cost.scenario) if cost else "",
-            cost_placeholder=bool(cost and cost.placeholder),
-            usd_per_accelerator_hour=c.usd_per_accelerator_hour,
-            fx_rate_date=c.fx_rate_date.isoformat() if c.fx_rate_date else None,
-            cost_source=cost.source if cost else "",
-            cost_source_url=str(cost.source_url) if cost else "",
-            tokens_per_usd=_round(c.tokens_per_usd), usd_per_mtok=_round(c.usd_per_mtok))
-        yield {k: rec[k] for k in COLUMNS}
+        i = rows.get(id(c.row))
+        if i is None:
+            i = rows[id(c.row)] = len(firsts)
+            firsts.append(c.row)
+        position.append(i)
+    per_row = pd.DataFrame({
+        **{k: [getattr(r, k) for r in firsts] for k in ROW_COLUMNS
+           if k not in ("flags", "published")},
+        "flags": ["; ".join(r.flags) for r in firsts],
+        "published": [r.published.isoformat() if r.published else None for r in firsts],
+        "source_file": [r.source_file for r in firsts],
+        "row_ref": [r.row_ref for r in firsts],
+        "citation_id": [r.citation_id for r in firsts],
+        "details_url": [r.details_url for r in firsts],
+    }).astype({k: "Int64" for k in INTEGERS})
+    table = per_row.iloc[position].reset_index(drop=True)
+    costs = [c.cost for c in costed]
+    table["cost_basis"] = [c.cost_basis for c in costed]
+    table["cost_basis_label"] = [basis_label(x.basis, x.scenario) if x else "" for x in costs]
+    table["cost_placeholder"] = [bool(x and x.placeholder) for x in costs]
+    table["usd_per_accelerator_hour"] = pd.array(
+        [c.usd_per_accelerator_hour for c in costed], dtype="Float64")
+    table["fx_rate_date"] = [c.fx_rate_date.isoformat() if c.fx_rate_date else None
+                             for c in costed]
+    table["cost_source"] = [x.source if x else "" for x in costs]
+    table["cost_source_url"] = [str(x.source_url) if x else "" for x in costs]
+    table["tokens_per_usd"] = pd.array([_round(c.tokens_per_usd) for c in costed], dtype="Float64")
+    table["usd_per_mtok"] = pd.array([_round(c.usd_per_mtok) for c in costed], dtype="Float64")
+    return table[list(COLUMNS)]
 
 
 def _round(x: float | None) -> float | None:
@@ -50,27 +70,13 @@ def _round(x: float | None) -> float | None:
     return float(f"{x:.6g}") if x is not None else None
 
 
-def hardware_csv(costed: Sequence[CostedRow]) -> bytes:
-    """Return `hardware.csv`: a header of COLUMNS, then one line per row and cost basis."""
-    buf = io.StringIO()
-    writer = csv.DictWriter(buf, fieldnames=COLUMNS, lineterminator="\n")
-    writer.writeheader()
-    for rec in hardware_records(costed):
-        writer.writerow({k: "" if v is None else v for k, v in rec.items()})
-    return buf.getvalue().encode("utf-8")
+def hardware_csv(table: pd.DataFrame) -> bytes:
+    """Return `hardware.csv` of `hardware_table`: a header of COLUMNS, then one line per row and
+    cost basis."""
+    return csv_bytes(table, COLUMNS)
 
 
-def hardware_json(costed: Sequence[CostedRow]) -> bytes:
-    """Return `hardware.json`: {"columns": [...], "rows": [{...}, ...]}, keys in COLUMNS order.
-
-    The bytes of `json.dumps(doc, indent=1, ensure_ascii=False)`, written a row at a time."""
-    buf = io.BytesIO()
-    head = json.dumps({"columns": list(COLUMNS), "rows": []}, indent=1, ensure_ascii=False)
-    buf.write(head.removesuffix("[]\n}").encode("utf-8"))
-    first = True
-    for rec in hardware_records(costed):
-        # A row nests two levels deep: indented as json.dumps would there.
-        buf.write((("[\n  " if first else ",\n  ") + row_json(rec, 2)).encode("utf-8"))
-        first = False
-    buf.write(b"[]\n}\n" if first else b"\n ]\n}\n")
-    return buf.getvalue()
+def hardware_json(table: pd.DataFrame) -> bytes:
+    """Return `hardware.json` of `hardware_table`: {"columns": [...], "rows": [{...}, ...]},
+    keys in COLUMNS order."""
+    return json_bytes({"columns": list(COLUMNS), "rows": records(table, COLUMNS)})

@@ -1,0 +1,39 @@
+"""Pure: the bytes of the data files under `public/data/`, from tables, in one fixed format.
+
+CSV: pandas' writer, a header row, `\\n` line ends, empty cells for missing values, floats as
+Python writes them (the shortest text that reads back as the same number).
+JSON: compact (no whitespace), keys in column order, floats as Python writes them, missing
+values and non-finite numbers as null (strict parsers refuse `NaN` and `Infinity`).
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+
+
+def csv_bytes(frame: pd.DataFrame, columns: tuple[str, ...]) -> bytes:
+    """Return `frame`'s `columns` as CSV; a frame without one of them is a bug here."""
+    missing = [c for c in columns if c not in frame.columns]
+    if missing:
+        raise ValueError(f"the table has no column {missing}, the file has {list(columns)}")
+    return frame.to_csv(columns=list(columns), index=False, lineterminator="\n").encode("utf-8")
+
+
+def records(frame: pd.DataFrame, columns: tuple[str, ...]) -> list[dict]:
+    """Return the rows of `frame` as plain dicts with `columns` in order, None where missing or
+    not finite."""
+    table = frame[list(columns)]
+    gone = table.isna()
+    for column in columns:
+        if pd.api.types.is_float_dtype(table[column]):
+            gone[column] |= np.isinf(table[column].to_numpy(dtype=float, na_value=np.nan))
+    return table.astype(object).where(~gone, None).to_dict("records")
+
+
+def json_bytes(doc: object) -> bytes:
+    """Return `doc` (plain lists, dicts and scalars) as compact JSON and a final newline."""
+    return (json.dumps(doc, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+            + "\n").encode("utf-8")

@@ -1,0 +1,320 @@
+"""Pure: the blended price of every quoted model at a set of instants, for every workload
+profile, as one pandas table built in whole-table passes:
+
+- the record in force at each instant, by an interval join: `merge_asof` on the periods' starts
+  (a period holds from its start, inclusive), then a cut at their ends (exclusive);
+- each record's blend per profile: tiers chosen for every record at once (mode, context band,
+  batch discount, cache hits billed as input when there is no cache price); a record with time
+  windows is weighted per week by its windows' share of the week in their time zone
+  (normalize/windows.py), so a DST change or a weekday-only window moves its blend;
+- USD per Mtok by an as-of join on the ECB table: the last fixing on or before the record's
+  effective date, with the rate and its date kept beside the figure.
+
+What the editions and the Prices page ask of blended prices (the cheapest model, the median
+change, an edition's chart, the page's tables, `data/blended.csv`) are selections of it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from pipeline.models.prices import PriceFile, PriceList, PriceRecord, WorkloadProfile
+from pipeline.models.sourced import Sourced
+from pipeline.normalize.fx import RateTable
+from pipeline.normalize.units import per_mtok
+from pipeline.tables.cost import blended_per_mtok, day_end, week_start
+
+EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
+OPEN_END = np.iinfo(np.int64).max
+"""The end of a period that has not ended, in microseconds."""
+BLEND_METERS = ("input", "cached_input", "output")
+BLENDED_COLUMNS = ("provider", "model", "profile", "as_of", "usd_per_mtok", "tokens_per_usd")
+"""The columns of `data/blended.csv` (Quotes.blended_rows)."""
+
+
+def micros(at: dt.datetime) -> int:
+    """Return a UTC instant as microseconds since 1970, the table's time axis."""
+    return (at - EPOCH) // dt.timedelta(microseconds=1)
+
+
+def instant(us: int) -> dt.datetime:
+    """Return the UTC instant of `micros`."""
+    return EPOCH + dt.timedelta(microseconds=int(us))
+
+
+@dataclass(frozen=True)
+class Quoted:
+    """A record of a model's quoted list (`PriceFile.quote_lists`): the provider, the file, the
+    list and the record, by the row id the tables use."""
+
+    provider: str
+    sourced: Sourced[PriceFile]
+    plist: PriceList
+    record: PriceRecord
+
+
+@dataclass(frozen=True)
+class Quote:
+    """One model's blended price at one instant for one profile, with what it came from."""
+
+    quoted: Quoted
+    list_per_mtok: float
+    """In the list's currency."""
+    usd_per_mtok: float | None
+    """None when the ECB has no rate for the list's currency by the record's date."""
+    tokens_per_usd: float | None
+    fx_usd_per_unit: float | None
+    fx_date: dt.date | None
+
+
+@dataclass(frozen=True, eq=False)
+class Quotes:
+    """The blended prices of the quoted models at each instant asked, per profile.
+
+    `table` has one row per instant, profile and model in force: `at` (micros), `profile` (its
+    position), `key` (the model's position: providers by id, then each file's models in its
+    quote order), `rid` (the record's position in `records`), `known` (micros from which the
+    record counts: the end of the day it was checked on), `list_per_mtok` (NaN when the
+    input or output price is missing), `usd_per_mtok`, `tokens_per_usd`, `fx_usd_per_unit`,
+    and `fx_day` (the fixing's ordinal day); sorted by at, profile and key."""
+
+    table: pd.DataFrame
+    records: tuple[Quoted, ...]
+    profiles: tuple[WorkloadProfile, ...]
+    instants: frozenset[int]
+    """The instants the table was built for (micros), models in force at them or not."""
+
+    def __post_init__(self) -> None:
+        # Each (instant, profile) is one contiguous run of rows: found by bisection.
+        at, profile = self.table["at"].to_numpy(), self.table["profile"].to_numpy()
+        starts = np.flatnonzero(np.r_[len(at) > 0, (at[1:] != at[:-1])
+                                      | (profile[1:] != profile[:-1])])
+        ends = np.r_[starts[1:], len(at)].astype(np.int64)
+        runs = {(int(at[s]), int(profile[s])): (int(s), int(e)) for s, e in zip(starts, ends)}
+        object.__setattr__(self, "_runs", runs)
+
+    def at(self, at: dt.datetime, profile: WorkloadProfile,
+           known_by: dt.datetime | None = None) -> pd.DataFrame:
+        """Return the rows in force at `at` for `profile`, in key order (empty when none), of
+        the records known by `known_by` (default `at`): the look-ahead guard, a record counts
+        for an edition only once it was checked on or before the edition's date.
+        Raises KeyError for an instant the table was not built for."""
+        us = micros(at)
+        if us not in self.instants:
+            raise KeyError(f"the quote table has no instant {at.isoformat()}")
+        start, end = self._runs.get((us, self.profiles.index(profile)), (0, 0))
+        rows = self.table.iloc[start:end]
+        known = rows["known"].to_numpy() <= (us if known_by is None else micros(known_by))
+        return rows if known.all() else rows[known]
+
+    def quote(self, row) -> Quote:
+        """Return the Quote of one row of `table` (from `itertuples`)."""
+        usd = None if np.isnan(row.usd_per_mtok) else float(row.usd_per_mtok)
+        return Quote(self.records[row.rid], float(row.list_per_mtok), usd,
+                     None if usd is None else float(row.tokens_per_usd),
+                     None if usd is None else float(row.fx_usd_per_unit),
+                     None if usd is None else dt.date.fromordinal(int(row.fx_day)))
+
+    def cheapest(self, at: dt.datetime, profile: WorkloadProfile) -> Quote | None:
+        """Return the quote with the fewest USD per Mtok at `at` (the first in key order of
+        equals), or None when no model is priced in USD then."""
+        rows = self.at(at, profile)
+        usd = rows["usd_per_mtok"].to_numpy()
+        if not np.isfinite(usd).any():
+            return None
+        return self.quote(next(rows.iloc[[int(np.nanargmin(usd))]].itertuples()))
+
+    def priced(self, at: dt.datetime, profile: WorkloadProfile) -> list[Quote]:
+        """Return the quotes priced in USD at `at`, in key order."""
+        rows = self.at(at, profile)
+        return [self.quote(r) for r in rows[rows["usd_per_mtok"].notna()].itertuples()]
+
+    def changes(self, start: dt.datetime, end: dt.datetime,
+                profile: WorkloadProfile) -> list[tuple[float, Quoted]]:
+        """Return (relative change of the blend in the list's currency, the record at `end`) of
+        every model priced at both instants with a blend above zero at the first, in key order."""
+        a = self.at(start, profile, known_by=end)[["key", "list_per_mtok"]]
+        b = self.at(end, profile)[["key", "list_per_mtok", "rid"]]
+        both = a.merge(b, on="key", suffixes=("_a", "_b")).sort_values("key")
+        pa, pb = both["list_per_mtok_a"].to_numpy(), both["list_per_mtok_b"].to_numpy()
+        ok = ~np.isnan(pa) & ~np.isnan(pb) & (pa > 0)
+        change = pb[ok] / pa[ok] - 1
+        return [(float(c), self.records[rid])
+                for c, rid in zip(change, both["rid"].to_numpy()[ok])]
+
+    def blended_rows(self, dates: Sequence[dt.date]) -> pd.DataFrame:
+        """Return `data/blended.csv`'s rows over `dates` (all in the table): each model's blended
+        USD per Mtok and tokens per USD per profile on the first date it is priced and on each
+        date its blend changed; a row holds until the model's next row or a gap. Ordered by model
+        (key), profile and date; columns provider, model, profile, as_of, usd_per_mtok,
+        tokens_per_usd."""
+        wanted = {micros(day_end(d)): i for i, d in enumerate(sorted(dates))}
+        t = self.table
+        # A history as known now (no look-ahead guard): a record checked later still shows
+        # from its start, as the price lists state them.
+        t = t[t["at"].isin(list(wanted)) & t["usd_per_mtok"].notna()]
+        day = t["at"].map(wanted).to_numpy()
+        # Rounded as the CSV shows them (Python's round: correctly rounded decimals), so a change
+        # past the ninth decimal is not a new row.
+        usd = np.array([round(x, 9) for x in t["usd_per_mtok"].tolist()])
+        tpu = np.array([round(x, 3) for x in t["tokens_per_usd"].tolist()])
+        frame = pd.DataFrame({"key": t["key"].to_numpy(), "profile": t["profile"].to_numpy(),
+                              "day": day, "rid": t["rid"].to_numpy(), "usd": usd, "tpu": tpu})
+        frame = frame.sort_values(["key", "profile", "day"], kind="stable")
+        same_run = ((frame["key"] == frame["key"].shift()) & (frame["profile"] == frame["profile"].shift())
+                    & (frame["day"] == frame["day"].shift() + 1))
+        same_value = (frame["usd"] == frame["usd"].shift()) & (frame["tpu"] == frame["tpu"].shift())
+        frame = frame[~(same_run & same_value)]
+        days = sorted(dates)
+        return pd.DataFrame({
+            "provider": [self.records[r].provider for r in frame["rid"]],
+            "model": [self.records[r].record.model for r in frame["rid"]],
+            "profile": [self.profiles[p].id for p in frame["profile"]],
+            "as_of": [days[d].isoformat() for d in frame["day"]],
+            "usd_per_mtok": frame["usd"].to_numpy(),
+            "tokens_per_usd": frame["tpu"].to_numpy()})
+
+
+def quotes(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
+           profiles: Sequence[WorkloadProfile], instants: Iterable[dt.datetime]) -> Quotes:
+    """Return the blended prices of every quoted model at each of `instants` per profile."""
+    records, periods, tiers = _periods(files)
+    profiles = tuple(profiles)
+    at = np.array(sorted({micros(i) for i in instants}), dtype=np.int64)
+    in_force = _in_force(periods, at)
+    fx = _fx(periods, rates)
+    frames = []
+    for number, profile in enumerate(profiles):
+        rows = in_force.assign(profile=number)
+        rows["list_per_mtok"] = _blends(records, periods, tiers, profile, rows)
+        frames.append(rows)
+    table = pd.concat(frames, ignore_index=True) if frames else in_force.assign(
+        profile=0, list_per_mtok=np.nan)
+    table = table.merge(fx, on="rid", how="left")
+    table["usd_per_mtok"] = table["list_per_mtok"] * table["fx_usd_per_unit"]
+    usd = table["usd_per_mtok"].to_numpy()
+    with np.errstate(divide="ignore"):
+        # As tokens_per_dollar: a free price buys unbounded tokens.
+        table["tokens_per_usd"] = np.where(usd > 0, 1_000_000 / usd, np.where(np.isnan(usd), np.nan, np.inf))
+    table = table.sort_values(["at", "profile", "key"], kind="stable", ignore_index=True)
+    return Quotes(table[["at", "profile", "key", "rid", "known", "list_per_mtok", "usd_per_mtok",
+                         "tokens_per_usd", "fx_usd_per_unit", "fx_day"]], tuple(records), profiles,
+                  frozenset(at.tolist()))
+
+
+def _periods(files: Mapping[str, Sourced[PriceFile]]
+             ) -> tuple[list[Quoted], pd.DataFrame, pd.DataFrame]:
+    """Return the quoted records, one row per record (rid, key, currency, start, end, whether
+    it has windows, batch discount) and one per record's price (rid, meter, mode, band, window,
+    per_mtok in the list's currency)."""
+    records: list[Quoted] = []
+    periods, tiers = [], []
+    key = 0
+    for provider, sourced in sorted(files.items()):
+        for model, plist in sourced.model.quote_lists.items():
+            for record in plist.periods[model][1]:
+                rid = len(records)
+                records.append(Quoted(provider, sourced, plist, record))
+                periods.append((rid, key, plist.currency, micros(record.from_),
+                                OPEN_END if record.to is None else micros(record.to),
+                                micros(day_end(record.checked)),
+                                record.from_.date().toordinal(), record.uses_windows,
+                                np.nan if record.batch_discount is None else record.batch_discount))
+                tiers += [(rid, p.meter, p.mode, p.context_above_tokens, p.window or "",
+                           per_mtok(p.price, plist.unit)) for p in record.prices
+                          if p.meter in BLEND_METERS]
+            key += 1
+    return (records,
+            pd.DataFrame(periods, columns=["rid", "key", "currency", "start", "end", "known",
+                                           "from_day", "windows", "discount"]),
+            pd.DataFrame(tiers, columns=["rid", "meter", "mode", "band", "window", "per_mtok"]))
+
+
+def _in_force(periods: pd.DataFrame, at: np.ndarray) -> pd.DataFrame:
+    """Return (at, key, rid, known) for each instant and model with a record in force then;
+    `known` is when the record became known (the end of the day it was checked on), for the
+    look-ahead guard (Quotes.at)."""
+    keys = np.unique(periods["key"].to_numpy())
+    grid = pd.DataFrame({"at": np.repeat(at, len(keys)), "key": np.tile(keys, len(at))})
+    starts = periods[["start", "key", "rid", "end", "known"]].sort_values("start", kind="stable")
+    # A model's periods never overlap (load/prices.py refuses that): the one in force is the
+    # last to start by then, unless it has ended. So a record not yet known hides no other
+    # (the one before it ended where it starts), and the guard can drop it afterwards.
+    joined = pd.merge_asof(grid, starts, left_on="at", right_on="start", by="key",
+                           direction="backward", allow_exact_matches=True)
+    joined = joined[joined["rid"].notna() & (joined["at"] < joined["end"])]
+    return pd.DataFrame({"at": joined["at"].to_numpy(), "key": joined["key"].to_numpy(),
+                         "rid": joined["rid"].to_numpy().astype(np.int64),
+                         "known": joined["known"].to_numpy().astype(np.int64)})
+
+
+def _fx(periods: pd.DataFrame, rates: RateTable) -> pd.DataFrame:
+    """Return (rid, fx_usd_per_unit, fx_day): the ECB rate of each record's effective date (or
+    the last fixing before it), NaN where there is none; USD at 1.0 on its own date."""
+    usd = periods[periods["currency"] == "USD"]
+    out = [pd.DataFrame({"rid": usd["rid"], "fx_usd_per_unit": 1.0, "fx_day": usd["from_day"]})]
+    for currency, group in periods[periods["currency"] != "USD"].groupby("currency"):
+        days = rates.days.get(currency, ())
+        fixings = pd.DataFrame({"fx_day": [d.toordinal() for d in days],
+                                "fx_usd_per_unit": rates.usd_per_unit.get(currency, ())},
+                               dtype=float)
+        left = group[["rid", "from_day"]].sort_values("from_day", kind="stable")
+        joined = pd.merge_asof(left.astype({"from_day": float}), fixings, left_on="from_day",
+                               right_on="fx_day", direction="backward")
+        out.append(joined[["rid", "fx_usd_per_unit", "fx_day"]])
+    return pd.concat(out, ignore_index=True)
+
+
+def _blends(records: list[Quoted], periods: pd.DataFrame, tiers: pd.DataFrame,
+            profile: WorkloadProfile, rows: pd.DataFrame) -> np.ndarray:
+    """Return the blend in the list's currency of the record of each row of `rows` (NaN when
+    its input or output price is missing)."""
+    flat = _flat_blends(periods, tiers, profile)
+    value = flat.reindex(rows["rid"]).to_numpy(copy=True)
+    windowed = periods["windows"].to_numpy()[rows["rid"].to_numpy()]
+    if windowed.any():
+        # Weighted per week, each window by its share of the week's hours in its time zone:
+        # computed once per record and week.
+        weeks: dict[tuple[int, int], float] = {}
+        rids, ats = rows["rid"].to_numpy(), rows["at"].to_numpy()
+        for i in np.flatnonzero(windowed):
+            rid, week = int(rids[i]), week_start(instant(ats[i]))
+            known = weeks.get((rid, micros(week)))
+            if known is None:
+                q = records[rid]
+                blend = blended_per_mtok(q.plist, q.record, profile, week)
+                known = weeks[(rid, micros(week))] = np.nan if blend is None else blend
+            value[i] = known
+    return value
+
+
+def _flat_blends(periods: pd.DataFrame, tiers: pd.DataFrame,
+                 profile: WorkloadProfile) -> pd.Series:
+    """Return the blend of each record without windows for `profile`, by rid, as
+    tables.cost.blended_per_mtok computes it, for all records at once."""
+    flat = periods.loc[~periods["windows"], ["rid", "discount"]].set_index("rid")["discount"]
+    t = tiers[tiers["rid"].isin(flat.index)]
+    # Cliff semantics: the highest band whose threshold the prompt passes.
+    t = t[(t["band"] == 0) | (profile.prompt_tokens > t["band"])]
+
+    def pick(mode: str) -> pd.DataFrame:
+        chosen = t[t["mode"] == mode]
+        if chosen.empty:
+            return pd.DataFrame(np.nan, index=flat.index, columns=list(BLEND_METERS))
+        chosen = chosen.loc[chosen.groupby(["rid", "meter"])["band"].idxmax()]
+        return (chosen.set_index(["rid", "meter"])["per_mtok"].unstack("meter")
+                .reindex(index=flat.index, columns=list(BLEND_METERS)))
+
+    prices = pick(profile.mode)
+    if profile.mode == "batch":
+        # No batch price of its own: the realtime price times the record's batch discount.
+        prices = prices.fillna(pick("realtime").mul(flat, axis=0))
+    p_in, p_out = prices["input"], prices["output"]
+    p_cached = prices["cached_input"].fillna(p_in)  # no cache price: hits bill as input
+    h, share = profile.cache_hit_rate, profile.input_share
+    return share * ((1 - h) * p_in + h * p_cached) + (1 - share) * p_out
