@@ -24,13 +24,22 @@ def csv_bytes(frame: pd.DataFrame, columns: tuple[str, ...]) -> bytes:
 
 def records(frame: pd.DataFrame, columns: tuple[str, ...]) -> list[dict]:
     """Return the rows of `frame` as plain dicts with `columns` in order, None where missing or
-    not finite."""
-    table = frame[list(columns)]
-    gone = table.isna()
+    not finite. Column by column (`tolist` gives Python values at C speed): pandas' own
+    `to_dict` boxes every cell, seconds at a year's 60,000 hardware rows."""
+    lists = []
     for column in columns:
-        if pd.api.types.is_float_dtype(table[column]):
-            gone[column] |= np.isinf(table[column].to_numpy(dtype=float, na_value=np.nan))
-    return table.astype(object).where(~gone, None).to_dict("records")
+        series = frame[column]
+        if pd.api.types.is_float_dtype(series):
+            values = series.to_numpy(dtype=float, na_value=np.nan)
+            finite = np.isfinite(values)
+            plain = values.tolist()
+            lists.append(plain if finite.all() else [v if ok else None
+                                                     for v, ok in zip(plain, finite)])
+        elif isinstance(series.dtype, pd.api.extensions.ExtensionDtype):
+            lists.append(series.astype(object).where(series.notna(), None).tolist())
+        else:
+            lists.append(series.tolist())
+    return [dict(zip(columns, row)) for row in zip(*lists)]
 
 
 def json_bytes(doc: object) -> bytes:
