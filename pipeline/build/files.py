@@ -16,7 +16,7 @@ from pipeline.build.pages import ReusedRenderer
 from pipeline.build.parts import ReusedParts
 from pipeline.build.prices import price_files
 from pipeline.compose.charts import ChartSpec
-from pipeline.compose.prices_page import cheapest_chart_spec
+from pipeline.compose.edition import Parts
 from pipeline.compose.sources import Sources
 from pipeline.compose.types import Edition
 from pipeline.paths import TEMPLATES
@@ -46,9 +46,9 @@ def edition_charts(sources: Sources, editions: list[Edition],
     charts: dict[dt.date, list[Chart]] = {e.date: [] for e in editions}
     if not sources.prices or sources.rates is None or chart is None:
         return charts
-    profile = sources.series.profiles[0]
-    specs = [spec_of(e.date) if spec_of else cheapest_chart_spec(
-        sources.prices, sources.rates, profile, e.date) for e in editions]
+    # Without the composition's parts, one table of blended prices for all the editions.
+    spec_of = spec_of or Parts(sources, [e.date for e in editions]).cheapest_spec
+    specs = [spec_of(e.date) for e in editions]
     for e, spec in zip(editions, specs):
         charts[e.date].append(chart(spec))
     return charts

@@ -153,31 +153,37 @@ class Quotes:
         date its blend changed; a row holds until the model's next row or a gap. Ordered by model
         (key), profile and date; columns provider, model, profile, as_of, usd_per_mtok,
         tokens_per_usd."""
-        wanted = {micros(day_end(d)): i for i, d in enumerate(sorted(dates))}
+        days = sorted(dates)
+        wanted = np.array([micros(day_end(d)) for d in days], dtype=np.int64)
         t = self.table
         # A history as known now (no look-ahead guard): a record checked later still shows
         # from its start, as the price lists state them.
-        t = t[t["at"].isin(list(wanted)) & t["usd_per_mtok"].notna()]
-        day = t["at"].map(wanted).to_numpy()
-        # Rounded as the CSV shows them (Python's round: correctly rounded decimals), so a change
-        # past the ninth decimal is not a new row.
-        usd = np.array([round(x, 9) for x in t["usd_per_mtok"].tolist()])
-        tpu = np.array([round(x, 3) for x in t["tokens_per_usd"].tolist()])
-        frame = pd.DataFrame({"key": t["key"].to_numpy(), "profile": t["profile"].to_numpy(),
-                              "day": day, "rid": t["rid"].to_numpy(), "usd": usd, "tpu": tpu})
-        frame = frame.sort_values(["key", "profile", "day"], kind="stable")
-        same_run = ((frame["key"] == frame["key"].shift()) & (frame["profile"] == frame["profile"].shift())
-                    & (frame["day"] == frame["day"].shift() + 1))
-        same_value = (frame["usd"] == frame["usd"].shift()) & (frame["tpu"] == frame["tpu"].shift())
-        frame = frame[~(same_run & same_value)]
-        days = sorted(dates)
+        at, usd = t["at"].to_numpy(), t["usd_per_mtok"].to_numpy()
+        keep = np.isin(at, wanted) & ~np.isnan(usd)
+        key, profile = t["key"].to_numpy()[keep], t["profile"].to_numpy()[keep]
+        rid, usd, tpu = t["rid"].to_numpy()[keep], usd[keep], t["tokens_per_usd"].to_numpy()[keep]
+        day = np.searchsorted(wanted, at[keep])
+        order = np.lexsort((day, profile, key))
+        key, profile, rid, usd, tpu, day = (x[order] for x in (key, profile, rid, usd, tpu, day))
+        # A row repeats the one before when it is the next date of the same model and profile
+        # with the same figures as the CSV shows them (Python's round: correctly rounded
+        # decimals, which numpy's is not). Equal floats round equal, so only the pairs that
+        # differ are rounded here.
+        run = (key[1:] == key[:-1]) & (profile[1:] == profile[:-1]) & (day[1:] == day[:-1] + 1)
+        same = run & (usd[1:] == usd[:-1]) & (tpu[1:] == tpu[:-1])
+        usd_f, tpu_f = usd.tolist(), tpu.tolist()  # Python floats: round() on numpy's is slow
+        for i in np.flatnonzero(run & ~same).tolist():
+            same[i] = (round(usd_f[i + 1], 9) == round(usd_f[i], 9)
+                       and round(tpu_f[i + 1], 3) == round(tpu_f[i], 3))
+        shown = np.r_[True, ~same] if len(key) else np.zeros(0, dtype=bool)
         return pd.DataFrame({
-            "provider": [self.records[r].provider for r in frame["rid"]],
-            "model": [self.records[r].record.model for r in frame["rid"]],
-            "profile": [self.profiles[p].id for p in frame["profile"]],
-            "as_of": [days[d].isoformat() for d in frame["day"]],
-            "usd_per_mtok": frame["usd"].to_numpy(),
-            "tokens_per_usd": frame["tpu"].to_numpy()})
+            "provider": [self.records[r].provider for r in rid[shown]],
+            "model": [self.records[r].record.model for r in rid[shown]],
+            "profile": [self.profiles[p].id for p in profile[shown]],
+            "as_of": [days[d].isoformat() for d in day[shown]],
+            "usd_per_mtok": [round(x, 9) for x in usd[shown].tolist()],
+            "tokens_per_usd": [round(x, 3) for x in tpu[shown].tolist()]},
+            columns=list(BLENDED_COLUMNS))
 
 
 def quotes(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
