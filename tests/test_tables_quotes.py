@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from pipeline.compose.prices import price_radar
 from pipeline.load.fx import load_rate_table
 from pipeline.load.prices import load_prices
 from pipeline.models.prices import DEFAULT_PROFILES, PriceFile, WorkloadProfile
@@ -138,22 +139,36 @@ def test_hand_checked_figures_of_the_bundled_prices():
     assert blend(CHAT, "deepseek-v4-flash") == pytest.approx(0.39875)
 
 
-def test_a_record_counts_for_an_edition_only_once_it_was_checked():
+def test_the_look_ahead_guard_is_the_radars_and_checked_is_not_a_first_seen_date():
+    """A future price is on an edition's radar only once someone has checked it (the DeepSeek
+    cut from 2026-09-10, checked 2026-09-11, is not on the radar of 09-04). A price in force is
+    not hidden by a later `checked`: the field is the day of the last check, and re-checking a
+    long-known price must not take it off the editions before that day."""
     f = files(usd([
         {"model": "m", "from": "2026-09-01", "to": "2026-09-10", "prices": FLAT, **SRC},
-        {"model": "m", "from": "2026-09-10", "source_url": "https://example.com/pricing",
-         "checked": "2026-09-11",
-         "prices": [{"meter": "input", "price": 0.5}, {"meter": "output", "price": 1.5}]}]))
-    on_10, on_11, on_12 = (day_end(dt.date(2026, 9, d)) for d in (10, 11, 12))
-    table = quotes(f, RATES, [CHAT], [on_10, on_11, on_12])
-    assert table.priced(on_10, CHAT) == []   # the cut is in force but not known yet
-    assert [q.list_per_mtok for q in table.priced(on_11, CHAT)] == [0.75]
-    assert table.cheapest(on_10, CHAT) is None
-    # The change an edition of the 12th reports since the 10th: as known on the 12th.
-    assert [(c, q.record.checked) for c, q in table.changes(on_10, on_12, CHAT)] == [
-        (0.0, dt.date(2026, 9, 11))]
-    early = quotes(f, RATES, [CHAT], [day_end(dt.date(2026, 9, 5)), on_12])
-    assert [c for c, _ in early.changes(day_end(dt.date(2026, 9, 5)), on_12, CHAT)] == [-0.5]
+        {"model": "m", "from": "2026-09-10", "to": "2026-10-01",
+         "source_url": "https://example.com/pricing", "checked": "2026-09-11",
+         "prices": [{"meter": "input", "price": 0.5}, {"meter": "output", "price": 1.5}]},
+        {"model": "m", "from": "2026-10-01", "source_url": "https://example.com/pricing",
+         "checked": "2026-09-05", "prices": FLAT}]))
+    # On the 4th neither later price had been seen; on the 9th only October's had.
+    assert price_radar(f, dt.date(2026, 9, 4)) == []
+    assert [i.due for i in price_radar(f, dt.date(2026, 9, 9))] == [dt.date(2026, 10, 1)]
+    assert [i.due for i in price_radar(f, dt.date(2026, 9, 11))] == [dt.date(2026, 10, 1)]
+    on_10 = day_end(dt.date(2026, 9, 10))
+    table = quotes(f, RATES, [CHAT], [on_10])
+    assert [q.list_per_mtok for q in table.priced(on_10, CHAT)] == [0.75]
+    later = files(usd([{"model": "m", "from": "2026-09-01", "source_url": "https://example.com/p",
+                        "checked": "2026-11-30", "prices": FLAT}]))
+    on_2 = day_end(dt.date(2026, 9, 2))
+    assert [q.list_per_mtok for q in quotes(later, RATES, [CHAT], [on_2]).priced(on_2, CHAT)] == [1.5]
+
+
+def test_no_price_files_make_an_empty_table():
+    at = day_end(dt.date(2026, 9, 1))
+    table = quotes({}, RATES, [CHAT], [at])
+    assert table.priced(at, CHAT) == [] and table.cheapest(at, CHAT) is None
+    assert table.blended_rows([dt.date(2026, 9, 1)]).empty
 
 
 def test_blended_rows_hold_until_a_blend_changes():

@@ -12,6 +12,11 @@ profile, as one pandas table built in whole-table passes:
 
 What the editions and the Prices page ask of blended prices (the cheapest model, the median
 change, an edition's chart, the page's tables, `data/blended.csv`) are selections of it.
+
+No look-ahead guard on prices in force: a record's `checked` is the day it was last checked, not
+the day it became known, so a guard on it would hide a long-known price from every edition
+before its latest check. Only the radar uses `checked` (a future price is shown once someone has
+seen it); a first-seen date comes with the catalogue snapshots (issue 20).
 """
 
 from __future__ import annotations
@@ -78,8 +83,7 @@ class Quotes:
 
     `table` has one row per instant, profile and model in force: `at` (micros), `profile` (its
     position), `key` (the model's position: providers by id, then each file's models in its
-    quote order), `rid` (the record's position in `records`), `known` (micros from which the
-    record counts: the end of the day it was checked on), `list_per_mtok` (NaN when the
+    quote order), `rid` (the record's position in `records`), `list_per_mtok` (NaN when the
     input or output price is missing), `usd_per_mtok`, `tokens_per_usd`, `fx_usd_per_unit`,
     and `fx_day` (the fixing's ordinal day); sorted by at, profile and key."""
 
@@ -98,19 +102,14 @@ class Quotes:
         runs = {(int(at[s]), int(profile[s])): (int(s), int(e)) for s, e in zip(starts, ends)}
         object.__setattr__(self, "_runs", runs)
 
-    def at(self, at: dt.datetime, profile: WorkloadProfile,
-           known_by: dt.datetime | None = None) -> pd.DataFrame:
-        """Return the rows in force at `at` for `profile`, in key order (empty when none), of
-        the records known by `known_by` (default `at`): the look-ahead guard, a record counts
-        for an edition only once it was checked on or before the edition's date.
+    def at(self, at: dt.datetime, profile: WorkloadProfile) -> pd.DataFrame:
+        """Return the rows in force at `at` for `profile`, in key order (empty when none).
         Raises KeyError for an instant the table was not built for."""
         us = micros(at)
         if us not in self.instants:
             raise KeyError(f"the quote table has no instant {at.isoformat()}")
         start, end = self._runs.get((us, self.profiles.index(profile)), (0, 0))
-        rows = self.table.iloc[start:end]
-        known = rows["known"].to_numpy() <= (us if known_by is None else micros(known_by))
-        return rows if known.all() else rows[known]
+        return self.table.iloc[start:end]
 
     def quote(self, row) -> Quote:
         """Return the Quote of one row of `table` (from `itertuples`)."""
@@ -138,7 +137,7 @@ class Quotes:
                 profile: WorkloadProfile) -> list[tuple[float, Quoted]]:
         """Return (relative change of the blend in the list's currency, the record at `end`) of
         every model priced at both instants with a blend above zero at the first, in key order."""
-        a = self.at(start, profile, known_by=end)[["key", "list_per_mtok"]]
+        a = self.at(start, profile)[["key", "list_per_mtok"]]
         b = self.at(end, profile)[["key", "list_per_mtok", "rid"]]
         both = a.merge(b, on="key", suffixes=("_a", "_b")).sort_values("key")
         pa, pb = both["list_per_mtok_a"].to_numpy(), both["list_per_mtok_b"].to_numpy()
@@ -153,11 +152,11 @@ class Quotes:
         date its blend changed; a row holds until the model's next row or a gap. Ordered by model
         (key), profile and date; columns provider, model, profile, as_of, usd_per_mtok,
         tokens_per_usd."""
-        days = sorted(dates)
+        days = sorted(set(dates))
         wanted = np.array([micros(day_end(d)) for d in days], dtype=np.int64)
+        if missing := [d for d, us in zip(days, wanted.tolist()) if us not in self.instants]:
+            raise KeyError(f"the quote table has no instant for {missing[0].isoformat()}")
         t = self.table
-        # A history as known now (no look-ahead guard): a record checked later still shows
-        # from its start, as the price lists state them.
         at, usd = t["at"].to_numpy(), t["usd_per_mtok"].to_numpy()
         keep = np.isin(at, wanted) & ~np.isnan(usd)
         key, profile = t["key"].to_numpy()[keep], t["profile"].to_numpy()[keep]
@@ -194,21 +193,19 @@ def quotes(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
     at = np.array(sorted({micros(i) for i in instants}), dtype=np.int64)
     in_force = _in_force(periods, at)
     fx = _fx(periods, rates)
-    frames = []
+    frames = [in_force.assign(profile=0, list_per_mtok=np.nan).iloc[:0]]  # the empty case
     for number, profile in enumerate(profiles):
         rows = in_force.assign(profile=number)
         rows["list_per_mtok"] = _blends(records, periods, tiers, profile, rows)
         frames.append(rows)
-    table = pd.concat(frames, ignore_index=True) if frames else in_force.assign(
-        profile=0, list_per_mtok=np.nan)
-    table = table.merge(fx, on="rid", how="left")
+    table = pd.concat(frames, ignore_index=True).merge(fx, on="rid", how="left")
     table["usd_per_mtok"] = table["list_per_mtok"] * table["fx_usd_per_unit"]
     usd = table["usd_per_mtok"].to_numpy()
     with np.errstate(divide="ignore"):
         # As tokens_per_dollar: a free price buys unbounded tokens.
         table["tokens_per_usd"] = np.where(usd > 0, 1_000_000 / usd, np.where(np.isnan(usd), np.nan, np.inf))
     table = table.sort_values(["at", "profile", "key"], kind="stable", ignore_index=True)
-    return Quotes(table[["at", "profile", "key", "rid", "known", "list_per_mtok", "usd_per_mtok",
+    return Quotes(table[["at", "profile", "key", "rid", "list_per_mtok", "usd_per_mtok",
                          "tokens_per_usd", "fx_usd_per_unit", "fx_day"]], tuple(records), profiles,
                   frozenset(at.tolist()))
 
@@ -228,7 +225,6 @@ def _periods(files: Mapping[str, Sourced[PriceFile]]
                 records.append(Quoted(provider, sourced, plist, record))
                 periods.append((rid, key, plist.currency, micros(record.from_),
                                 OPEN_END if record.to is None else micros(record.to),
-                                micros(day_end(record.checked)),
                                 record.from_.date().toordinal(), record.uses_windows,
                                 np.nan if record.batch_discount is None else record.batch_discount))
                 tiers += [(rid, p.meter, p.mode, p.context_above_tokens, p.window or "",
@@ -236,27 +232,27 @@ def _periods(files: Mapping[str, Sourced[PriceFile]]
                           if p.meter in BLEND_METERS]
             key += 1
     return (records,
-            pd.DataFrame(periods, columns=["rid", "key", "currency", "start", "end", "known",
-                                           "from_day", "windows", "discount"]),
-            pd.DataFrame(tiers, columns=["rid", "meter", "mode", "band", "window", "per_mtok"]))
+            # Typed, so that no price files at all make empty tables, not a join error.
+            pd.DataFrame(periods, columns=["rid", "key", "currency", "start", "end",
+                                           "from_day", "windows", "discount"]).astype(
+                {"rid": np.int64, "key": np.int64, "currency": object, "start": np.int64,
+                 "end": np.int64, "from_day": np.int64, "windows": bool, "discount": float}),
+            pd.DataFrame(tiers, columns=["rid", "meter", "mode", "band", "window", "per_mtok"]
+                         ).astype({"rid": np.int64, "band": np.int64, "per_mtok": float}))
 
 
 def _in_force(periods: pd.DataFrame, at: np.ndarray) -> pd.DataFrame:
-    """Return (at, key, rid, known) for each instant and model with a record in force then;
-    `known` is when the record became known (the end of the day it was checked on), for the
-    look-ahead guard (Quotes.at)."""
-    keys = np.unique(periods["key"].to_numpy())
+    """Return (at, key, rid) for each instant and model with a record in force then."""
+    keys = np.unique(periods["key"].to_numpy().astype(np.int64))
     grid = pd.DataFrame({"at": np.repeat(at, len(keys)), "key": np.tile(keys, len(at))})
-    starts = periods[["start", "key", "rid", "end", "known"]].sort_values("start", kind="stable")
+    starts = periods[["start", "key", "rid", "end"]].sort_values("start", kind="stable")
     # A model's periods never overlap (load/prices.py refuses that): the one in force is the
-    # last to start by then, unless it has ended. So a record not yet known hides no other
-    # (the one before it ended where it starts), and the guard can drop it afterwards.
+    # last to start by then, unless it has ended.
     joined = pd.merge_asof(grid, starts, left_on="at", right_on="start", by="key",
                            direction="backward", allow_exact_matches=True)
     joined = joined[joined["rid"].notna() & (joined["at"] < joined["end"])]
     return pd.DataFrame({"at": joined["at"].to_numpy(), "key": joined["key"].to_numpy(),
-                         "rid": joined["rid"].to_numpy().astype(np.int64),
-                         "known": joined["known"].to_numpy().astype(np.int64)})
+                         "rid": joined["rid"].to_numpy().astype(np.int64)})
 
 
 def _fx(periods: pd.DataFrame, rates: RateTable) -> pd.DataFrame:
