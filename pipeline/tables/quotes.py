@@ -85,7 +85,7 @@ class Quotes:
     position), `key` (the model's position: providers by id, then each file's models in its
     quote order), `rid` (the record's position in `records`), `list_per_mtok` (NaN when the
     input or output price is missing), `usd_per_mtok`, `tokens_per_usd`, `fx_usd_per_unit`,
-    and `fx_day` (the fixing's ordinal day); sorted by at, profile and key."""
+    and `fx_day` (the fixing's ordinal day); ordered by profile, at and key."""
 
     table: pd.DataFrame
     records: tuple[Quoted, ...]
@@ -192,22 +192,25 @@ def quotes(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
     profiles = tuple(profiles)
     at = np.array(sorted({micros(i) for i in instants}), dtype=np.int64)
     in_force = _in_force(periods, at)
-    fx = _fx(periods, rates)
-    frames = [in_force.assign(profile=0, list_per_mtok=np.nan).iloc[:0]]  # the empty case
-    for number, profile in enumerate(profiles):
-        rows = in_force.assign(profile=number)
-        rows["list_per_mtok"] = _blends(records, periods, tiers, profile, rows)
-        frames.append(rows)
-    table = pd.concat(frames, ignore_index=True).merge(fx, on="rid", how="left")
-    table["usd_per_mtok"] = table["list_per_mtok"] * table["fx_usd_per_unit"]
-    usd = table["usd_per_mtok"].to_numpy()
-    with np.errstate(divide="ignore"):
+    fx = _fx(periods, rates).set_index("rid").reindex(np.arange(len(records)))
+    rate_of, day_of = fx["fx_usd_per_unit"].to_numpy(), fx["fx_day"].to_numpy()
+    # Profile after profile, each over the rows in force (sorted by instant and key), so each
+    # (instant, profile) is one run of rows without sorting the table.
+    blends = [_blends(records, periods, tiers, p, in_force) for p in profiles]
+    count = len(profiles)
+    rid = np.tile(in_force["rid"].to_numpy(), count)
+    list_per_mtok = np.concatenate(blends) if blends else np.zeros(0)
+    usd = list_per_mtok * rate_of[rid]
+    with np.errstate(divide="ignore", invalid="ignore"):
         # As tokens_per_dollar: a free price buys unbounded tokens.
-        table["tokens_per_usd"] = np.where(usd > 0, 1_000_000 / usd, np.where(np.isnan(usd), np.nan, np.inf))
-    table = table.sort_values(["at", "profile", "key"], kind="stable", ignore_index=True)
-    return Quotes(table[["at", "profile", "key", "rid", "list_per_mtok", "usd_per_mtok",
-                         "tokens_per_usd", "fx_usd_per_unit", "fx_day"]], tuple(records), profiles,
-                  frozenset(at.tolist()))
+        tokens = np.where(usd > 0, 1_000_000 / usd, np.where(np.isnan(usd), np.nan, np.inf))
+    table = pd.DataFrame({
+        "at": np.tile(in_force["at"].to_numpy(), count),
+        "profile": np.repeat(np.arange(count), len(in_force)),
+        "key": np.tile(in_force["key"].to_numpy(), count), "rid": rid,
+        "list_per_mtok": list_per_mtok, "usd_per_mtok": usd, "tokens_per_usd": tokens,
+        "fx_usd_per_unit": rate_of[rid], "fx_day": day_of[rid]})
+    return Quotes(table, tuple(records), profiles, frozenset(at.tolist()))
 
 
 def _periods(files: Mapping[str, Sourced[PriceFile]]
