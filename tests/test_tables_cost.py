@@ -9,21 +9,27 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pipeline.models.prices import PriceFile, PriceList, Window, WorkloadProfile
+from pipeline.models.sourced import Sourced
 from pipeline.normalize.fx import table_from_eur_rates
 from pipeline.normalize.windows import week_shares, window_at
 from pipeline.tables.cost import (
     blended_per_mtok,
-    blended_usd,
     day_end,
     effective_price,
     median_change,
-    price_change,
     price_diff,
     record_at,
     tokens_per_dollar,
 )
+from pipeline.tables.quotes import quotes
 
 UTC = dt.UTC
+
+
+def sourced(plist: PriceList) -> dict[str, Sourced[PriceFile]]:
+    return {"p": Sourced(PriceFile(provider="p", name="P", lists=[plist]), "sources/prices/p.yaml")}
+
+
 WEEKDAYS = ["mon", "tue", "wed", "thu", "fri"]
 PEAK = {"name": "peak", "tier": "peak", "timezone": "UTC", "spans": [
     {"start": "01:00", "end": "04:00", "weekdays": WEEKDAYS},
@@ -108,8 +114,9 @@ def test_blended_usd_converts_at_the_records_date():
     plist = PriceList.model_validate({"currency": "CNY", "records": [
         {"model": "m", "from": "2026-09-12", "prices": [
             {"meter": "input", "price": 1}, {"meter": "output", "price": 1}], **SRC}]})
-    b = blended_usd(plist, "m", CHAT, day_end(dt.date(2026, 9, 12)), rates)
-    assert b.fx.date == dt.date(2026, 9, 10)  # a Saturday: Thursday's rate
+    at = day_end(dt.date(2026, 9, 12))
+    (b,) = quotes(sourced(plist), rates, [CHAT], [at]).priced(at, CHAT)
+    assert b.fx_date == dt.date(2026, 9, 10)  # a Saturday: Thursday's rate
     assert b.usd_per_mtok == pytest.approx(1.2 / 8.4)
 
 
@@ -117,9 +124,14 @@ def test_change_median_and_diff():
     plist = usd_list()
     start, end = day_end(dt.date(2026, 9, 5)), day_end(dt.date(2026, 9, 12))
     night = CHAT.model_copy(update={"offpeak_share": 1.0})
-    assert price_change(plist, "flash", night, start, end) == pytest.approx(
+
+    def price_change(model, profile):
+        table = quotes(sourced(plist), table_from_eur_rates({}), [profile], [start, end])
+        return next(c for c, q in table.changes(start, end, profile) if q.record.model == model)
+
+    assert price_change("flash", night) == pytest.approx(
         (0.75 * 0.20 + 0.25 * 0.66) / (0.75 * 0.22 + 0.25 * 0.66) - 1)
-    assert price_change(plist, "big", CHAT, start, end) == 0
+    assert price_change("big", CHAT) == 0
     assert median_change([-0.5, None, 0.0, 0.1]) == 0.0
     assert median_change([None]) is None
     files = {"p": PriceFile(provider="p", name="P", lists=[plist])}

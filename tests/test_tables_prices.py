@@ -129,8 +129,17 @@ def test_prices_page_and_charts_are_deterministic(bundled):
 def test_blended_table_keeps_only_the_dates_a_blend_changed(bundled):
     """The table has a row where a model's blend is new or changed, day by day, and no other:
     the same as computing every model on every date and dropping repeats."""
-    from pipeline.normalize.fx import RateNotFound
-    from pipeline.tables.cost import blended_usd
+    from pipeline.normalize.fx import RateNotFound, rate_on
+    from pipeline.tables.cost import blended_per_mtok, record_at, tokens_per_dollar
+
+    def blended_usd(plist, model, profile, at, rates):
+        # The scalar cost core, record by record, as the oracle of the table.
+        record = record_at(plist, model, at)
+        value = record and blended_per_mtok(plist, record, profile, at)
+        if value is None:
+            return None
+        usd = value * rate_on(rates, plist.currency, record.from_.date()).usd_per_unit
+        return (usd, tokens_per_dollar(usd))
 
     files, rates = bundled
     days = [dt.date(2026, 1, 1) + dt.timedelta(days=i) for i in range(330)]
@@ -144,7 +153,7 @@ def test_blended_table_keeps_only_the_dates_a_blend_changed(bundled):
                         b = blended_usd(plist, model, profile, day_end(day), rates)
                     except RateNotFound:
                         b = None
-                    value = b and (round(b.usd_per_mtok, 9), round(b.tokens_per_usd, 3))
+                    value = b and (round(b[0], 9), round(b[1], 3))
                     if value and value != last:
                         expected.append((provider, model, profile.id, day.isoformat(), *value))
                     last = value

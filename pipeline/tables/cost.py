@@ -160,52 +160,11 @@ def record_fx(plist: PriceList, record: PriceRecord, rates: RateTable) -> FxRate
     return rate_on(rates, plist.currency, record.from_.date())
 
 
-@dataclass(frozen=True)
-class Blended:
-    """A blended price in USD with everything needed to trace it."""
-
-    usd_per_mtok: float
-    list_per_mtok: float
-    currency: str
-    fx: FxRate
-    record: PriceRecord
-
-    @property
-    def tokens_per_usd(self) -> float:
-        return tokens_per_dollar(self.usd_per_mtok)
-
-
-def blended_usd(plist: PriceList, model: str, profile: WorkloadProfile, at: dt.datetime,
-                rates: RateTable) -> Blended | None:
-    """Return the blended USD per Mtok of `model` in `plist` at `at`, or None when not priced."""
-    record = record_at(plist, model, at)
-    if record is None:
-        return None
-    value = blended_per_mtok(plist, record, profile, at)
-    if value is None:
-        return None
-    fx = record_fx(plist, record, rates)
-    return Blended(value * fx.usd_per_unit, value, plist.currency, fx, record)
-
-
 def tokens_per_dollar(usd_per_mtok: float) -> float:
     """Return how many tokens one US dollar buys at `usd_per_mtok`."""
     if usd_per_mtok <= 0:
         return float("inf")
     return 1_000_000 / usd_per_mtok
-
-
-def price_change(plist: PriceList, model: str, profile: WorkloadProfile, start: dt.datetime,
-                 end: dt.datetime) -> float | None:
-    """Return the relative change of a model's blended price from `start` to `end` in the list's
-    currency (-0.5: halved), or None when it is not priced at both."""
-    a, b = record_at(plist, model, start), record_at(plist, model, end)
-    if a is None or b is None:
-        return None
-    pa, pb = blended_per_mtok(plist, a, profile, start), blended_per_mtok(plist, b, profile, end)
-    if pa is None or pb is None or pa <= 0:
-        return None
-    return pb / pa - 1
 
 
 def median_change(changes: Iterable[float | None]) -> float | None:
