@@ -12,7 +12,8 @@ from pipeline.load.hardware import load_hardware
 from pipeline.normalize.accelerators import compiled_patterns
 from pipeline.render.drawing import NOW, Draws
 from pipeline.render.hardware_page import hardware_page, md_text
-from pipeline.tables.hardware import FileInfo, costed_rows, normalize_records
+from pipeline.tables.hardware import FileInfo, normalize_records
+from pipeline.tables.hardware_costs import costed_table, rows_table
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -27,7 +28,7 @@ def build(drawer: Draws = NOW):
     more, _ = normalize_records(ix.records, FileInfo("t.json", None, "https://x"),
                                 compiled_patterns(hw.accelerators))
     rows = rows + more
-    return hardware_page(costed_rows(rows, hw.costs, dt.date(2026, 9, 12)), rows,
+    return hardware_page(costed_table(rows_table(rows), hw.costs, dt.date(2026, 9, 12)), rows,
                          [("t.json", 4, "no throughput", 1)], drawer=drawer)
 
 

@@ -13,15 +13,18 @@ from pipeline.normalize.accelerators import compiled_patterns
 from pipeline.tables.hardware import (
     CostError,
     FileInfo,
-    best_per_accelerator,
-    costed_rows,
-    costs_in_force,
-    current_costs,
     normalize_records,
     rows_missing_cost,
     tokens_per_usd,
     usd_identity,
     usd_per_mtok,
+)
+from pipeline.tables.hardware_costs import (
+    bases_of,
+    best_per_accelerator,
+    costed_table,
+    costs_in_force,
+    rows_table,
 )
 
 ACCS = [Accelerator(name=n, vendor="v", patterns=[p], source_url="https://example.com")
@@ -99,48 +102,86 @@ def test_guards_mark_and_separate():
     assert server.group_key != clean.group_key and open_.group_key != clean.group_key
     unofficial, = normalize_records([rec()], replace(INFO, official=False), PATTERNS)[0]
     assert unofficial.flags == ("unofficial",)
-    costed = costed_rows(rows, [cost()], dt.date(2026, 9, 12))
-    best = best_per_accelerator(costed, clean.group_key, "owner_tco/hyperscaler")
-    assert [c.row.citation_id for c in best] == ["5.1-0069"]
+    costed = costed_table(rows_table(rows), [cost()], dt.date(2026, 9, 12))
+    assert list(costed["headline"]) == [True, False, False, False, True, True][:5]
+    clean_group = costed.loc[costed["citation_id"] == "5.1-0069", "group"].iloc[0]
+    best = best_per_accelerator(costed, clean_group, "owner_tco/hyperscaler")
+    assert list(best["citation_id"]) == ["5.1-0069"]
+
+
+def costed(rows, costs, day=dt.date(2026, 9, 12), usd=usd_identity):
+    return costed_table(rows_table(rows), costs, day, usd)
+
+
+def test_groups_are_a_column_numbered_in_sorted_order():
+    rows, _ = normalize_records([rec(scenario="Server"), rec(result_id="o", division="open"),
+                                 rec(result_id="x", model="deepseek-r1"), rec(result_id="y")],
+                                INFO, PATTERNS)
+    table = rows_table(rows)
+    # (suite, model, scenario, division) sorted: deepseek-r1 Offline closed, llama2 Offline
+    # closed, llama2 Offline open, llama2 Server closed.
+    assert list(table["group"]) == [3, 2, 0, 1]
+    assert rows_table([]).empty
 
 
 def test_costs_per_basis_and_date():
     costs = [cost(amount=1.95), cost(amount=2.9, basis="rental_contract", scenario="3-year"),
              cost(amount=9.0, date=dt.date(2027, 1, 1))]
-    assert [c.amount_per_hour for c in current_costs(costs, "B200", dt.date(2026, 9, 12))] == \
-        [1.95, 2.9]
     (row,), _ = normalize_records([rec()], INFO, PATTERNS)
-    costed = costed_rows([row], costs, dt.date(2026, 9, 12))
-    assert [(c.cost_basis, round(c.tokens_per_usd)) for c in costed] == [
+    table = costed([row], costs)
+    assert [(c, round(t)) for c, t in zip(table["cost_basis"], table["tokens_per_usd"])] == [
         ("owner_tco/hyperscaler", 23429308), ("rental_contract/3-year", 15754190)]
-    assert costed_rows([row], costs, dt.date(2026, 1, 1))[0].tokens_per_usd is None
+    assert list(table["usd_per_mtok"].round(7)) == [0.0426816, 0.0634752]
+    assert list(table["cost_basis_label"]) == ["owner TCO (hyperscaler)",
+                                               "rental contract (3-year)"]
+    # Before the first cost's date: one row, no cost, never $0.
+    early = costed([row], costs, dt.date(2026, 1, 1))
+    assert len(early) == 1 and early["tokens_per_usd"].isna().all()
+    assert early["cost_basis"].tolist() == [""] and early["cost_placeholder"].tolist() == [False]
 
 
-def test_costs_in_force_are_current_costs_of_every_accelerator():
+def test_costs_in_force_edges_and_ties():
     costs = [cost(amount=1.95), cost(amount=2.5), cost(acc="H200", amount=1.4),
-             cost(amount=2.9, basis="rental_contract", scenario="3-year"),
              cost(amount=9.0, date=dt.date(2027, 1, 1)),
              cost(acc="MI325X", amount=1.2, date=dt.date(2026, 1, 1)),
              cost(acc="MI325X", amount=1.3, date=dt.date(2026, 5, 1))]
-    for day in (dt.date(2025, 1, 1), dt.date(2026, 3, 1), dt.date(2026, 9, 12), dt.date.max):
-        in_force = costs_in_force(costs, day)
-        for acc in ("B200", "H200", "MI325X", "MI300X"):
-            assert in_force.get(acc, []) == current_costs(costs, acc, day)
-    # Two costs of one basis on one date: the later in the file wins, as in current_costs.
-    assert [c.amount_per_hour for c in costs_in_force(costs, dt.date(2026, 9, 12))["B200"]] == \
-        [2.5, 2.9]
+
+    def amounts(day):
+        t = costs_in_force(costs, day)
+        return list(zip(t["cost_accelerator"], t["usd_per_accelerator_hour"]))
+
+    assert amounts(dt.date(2025, 12, 31)) == []
+    assert amounts(dt.date(2026, 1, 1)) == [("MI325X", 1.2)]  # in force from its own date
+    assert amounts(dt.date(2026, 4, 2)) == [("MI325X", 1.2)]
+    # Two costs of one basis on one date: the later in the file wins.
+    assert amounts(dt.date(2026, 5, 1)) == [("B200", 2.5), ("H200", 1.4), ("MI325X", 1.3)]
+    assert amounts(dt.date(2027, 1, 1)) == [("B200", 9.0), ("H200", 1.4), ("MI325X", 1.3)]
+
+
+def test_only_token_rows_are_costed_and_ties_go_to_the_lower_result_id():
+    rows, _ = normalize_records([rec(result_id="5.1-0070"), rec(result_id="5.1-0069", row_ref="1"),
+                                 rec(result_id="q", units="Queries/s", value=5.0)],
+                                INFO, PATTERNS)
+    table = costed(rows, [cost()])
+    assert table["tokens_per_usd"].notna().tolist() == [True, True, False]
+    assert list(table["row"]) == [0, 1, 2]
+    (best,) = best_per_accelerator(table, 0, "owner_tco/hyperscaler").itertuples()
+    assert best.citation_id == "5.1-0069"
+    assert bases_of(table, 0) == ["owner_tco/hyperscaler"]
 
 
 def test_fx_is_an_argument():
     (row,), _ = normalize_records([rec()], INFO, PATTERNS)
     eur = [cost(amount=1.8, currency="EUR")]
     with pytest.raises(CostError, match="needs an exchange rate"):
-        costed_rows([row], eur, dt.date(2026, 9, 12))
-    (c,) = costed_rows([row], eur, dt.date(2026, 9, 12),
-                       lambda cur, day: (1.1, day - dt.timedelta(days=1)))
+        costed([row], eur)
+    (c,) = costed([row], eur, usd=lambda cur, day: (1.1, day - dt.timedelta(days=1))
+                  ).itertuples()
     assert c.usd_per_accelerator_hour == pytest.approx(1.98)
     assert c.fx_rate_date == dt.date(2026, 4, 2)
     assert usd_identity("USD", dt.date(2026, 1, 1)) == (1.0, dt.date(2026, 1, 1))
+    # A cost no row needs is not converted, so it cannot fail the table.
+    assert costed([row], [cost(), cost(acc="H200", currency="EUR")])["tokens_per_usd"].notna().all()
 
 
 def test_missing_cost_is_found_never_zero():
@@ -148,6 +189,6 @@ def test_missing_cost_is_found_never_zero():
                                 INFO, PATTERNS)
     missing = rows_missing_cost(rows, [cost()], dt.date.max)
     assert [r.accelerator for r in missing] == ["H200"]
-    h200 = [c for c in costed_rows(rows, [cost()], dt.date(2026, 9, 12))
-            if c.row.accelerator == "H200"]
-    assert h200[0].tokens_per_usd is None and h200[0].usd_per_accelerator_hour is None
+    table = costed(rows, [cost()])
+    h200 = table[table["accelerator"] == "H200"]
+    assert h200["tokens_per_usd"].isna().all() and h200["usd_per_accelerator_hour"].isna().all()

@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 from pipeline.load.hardware import load_hardware
-from pipeline.tables.hardware import costed_rows
+from pipeline.tables.hardware_costs import costed_table, rows_table
 from pipeline.tables.hardware_files import COLUMNS, hardware_csv, hardware_json, hardware_table
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def costed():
     hw, rows, _ = load_hardware(ROOT)
-    return costed_rows(rows, hw.costs, dt.date(2026, 9, 12))
+    return costed_table(rows_table(rows), hw.costs, dt.date(2026, 9, 12))
 
 
 def test_csv_has_cost_columns_per_basis():

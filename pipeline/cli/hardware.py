@@ -32,7 +32,13 @@ def hardware(root: Path, model: str, scenario: str, division: str, as_of: dt.dat
     # Imported here: `brief` imports this module to register the command (see cli.py).
     from pipeline.formats.mlperf import FormatError
     from pipeline.load.hardware import load_hardware, read_benchmark
-    from pipeline.tables.hardware import FileInfo, basis_label, best_per_accelerator, costed_rows
+    from pipeline.tables.hardware import FileInfo
+    from pipeline.tables.hardware_costs import (
+        bases_of,
+        best_per_accelerator,
+        costed_table,
+        rows_table,
+    )
 
     hw, rows, problems = load_hardware(root)
     for p in problems:
@@ -50,19 +56,18 @@ def hardware(root: Path, model: str, scenario: str, division: str, as_of: dt.dat
                    f"{report.table_rows} in the table")
         for reason, n in report.skipped:
             click.echo(f"  {n:5d}  {reason}")
-    costed = costed_rows(rows, hw.costs, as_of.date())
-    group = next((r.group_key for r in rows if (r.model, r.scenario, r.division)
-                  == (model, scenario, division)), None)
-    if group is None:
+    costed = costed_table(rows_table(rows), hw.costs, as_of.date())
+    chosen = costed[(costed["model"] == model) & (costed["scenario"] == scenario)
+                    & (costed["division"] == division)]
+    if chosen.empty:
         raise click.ClickException(f"no results for {model} {scenario} ({division})")
-    bases = sorted({c.cost_basis for c in costed if c.row.group_key == group and c.cost})
+    group = int(chosen["group"].iloc[0])
     click.echo(f"{'accelerator':<12}{'result':<12}{'tok/s/acc':>12}{'USD/h':>8}"
                f"{'tokens/USD':>14}{'USD/Mtok':>10}  basis")
-    for basis in bases:
-        for c in best_per_accelerator(costed, group, basis):
-            assert c.cost is not None and c.tokens_per_usd is not None
-            mark = ", placeholder" if c.cost.placeholder else ""
-            click.echo(f"{c.row.accelerator:<12}{c.row.citation_id:<12}"
-                       f"{c.row.value_per_accelerator:>12,.1f}{c.usd_per_accelerator_hour:>8.3f}"
+    for basis in bases_of(costed, group):
+        for c in best_per_accelerator(costed, group, basis).itertuples(index=False):
+            mark = ", placeholder" if c.cost_placeholder else ""
+            click.echo(f"{c.accelerator:<12}{c.citation_id:<12}"
+                       f"{c.value_per_accelerator:>12,.1f}{c.usd_per_accelerator_hour:>8.3f}"
                        f"{c.tokens_per_usd:>14,.0f}{c.usd_per_mtok:>10.4f}  "
-                       f"{basis_label(c.cost.basis, c.cost.scenario)}{mark}")
+                       f"{c.cost_basis_label}{mark}")

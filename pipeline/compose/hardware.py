@@ -9,69 +9,60 @@ from __future__ import annotations
 
 import datetime as dt
 from bisect import bisect_right
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
+
+import pandas as pd
 
 from pipeline.compose.types import Citation, Figure, RadarItem
 from pipeline.tables.hardware import (
     BENCHMARKS,
     COSTS,
-    CostedRow,
     Hardware,
     HardwareRow,
     UsdPerUnit,
-    basis_label,
-    best_per_accelerator,
     can_be_fresh,
-    costed_rows,
     usd_identity,
 )
-
-Group = tuple[str, str, str, str]
-"""(suite, model, scenario, division), as HardwareRow.group_key."""
+from pipeline.tables.hardware_costs import bases_of, best_per_accelerator, costed_table, rows_table
 
 PREFERRED_BASIS = "owner_tco/hyperscaler"
 """The basis figures quote first: the one InferenceX itself defaults to."""
 
 
-def _result_citation(row: HardwareRow) -> Citation:
+def _result_citation(row) -> Citation:
     return Citation(f"{row.suite} {row.round} ({row.citation_id})", row.details_url,
                     row.source_file, row.citation_id)
 
 
-def _cost_citation(c: CostedRow) -> Citation:
-    assert c.cost is not None
-    return Citation(c.cost.source, str(c.cost.source_url), COSTS,
-                    f"{c.cost.accelerator} {c.cost_basis}")
+def _cost_citation(c) -> Citation:
+    return Citation(c.cost_source, c.cost_source_url, COSTS,
+                    f"{c.cost_accelerator} {c.cost_basis}")
 
 
 @dataclass(frozen=True)
 class FigureIndex:
     """The table as hardware figures read it, indexed once for all the editions of a build.
 
-    Costing the whole public table for every edition made a year of daily editions take minutes;
-    with this index an edition finds its newly published groups by bisection and costs only the
-    rows of those groups (figures compare rows within one group only)."""
+    An edition finds its newly published groups by bisection and costs only the rows of those
+    groups (figures compare rows within one group only)."""
 
     fresh_dates: tuple[dt.date, ...]
     """Publication dates, ascending, of the rows that can make a group fresh (can_be_fresh)."""
-    fresh_groups: tuple[Group, ...]
-    """The group of each of those rows, in the same order."""
-    groups: Mapping[Group, tuple[HardwareRow, ...]]
-    """Every row with a publication date, by group, in table order: best_per_accelerator keeps the
-    first of tied rows, so the order must be the table's."""
+    fresh_groups: tuple[int, ...]
+    """The group number (in `table`) of each of those rows, in the same order."""
+    table: pd.DataFrame
+    """Every row with a publication date (tables/hardware_costs.rows_table), in table order:
+    best_per_accelerator keeps the first of tied rows, so the order must be the table's."""
 
 
 def figure_index(rows: Sequence[HardwareRow]) -> FigureIndex:
     """Return the index hardware_figures reads `rows` through."""
-    fresh = sorted(((r.published, r.group_key) for r in rows if can_be_fresh(r)),
-                   key=lambda p: p[0])
-    groups: dict[Group, list[HardwareRow]] = {}
-    for r in rows:
-        if r.published is not None:
-            groups.setdefault(r.group_key, []).append(r)
-    return FigureIndex(tuple(day for day, _ in fresh), tuple(group for _, group in fresh),
-                       {group: tuple(rs) for group, rs in groups.items()})
+    dated = [r for r in rows if r.published is not None]
+    table = rows_table(dated)
+    fresh = sorted(((r.published, int(g)) for r, g in zip(dated, table["group"])
+                    if can_be_fresh(r)), key=lambda p: p[0])
+    return FigureIndex(tuple(day for day, _ in fresh), tuple(group for _, group in fresh), table)
 
 
 def hardware_figures(hw: Hardware, rows: Sequence[HardwareRow] | FigureIndex, date: dt.date,
@@ -84,30 +75,30 @@ def hardware_figures(hw: Hardware, rows: Sequence[HardwareRow] | FigureIndex, da
     index = rows if isinstance(rows, FigureIndex) else figure_index(rows)
     fresh = sorted(set(index.fresh_groups[slice(*window_slice(index.fresh_dates, date,
                                                               previous))]))
+    table = index.table
     figures: list[Figure] = []
     for group in fresh:
-        public = [r for r in index.groups[group] if r.published <= date]
-        costed = costed_rows(public, hw.costs, date, usd_per_unit)
-        bases = sorted({c.cost_basis for c in costed if c.cost})
+        public = table[(table["group"] == group) & (table["published_day"] <= pd.Timestamp(date))]
+        costed = costed_table(public, hw.costs, date, usd_per_unit)
+        bases = bases_of(costed, group)
         if not bases:
             continue  # no cost in force on this date: no figure rather than a $0 one
         basis = PREFERRED_BASIS if PREFERRED_BASIS in bases else bases[0]
-        best = best_per_accelerator(costed, group, basis)
+        best = list(best_per_accelerator(costed, group, basis).itertuples(index=False))
         if not best:
             continue
-        suite, model, scenario, division = group
-        cost = best[0].cost
-        assert cost is not None
-        parts = [f"{c.row.accelerator} {c.tokens_per_usd / 1e6:.1f} M"
-                 f"{' (placeholder cost)' if c.cost and c.cost.placeholder else ''}"
-                 f" ({c.row.citation_id})" for c in best]
-        text = (f"Tokens per US dollar on {model} {scenario} ({suite}, {division} division), "
-                f"at {basis_label(cost.basis, cost.scenario)} hourly costs: "
+        first = best[0]
+        parts = [f"{c.accelerator} {c.tokens_per_usd / 1e6:.1f} M"
+                 f"{' (placeholder cost)' if c.cost_placeholder else ''}"
+                 f" ({c.citation_id})" for c in best]
+        text = (f"Tokens per US dollar on {first.model} {first.scenario} ({first.suite}, "
+                f"{first.division} division), at {first.cost_basis_label} hourly costs: "
                 + "; ".join(parts) + ".")
-        cites = tuple(_result_citation(c.row) for c in best) + tuple(
+        cites = tuple(_result_citation(c) for c in best) + tuple(
             dict.fromkeys(_cost_citation(c) for c in best))
-        figures.append(Figure(label=f"Tokens per dollar: {model} {scenario}", text_md=text,
-                              citations=cites, id=f"hardware-{model}-{scenario}".lower()))
+        figures.append(Figure(label=f"Tokens per dollar: {first.model} {first.scenario}",
+                              text_md=text, citations=cites,
+                              id=f"hardware-{first.model}-{first.scenario}".lower()))
     return figures[:max_figures]
 
 

@@ -13,16 +13,19 @@ import html
 import re
 from collections.abc import Sequence
 
+import pandas as pd
+
 from pipeline.compose.sources import Sources
 from pipeline.render.charts import svg_bytes
 from pipeline.render.drawing import NOW, Drawing, Draws
-from pipeline.tables.hardware import (
-    CostedRow,
-    HardwareRow,
-    basis_label,
+from pipeline.tables.hardware import HardwareRow, usd_at_ecb_rates
+from pipeline.tables.hardware_costs import (
+    GROUP_KEYS,
+    Group,
+    bases_of,
     best_per_accelerator,
-    costed_rows,
-    usd_at_ecb_rates,
+    costed_table,
+    rows_table,
 )
 from pipeline.tables.hardware_files import hardware_csv, hardware_json, hardware_table
 
@@ -43,27 +46,25 @@ def _figure():
     return Figure(figsize=(7, 3.6))
 
 
-def headline_groups(costed: Sequence[CostedRow]) -> list[tuple[str, str, str, str]]:
-    """Return the comparison groups that have a costed headline token result, sorted.
+def headline_groups(costed: pd.DataFrame) -> list[tuple[int, Group]]:
+    """Return (group number, group) of the comparison groups that have a costed headline token
+    result, in sorted order.
 
     InferenceX sweeps are left out: their best tokens per dollar sits at whatever interactivity
     the highest concurrency gives, so they are shown against interactivity instead."""
-    return sorted({c.row.group_key for c in costed if c.row.suite != "InferenceX"
-                   and c.row.is_headline and c.tokens_per_usd is not None})
+    chosen = costed[(costed["suite"] != "InferenceX") & costed["headline"]
+                    & costed["tokens_per_usd"].notna()].drop_duplicates("group")
+    return sorted(((int(g), tuple(key)) for g, *key in chosen[["group", *GROUP_KEYS]]
+                   .itertuples(index=False)), key=lambda p: p[0])
 
 
-def bases_of(costed: Sequence[CostedRow], group: tuple) -> list[str]:
-    """Return the cost bases used in a group, sorted."""
-    return sorted({c.cost_basis for c in costed if c.row.group_key == group and c.cost})
-
-
-def tokens_per_dollar_chart(costed: Sequence[CostedRow], group: tuple) -> bytes:
+def tokens_per_dollar_chart(costed: pd.DataFrame, group: int, key: Group) -> bytes:
     """Return an SVG bar chart: tokens per dollar by accelerator, one bar per cost basis."""
     bases = bases_of(costed, group)
-    best = {b: {c.row.accelerator: c for c in best_per_accelerator(costed, group, b)}
-            for b in bases}
+    best = {b: {r.accelerator: r for r in best_per_accelerator(costed, group, b)
+                .itertuples(index=False)} for b in bases}
     accelerators = sorted({a for per in best.values() for a in per},
-                          key=lambda a: (-max(best[b][a].tokens_per_usd or 0
+                          key=lambda a: (-max(best[b][a].tokens_per_usd
                                               for b in bases if a in best[b]), a))
     fig = _figure()
     ax = fig.add_subplot()
@@ -73,17 +74,16 @@ def tokens_per_dollar_chart(costed: Sequence[CostedRow], group: tuple) -> bytes:
         for j, a in enumerate(accelerators):
             if a in best[b]:
                 xs.append(j + i * width)
-                heights.append((best[b][a].tokens_per_usd or 0) / 1e6)
-                hatches.append("//" if best[b][a].cost and best[b][a].cost.placeholder else "")
-        cost = next(iter(best[b].values())).cost if best[b] else None
-        bars = ax.bar(xs, heights, width, label=basis_label(cost.basis, cost.scenario)
-                      if cost else b)
+                heights.append(best[b][a].tokens_per_usd / 1e6)
+                hatches.append("//" if best[b][a].cost_placeholder else "")
+        label = next(iter(best[b].values())).cost_basis_label if best[b] else b
+        bars = ax.bar(xs, heights, width, label=label)
         for bar, hatch in zip(bars, hatches):
             bar.set_hatch(hatch)
     ax.set_xticks([j + width * (len(bases) - 1) / 2 for j in range(len(accelerators))],
                   accelerators)
     ax.set_ylabel("million tokens per US dollar")
-    suite, model, scenario, division = group
+    suite, model, scenario, division = key
     ax.set_title(f"{model} {scenario} ({suite}, {division}): tokens per dollar by cost basis",
                  fontsize=9)
     ax.legend(fontsize=7, title="cost basis (hatched: placeholder cost)", title_fontsize=7)
@@ -107,7 +107,7 @@ def interactivity_chart(rows: Sequence[HardwareRow], model: str, scenario: str) 
     return svg_bytes(fig, bbox_inches="tight")
 
 
-def hardware_page(costed: Sequence[CostedRow], rows: Sequence[HardwareRow],
+def hardware_page(costed: pd.DataFrame, rows: Sequence[HardwareRow],
                   skipped: Sequence[tuple[str, int, str, int]] = (),
                   drawer: Draws = NOW, unreadable: Sequence[tuple[str, str]] = (),
                   ) -> tuple[str, dict[str, Drawing]]:
@@ -122,12 +122,12 @@ def hardware_page(costed: Sequence[CostedRow], rows: Sequence[HardwareRow],
            "accelerator-hour, for each cost basis. Results are compared only within one model, "
            "scenario and division; preview, open-division, inferred and unofficial results are "
            "listed apart. Costs marked *placeholder* are the source's own estimates.", ""]
-    for group in headline_groups(costed):
-        suite, model, scenario, division = group
+    for group, key in headline_groups(costed):
+        suite, model, scenario, division = key
         name = f"hardware-{slug(suite, model, scenario, division)}.svg"
         # Only the group's rows go to the drawer's worker: they are all the chart reads.
         charts[name] = drawer.submit(tokens_per_dollar_chart,
-                                     [c for c in costed if c.row.group_key == group], group)
+                                     costed[costed["group"] == group], group, key)
         out += [f"## {md_text(model)} · {md_text(scenario)} · {md_text(division)} "
                 f"({md_text(suite)})", "",
                 f"![Tokens per dollar by accelerator, {md_text(model)} {md_text(scenario)}]"
@@ -136,12 +136,11 @@ def hardware_page(costed: Sequence[CostedRow], rows: Sequence[HardwareRow],
                 "USD per accelerator-hour | Tokens per USD | USD per Mtok |",
                 "| --- | --- | ---: | --- | ---: | ---: | ---: |"]
         for basis in bases_of(costed, group):
-            for c in best_per_accelerator(costed, group, basis):
-                assert c.cost is not None
-                mark = " (placeholder)" if c.cost.placeholder else ""
-                out.append(f"| {c.row.accelerator} | {md_text(c.row.citation_id)} "
-                           f"({md_text(c.row.submitter)}) | {c.row.value_per_accelerator:,.1f} | "
-                           f"{basis_label(c.cost.basis, c.cost.scenario)}{mark} | "
+            for c in best_per_accelerator(costed, group, basis).itertuples(index=False):
+                mark = " (placeholder)" if c.cost_placeholder else ""
+                out.append(f"| {c.accelerator} | {md_text(c.citation_id)} "
+                           f"({md_text(c.submitter)}) | {c.value_per_accelerator:,.1f} | "
+                           f"{c.cost_basis_label}{mark} | "
                            f"{c.usd_per_accelerator_hour:.3f} | {c.tokens_per_usd:,.0f} | "
                            f"{c.usd_per_mtok:.4f} |")
         out.append("")
@@ -185,7 +184,8 @@ def hardware_files(sources: Sources, as_of: dt.date,
     if sources.hardware is None:
         return {"hardware.md": "# Hardware\n\nNo hardware sources in this repository.\n"}
     public = [r for r in sources.hardware_rows if r.published is None or r.published <= as_of]
-    costed = costed_rows(public, sources.hardware.costs, as_of, usd_at_ecb_rates(sources.rates))
+    costed = costed_table(rows_table(public), sources.hardware.costs, as_of,
+                          usd_at_ecb_rates(sources.rates))
     page, charts = hardware_page(costed, public, drawer=drawer,
                                  unreadable=sources.hardware.unreadable)
     table = hardware_table(costed)

@@ -1,7 +1,7 @@
-"""Pure: benchmark records + hardware costs → one normalized table, comparability guards, and
-tokens per dollar per accelerator for each cost basis.
+"""Pure: benchmark records → normalized rows on canonical accelerators, with the comparability
+guards (costing them is tables/hardware_costs.py).
 
-No files, no clock: the loader (hardware_source.py) hands records in; `as_of` is an argument.
+No files, no clock: the loader (load/hardware.py) hands records in.
 """
 
 from __future__ import annotations
@@ -62,13 +62,6 @@ def needs_cost(row: HardwareRow) -> bool:
 
 SECONDS_PER_HOUR = 3600
 TOKEN_UNITS = "Tokens/s"
-
-UsdPerUnit = Callable[[str, dt.date], tuple[float, dt.date]]
-"""(currency, date) -> (USD per unit of the currency, the rate's own date)."""
-
-
-class CostError(ValueError):
-    """A cost cannot be turned into USD; the message says which and why."""
 
 
 @dataclass(frozen=True)
@@ -199,10 +192,17 @@ def _row(rec: BenchmarkRecord, accelerator: str, info: FileInfo) -> HardwareRow:
         published=info.published, details_url=rec.details_url or info.source_url)
 
 
-# --- cost -------------------------------------------------------------------------------------
+# --- cost (the scalar rules; tables/hardware_costs.py applies them to whole tables) -----
+
+UsdPerUnit = Callable[[str, dt.date], tuple[float, dt.date]]
+"""(currency, date) -> (USD per unit of the currency, the rate's own date)."""
 
 BASIS_LABELS = {"cloud_on_demand": "cloud on-demand list price",
                 "rental_contract": "rental contract", "owner_tco": "owner TCO"}
+
+
+class CostError(ValueError):
+    """A cost cannot be turned into USD; the message says which and why."""
 
 
 def basis_label(basis: str, scenario: str = "") -> str:
@@ -238,14 +238,8 @@ def usd_at_ecb_rates(rates: RateTable | None) -> UsdPerUnit:
 
 def tokens_per_usd(tokens_per_s_per_accelerator: float, usd_per_accelerator_hour: float) -> float:
     """Return tokens per US dollar: tokens/s per accelerator × 3600 / USD per accelerator-hour."""
-    _check_hourly(usd_per_accelerator_hour)
+    check_hourly(usd_per_accelerator_hour)
     return tokens_per_s_per_accelerator * SECONDS_PER_HOUR / usd_per_accelerator_hour
-
-
-def _check_hourly(usd_per_accelerator_hour: float) -> None:
-    """Raise CostError unless an hourly cost is above zero."""
-    if usd_per_accelerator_hour <= 0:
-        raise CostError("an hourly cost must be above zero; a missing cost is never $0")
 
 
 def usd_per_mtok(tokens_per_s_per_accelerator: float, usd_per_accelerator_hour: float) -> float:
@@ -253,115 +247,17 @@ def usd_per_mtok(tokens_per_s_per_accelerator: float, usd_per_accelerator_hour: 
     return 1_000_000 / tokens_per_usd(tokens_per_s_per_accelerator, usd_per_accelerator_hour)
 
 
-def current_costs(costs: Sequence[HourlyCost], accelerator: str,
-                  as_of: dt.date) -> list[HourlyCost]:
-    """Return the newest cost on or before `as_of` for each (basis, scenario) of an accelerator."""
-    newest: dict[tuple[str, str], HourlyCost] = {}
-    for cost in costs:
-        if cost.accelerator != accelerator or cost.date > as_of:
-            continue
-        key = (cost.basis, cost.scenario)
-        if key not in newest or cost.date >= newest[key].date:
-            newest[key] = cost
-    return [newest[k] for k in sorted(newest)]
-
-
-def costs_in_force(costs: Sequence[HourlyCost], as_of: dt.date) -> dict[str, list[HourlyCost]]:
-    """Return `current_costs` of every accelerator that has one on `as_of`, by accelerator.
-
-    One pass over the costs for all accelerators, for callers that would otherwise scan the
-    costs once per table row."""
-    newest: dict[tuple[str, str, str], HourlyCost] = {}
-    for cost in costs:
-        if cost.date > as_of:
-            continue
-        key = (cost.accelerator, cost.basis, cost.scenario)
-        if key not in newest or cost.date >= newest[key].date:
-            newest[key] = cost
-    by_accelerator: dict[str, list[HourlyCost]] = {}
-    for key in sorted(newest):
-        by_accelerator.setdefault(key[0], []).append(newest[key])
-    return by_accelerator
-
-
-# Slots: a build makes one per row and cost basis (60,000 for 20,000 rows); no __dict__ each
-# makes them quicker to create and lighter on the garbage collector.
-@dataclass(frozen=True, slots=True)
-class CostedRow:
-    """A table row with one cost basis applied (cost fields empty when no cost applies)."""
-
-    row: HardwareRow
-    cost: HourlyCost | None = None
-    usd_per_accelerator_hour: float | None = None
-    fx_rate_date: dt.date | None = None
-    tokens_per_usd: float | None = None
-    usd_per_mtok: float | None = None
-
-    @property
-    def cost_basis(self) -> str:
-        """Basis and scenario as one key: `owner_tco/hyperscaler`, or empty."""
-        if self.cost is None:
-            return ""
-        return f"{self.cost.basis}/{self.cost.scenario}" if self.cost.scenario else self.cost.basis
-
-
-def costed_rows(rows: Sequence[HardwareRow], costs: Sequence[HourlyCost], as_of: dt.date,
-                usd_per_unit: UsdPerUnit = usd_identity) -> list[CostedRow]:
-    """Return each row once per cost basis that applies on `as_of` (token throughput only);
-    rows in other units, or with no cost, appear once with empty cost fields."""
-    in_force = costs_in_force(costs, as_of)
-    # Each accelerator's costs in USD, converted once, when its first token row needs them: a
-    # cost that cannot be converted still fails on the row that first needs it.
-    usd_costs: dict[str, list[tuple[HourlyCost, float, dt.date]]] = {}
-    out: list[CostedRow] = []
-    for row in rows:
-        if row.units != TOKEN_UNITS or row.accelerator not in in_force:
-            out.append(CostedRow(row))
-            continue
-        applicable = usd_costs.get(row.accelerator)
-        if applicable is None:
-            applicable = usd_costs[row.accelerator] = [
-                _usd_cost(cost, usd_per_unit) for cost in in_force[row.accelerator]]
-        for cost, usd_hour, rate_date in applicable:
-            per_usd = tokens_per_usd(row.value_per_accelerator, usd_hour)
-            # The same expression usd_per_mtok evaluates, without computing per_usd twice.
-            out.append(CostedRow(row, cost, usd_hour, rate_date, per_usd, 1_000_000 / per_usd))
-    return out
-
-
-def _usd_cost(cost: HourlyCost, usd_per_unit: UsdPerUnit) -> tuple[HourlyCost, float, dt.date]:
-    """Return (cost, USD per accelerator-hour, the exchange rate's date).
-
-    The hourly cost is checked here, before the next cost is converted, so the first error raised
-    is the one costing a row cost by cost would raise."""
-    rate, rate_date = usd_per_unit(cost.currency, cost.date)
-    usd_hour = cost.amount_per_hour * rate
-    _check_hourly(usd_hour)
-    return cost, usd_hour, rate_date
+def check_hourly(usd_per_accelerator_hour: float) -> None:
+    if usd_per_accelerator_hour <= 0:
+        raise CostError("an hourly cost must be above zero; a missing cost is never $0")
 
 
 def rows_missing_cost(rows: Sequence[HardwareRow], costs: Sequence[HourlyCost],
                       as_of: dt.date) -> list[HardwareRow]:
     """Return the first headline token-throughput row of each accelerator that has no cost."""
-    in_force = costs_in_force(costs, as_of)
+    in_force = {c.accelerator for c in costs if c.date <= as_of}
     missing: dict[str, HardwareRow] = {}
     for row in rows:
         if row.accelerator not in in_force and row.accelerator not in missing and needs_cost(row):
             missing[row.accelerator] = row
     return list(missing.values())
-
-
-def best_per_accelerator(costed: Sequence[CostedRow], group: tuple[str, str, str, str],
-                         basis: str) -> list[CostedRow]:
-    """Return, for one comparison group and cost basis, each accelerator's best headline result
-    by tokens per dollar, best first (ties broken by result id, so the order is stable)."""
-    best: dict[str, CostedRow] = {}
-    for c in costed:
-        if (c.row.group_key != group or not c.row.is_headline or c.cost_basis != basis
-                or c.tokens_per_usd is None):
-            continue
-        held = best.get(c.row.accelerator)
-        if held is None or (c.tokens_per_usd, held.row.citation_id) > (held.tokens_per_usd,
-                                                                        c.row.citation_id):
-            best[c.row.accelerator] = c
-    return sorted(best.values(), key=lambda c: (-(c.tokens_per_usd or 0), c.row.accelerator))
