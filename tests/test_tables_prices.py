@@ -160,3 +160,13 @@ def test_blended_table_keeps_only_the_dates_a_blend_changed(bundled):
     rows = blended_rows(files, rates, PROFILES, days)
     assert [tuple(r.values()) for r in rows] == expected
     assert len(rows) < len(days)  # one row per change, not per day
+
+
+def test_every_price_row_names_the_line_of_its_price(bundled):
+    rows = price_rows(*bundled)
+    assert rows
+    for row in rows:
+        line = (ROOT / row["source_file"]).read_text().splitlines()[row["source_line"] - 1]
+        # The line gives this price's meter (a cache write's lifetime sits beside it).
+        meter = line.split("meter:")[1].split(",")[0].strip()
+        assert row["meter"].startswith(meter), (row, line)

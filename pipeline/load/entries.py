@@ -6,9 +6,8 @@ import re
 from pathlib import Path
 
 from pipeline.load.read import FRESH, Parses, read_model, rel
-from pipeline.load.yaml_lines import line_of
 from pipeline.models.entries import Entry
-from pipeline.models.sourced import CuratedEntry
+from pipeline.models.sourced import CuratedEntry, line_of
 from pipeline.problems import Problem
 
 _ENTRY_NAME = re.compile(r"^(?P<month>\d\d)-(?P<day>\d\d)-(?P<slug>[a-z0-9][a-z0-9-]*)\.yaml$")

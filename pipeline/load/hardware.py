@@ -17,7 +17,6 @@ from pipeline.formats.benchmark_record import ReadResult
 from pipeline.formats.inferencex import read_inferencex_rows
 from pipeline.formats.mlperf import FormatError, read_mlperf_summary
 from pipeline.load.read import FRESH, Parses, read_model, rel
-from pipeline.load.yaml_lines import line_of
 from pipeline.models.hardware import (
     Accelerator,
     AcceleratorsFile,
@@ -25,6 +24,7 @@ from pipeline.models.hardware import (
     CostsFile,
     HourlyCost,
 )
+from pipeline.models.sourced import line_of
 from pipeline.normalize.accelerators import compiled_patterns
 from pipeline.problems import Problem
 from pipeline.tables.hardware import (

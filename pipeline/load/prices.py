@@ -12,9 +12,8 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from pipeline.load.read import FRESH, Parses, read_model
-from pipeline.load.yaml_lines import line_of
 from pipeline.models.prices import PriceFile, PriceList
-from pipeline.models.sourced import Sourced
+from pipeline.models.sourced import Sourced, line_of
 from pipeline.normalize.fx import ECB_CURRENCIES
 from pipeline.normalize.windows import overlap, record_windows
 from pipeline.problems import Problem

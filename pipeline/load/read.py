@@ -12,8 +12,8 @@ from typing import Any, Protocol, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from pipeline.load.yaml_lines import line_of, parse_yaml
-from pipeline.models.sourced import Sourced
+from pipeline.load.yaml_lines import parse_yaml
+from pipeline.models.sourced import Sourced, line_of
 from pipeline.problems import Problem
 
 M = TypeVar("M", bound=BaseModel)

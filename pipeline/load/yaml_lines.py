@@ -10,7 +10,6 @@ Two departures from PyYAML's defaults, both to avoid silent surprises in hand-wr
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from typing import Any
 
 import yaml
@@ -148,11 +147,3 @@ def _walk(root: yaml.Node, lines: Lines, path: str) -> list[Problem]:
         elif isinstance(node, yaml.SequenceNode):
             stack.extend(reversed([(item, (*loc, i), line) for i, item in enumerate(node.value)]))
     return problems
-
-
-def line_of(lines: Mapping[tuple, int], loc: tuple) -> int | None:
-    """Return the line of the deepest known value on the way to `loc`."""
-    for n in range(len(loc), -1, -1):
-        if loc[:n] in lines:
-            return lines[loc[:n]]
-    return None

@@ -32,3 +32,12 @@ class CuratedEntry:
     id: str
     entry: Entry
     path: str
+
+
+def line_of(lines: Mapping[tuple, int], loc: tuple) -> int | None:
+    """Return the line of the deepest known value on the way to `loc` (a path of keys and
+    list positions into the file, as `Sourced.lines` holds them)."""
+    for n in range(len(loc), -1, -1):
+        if loc[:n] in lines:
+            return lines[loc[:n]]
+    return None

@@ -22,6 +22,7 @@ _PRICE_COLUMNS = (
     Column("source_url", "Where the price was read."),
     Column("checked", "When an editor last checked it there."),
     Column("source_file", "Our source file in the repository."),
+    Column("source_line", "The line of the price in that file."),
 )
 
 _HARDWARE_COLUMNS = tuple(Column(name, text) for name, text in (

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 import pandas as pd
 
 from pipeline.models.prices import PriceFile
-from pipeline.models.sourced import Sourced
+from pipeline.models.sourced import Sourced, line_of
 from pipeline.normalize.fx import RateNotFound, RateTable
 from pipeline.normalize.units import meter_label, per_mtok
 from pipeline.tables.cost import record_fx, tier_key
@@ -18,7 +18,8 @@ from pipeline.tables.frames import csv_bytes, json_bytes, records
 
 PRICE_COLUMNS = ("provider", "model", "currency", "unit_price", "meter", "window",
                  "context_above_tokens", "mode", "effective_from", "effective_to", "usd_per_mtok",
-                 "fx_usd_per_unit", "fx_date", "source_url", "checked", "source_file")
+                 "fx_usd_per_unit", "fx_date", "source_url", "checked", "source_file",
+                 "source_line")
 
 
 def instant_text(at: dt.datetime | None) -> str:
@@ -31,26 +32,28 @@ def instant_text(at: dt.datetime | None) -> str:
 
 
 def price_rows(files: Mapping[str, Sourced[PriceFile]], rates: RateTable) -> list[dict]:
-    """Return one row per (provider, model, list, meter, window, band, mode, period).
+    """Return one row per (provider, model, list, meter, window, band, mode, period), with the
+    line of its price in the provider's file (`source_line`, None when not known).
 
     Batch prices a record gives as a discount factor appear as batch rows of their own.
     """
     rows = []
     for provider, sourced in sorted(files.items()):
-        for plist in sourced.model.lists:
-            for record in sorted(plist.records, key=lambda r: (r.model, r.from_)):
+        for li, plist in enumerate(sourced.model.lists):
+            for ri, record in sorted(enumerate(plist.records),
+                                     key=lambda ir: (ir[1].model, ir[1].from_)):
                 try:
                     fx = record_fx(plist, record, rates)
                 except RateNotFound:
                     fx = None
                 explicit = {tier_key(p) for p in record.prices}
-                items = [(p, p.price, p.mode) for p in record.prices]
+                items = [(i, p, p.price, p.mode) for i, p in enumerate(record.prices)]
                 if record.batch_discount is not None:
-                    for p in record.prices:
+                    for i, p in enumerate(record.prices):
                         key = (p.meter, p.ttl_minutes, p.window, p.context_above_tokens, "batch")
                         if p.mode == "realtime" and key not in explicit:
-                            items.append((p, p.price * record.batch_discount, "batch"))
-                for p, unit_price, mode in items:
+                            items.append((i, p, p.price * record.batch_discount, "batch"))
+                for pi, p, unit_price, mode in items:
                     mtok = per_mtok(unit_price, plist.unit)
                     rows.append({
                         "provider": provider, "model": record.model, "currency": plist.currency,
@@ -63,14 +66,16 @@ def price_rows(files: Mapping[str, Sourced[PriceFile]], rates: RateTable) -> lis
                         "fx_usd_per_unit": round(fx.usd_per_unit, 9) if fx else None,
                         "fx_date": fx.date.isoformat() if fx else "",
                         "source_url": str(record.source_url), "checked": record.checked.isoformat(),
-                        "source_file": sourced.path})
+                        "source_file": sourced.path,
+                        "source_line": line_of(sourced.lines,
+                                               ("lists", li, "records", ri, "prices", pi))})
     return rows
 
 
 def price_table(files: Mapping[str, Sourced[PriceFile]], rates: RateTable) -> pd.DataFrame:
     """Return `price_rows` as the table behind `data/prices.csv` and `prices.json`."""
     return pd.DataFrame(price_rows(files, rates), columns=list(PRICE_COLUMNS)).astype(
-        {"context_above_tokens": "Int64"})
+        {"context_above_tokens": "Int64", "source_line": "Int64"})
 
 
 def prices_csv(table: pd.DataFrame) -> bytes:
