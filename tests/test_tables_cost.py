@@ -17,10 +17,10 @@ from pipeline.tables.cost import (
     day_end,
     effective_price,
     median_change,
-    price_diff,
     record_at,
     tokens_per_dollar,
 )
+from pipeline.tables.moves import meter_moves
 from pipeline.tables.quotes import quotes
 
 UTC = dt.UTC
@@ -136,11 +136,12 @@ def test_change_median_and_diff():
     assert median_change([None]) is None
     files = {"p": PriceFile(provider="p", name="P", lists=[plist])}
     moves = {(m.key[0], m.key[2], m.kind): (m.old_per_mtok, m.new_per_mtok)
-             for m in price_diff(files, start, end)}
+             for m in meter_moves(files, [(start, end)]).between(start, end)}
     assert moves == {("input", None, "cut"): (0.22, 0.20), ("input", "peak", "cut"): (0.44, 0.40),
                      ("cached_input", None, "removed"): (0.007, None),
                      ("cached_input", "peak", "removed"): (0.014, None)}
-    first = price_diff(files, day_end(dt.date(2025, 12, 1)), start)
+    early = day_end(dt.date(2025, 12, 1))
+    first = meter_moves(files, [(early, start), (start, end)]).between(early, start)
     assert {m.model for m in first if m.whole_model and m.kind == "new"} == {"flash", "big"}
 
 

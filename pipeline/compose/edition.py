@@ -35,7 +35,8 @@ from pipeline.compose.types import (
 from pipeline.models.sourced import CuratedEntry
 from pipeline.tables.cost import day_end
 from pipeline.tables.hardware import usd_at_ecb_rates
-from pipeline.tables.quotes import Quotes, micros, quotes
+from pipeline.tables.moves import Moves, meter_moves
+from pipeline.tables.quotes import Quotes, instant, micros, quotes
 
 
 def entry_citations(c: CuratedEntry) -> tuple[Citation, ...]:
@@ -97,6 +98,7 @@ class Parts:
         # once, when first needed.
         self._days = sorted(dates)
         self._quotes: Quotes | None = None
+        self._moves: Moves | None = None
         days = [c.entry.date for c in sources.entries]
         # Loaded entries are sorted by date; then a window is a slice (bisect), not a scan.
         self._entry_days = days if days == sorted(days) else None
@@ -115,6 +117,21 @@ class Parts:
                                   [day_end(d) for d in [first, *self._days]])
         return self._quotes
 
+    def moves(self, start: dt.date, date: dt.date) -> Moves:
+        """Return the price moves of the window from the end of `start` to the end of `date`,
+        computed once for the windows of all the edition dates (each from the edition before,
+        the first from a week before it); a window outside them is added."""
+        pair = (day_end(start), day_end(date))
+        if self._moves is None or (micros(pair[0]), micros(pair[1])) not in self._moves.pairs:
+            days = self._days
+            pairs = {pair, *zip([day_end(days[0] - FIRST_EDITION_LOOKBACK)]
+                                + [day_end(d) for d in days[:-1]], [day_end(d) for d in days])}
+            if self._moves is not None:
+                pairs |= {(instant(a), instant(b)) for a, b in self._moves.pairs}
+            self._moves = meter_moves({k: v.model for k, v in self.sources.prices.items()},
+                                      pairs)
+        return self._moves
+
     def cheapest_spec(self, date: dt.date) -> ChartSpec:
         """Return the spec of the chart of an edition (the most tokens per dollar as of its
         date, for the first profile)."""
@@ -127,7 +144,7 @@ class Parts:
         s = self.sources
         start = previous if previous is not None else date - FIRST_EDITION_LOOKBACK
         return (price_figures(s.prices, s.rates, s.series.profiles, date, previous,
-                              self.quotes(start, date)),
+                              self.quotes(start, date), self.moves(start, date)),
                 price_radar(s.prices, date))
 
     def hardware(self, date: dt.date, previous: dt.date | None) -> LaneItems:

@@ -12,7 +12,8 @@ from pipeline.models.sourced import Sourced
 from pipeline.normalize.fx import RateNotFound, RateTable, rate_on
 from pipeline.normalize.units import METER_TITLES
 from pipeline.problems import Problem
-from pipeline.tables.cost import PriceMove, day_end, median_change, price_diff, record_at, tier_price
+from pipeline.tables.cost import day_end, median_change, record_at, tier_price
+from pipeline.tables.moves import Moves, PriceMove, meter_moves
 from pipeline.tables.quotes import Quotes, quotes
 
 FIRST_EDITION_LOOKBACK = dt.timedelta(days=7)
@@ -81,16 +82,19 @@ def _move_text(sourced: Sourced[PriceFile], plist: PriceList, move: PriceMove,
 
 def price_figures(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
                   profiles: list[WorkloadProfile], date: dt.date,
-                  previous: dt.date | None, table: Quotes | None = None) -> list[Figure]:
+                  previous: dt.date | None, table: Quotes | None = None,
+                  moved: Moves | None = None) -> list[Figure]:
     """Return the Context & numbers figures of the edition of `date`: price moves since the
     previous edition, the cheapest tokens per dollar per profile, and the median change.
-    `table`: the blended prices at the window's start and end (tables/quotes.py), when composing
-    many editions; else they are computed here."""
+    `table`: the blended prices at the window's start and end (tables/quotes.py), `moved` the
+    price moves over the window (tables/moves.py), when composing many editions; else they are
+    computed here."""
     start, end = _window_start(date, previous), day_end(date)
     table = table if table is not None else quotes(files, rates, profiles, [start, end])
+    moved = moved if moved is not None else meter_moves(
+        {k: v.model for k, v in files.items()}, [(start, end)])
     figures: list[Figure] = []
-    models = {k: v.model for k, v in files.items()}
-    moves = price_diff(models, start, end)
+    moves = moved.between(start, end)
     groups: dict[tuple[str, str, str], list[PriceMove]] = {}
     for move in moves:
         groups.setdefault((move.provider, move.currency, move.model), []).append(move)

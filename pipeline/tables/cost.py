@@ -9,10 +9,10 @@ from __future__ import annotations
 import bisect
 import datetime as dt
 import statistics
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 
-from pipeline.models.prices import Price, PriceFile, PriceList, PriceRecord, WorkloadProfile
+from pipeline.models.prices import Price, PriceList, PriceRecord, WorkloadProfile
 from pipeline.normalize.fx import FxRate, RateTable, rate_on
 from pipeline.normalize.units import per_mtok
 from pipeline.normalize.windows import record_windows, week_shares, window_at
@@ -171,58 +171,3 @@ def median_change(changes: Iterable[float | None]) -> float | None:
     """Return the median of the known changes, or None when there is none."""
     known = [c for c in changes if c is not None]
     return statistics.median(known) if known else None
-
-
-@dataclass(frozen=True)
-class PriceMove:
-    """One published price that appeared, went, fell or rose between two instants."""
-
-    provider: str
-    currency: str
-    model: str
-    key: TierKey
-    kind: str
-    """`new`, `removed`, `cut` or `rise`."""
-    old_per_mtok: float | None
-    new_per_mtok: float | None
-    record: PriceRecord
-    """The record in force at the later instant, or the earlier one for a removal."""
-    whole_model: bool = False
-    """True when the model itself had no record at one of the instants."""
-
-    @property
-    def change(self) -> float | None:
-        if self.old_per_mtok and self.new_per_mtok is not None:
-            return self.new_per_mtok / self.old_per_mtok - 1
-        return None
-
-
-def _published(plist: PriceList, record: PriceRecord | None) -> dict[TierKey, float]:
-    if record is None:
-        return {}
-    return {tier_key(p): per_mtok(p.price, plist.unit) for p in record.prices}
-
-
-def price_diff(files: Mapping[str, PriceFile], start: dt.datetime,
-               end: dt.datetime) -> list[PriceMove]:
-    """Return every published price that differs between `start` and `end`, list by list."""
-    moves = []
-    for provider, price_file in sorted(files.items()):
-        for plist in price_file.lists:
-            for model in plist.periods:
-                ra, rb = record_at(plist, model, start), record_at(plist, model, end)
-                if ra is rb:
-                    continue  # one record in force throughout: nothing moved
-                old, new = _published(plist, ra), _published(plist, rb)
-                whole = (ra is None) != (rb is None)
-                for key in sorted(set(old) | set(new), key=lambda k: tuple(map(str, k))):
-                    a, b = old.get(key), new.get(key)
-                    if a == b:
-                        continue
-                    kind = ("new" if a is None else "removed" if b is None
-                            else "cut" if b < a else "rise")
-                    record = rb or ra
-                    assert record is not None
-                    moves.append(PriceMove(provider, plist.currency, model, key, kind, a, b,
-                                           record, whole))
-    return moves

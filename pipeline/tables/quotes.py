@@ -191,23 +191,23 @@ def quotes(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
     records, periods, tiers = _periods(files)
     profiles = tuple(profiles)
     at = np.array(sorted({micros(i) for i in instants}), dtype=np.int64)
-    in_force = _in_force(periods, at)
+    force = in_force(periods, at)
     fx = _fx(periods, rates).set_index("rid").reindex(np.arange(len(records)))
     rate_of, day_of = fx["fx_usd_per_unit"].to_numpy(), fx["fx_day"].to_numpy()
     # Profile after profile, each over the rows in force (sorted by instant and key), so each
     # (instant, profile) is one run of rows without sorting the table.
-    blends = [_blends(records, periods, tiers, p, in_force) for p in profiles]
+    blends = [_blends(records, periods, tiers, p, force) for p in profiles]
     count = len(profiles)
-    rid = np.tile(in_force["rid"].to_numpy(), count)
+    rid = np.tile(force["rid"].to_numpy(), count)
     list_per_mtok = np.concatenate(blends) if blends else np.zeros(0)
     usd = list_per_mtok * rate_of[rid]
     with np.errstate(divide="ignore", invalid="ignore"):
         # As tokens_per_dollar: a free price buys unbounded tokens.
         tokens = np.where(usd > 0, 1_000_000 / usd, np.where(np.isnan(usd), np.nan, np.inf))
     table = pd.DataFrame({
-        "at": np.tile(in_force["at"].to_numpy(), count),
-        "profile": np.repeat(np.arange(count), len(in_force)),
-        "key": np.tile(in_force["key"].to_numpy(), count), "rid": rid,
+        "at": np.tile(force["at"].to_numpy(), count),
+        "profile": np.repeat(np.arange(count), len(force)),
+        "key": np.tile(force["key"].to_numpy(), count), "rid": rid,
         "list_per_mtok": list_per_mtok, "usd_per_mtok": usd, "tokens_per_usd": tokens,
         "fx_usd_per_unit": rate_of[rid], "fx_day": day_of[rid]})
     return Quotes(table, tuple(records), profiles, frozenset(at.tolist()))
@@ -244,7 +244,7 @@ def _periods(files: Mapping[str, Sourced[PriceFile]]
                          ).astype({"rid": np.int64, "band": np.int64, "per_mtok": float}))
 
 
-def _in_force(periods: pd.DataFrame, at: np.ndarray) -> pd.DataFrame:
+def in_force(periods: pd.DataFrame, at: np.ndarray) -> pd.DataFrame:
     """Return (at, key, rid) for each instant and model with a record in force then."""
     keys = np.unique(periods["key"].to_numpy().astype(np.int64))
     grid = pd.DataFrame({"at": np.repeat(at, len(keys)), "key": np.tile(keys, len(at))})
