@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.ingest.feeds import FetchSettings, ingest_feeds
+from pipeline.ingest.feeds import ingest_feeds
+from pipeline.ingest.http import FetchSettings
 from pipeline.models.feeds import Feed
 from pipeline.normalize.feed_state import MAX_ITEMS
 from pipeline.normalize.items import FIELD_CAP_BYTES

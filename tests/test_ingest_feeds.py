@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.ingest.feeds import USER_AGENT, FetchSettings, ingest_feeds, write_snapshot
+from pipeline.ingest.feeds import ingest_feeds, write_snapshot
+from pipeline.ingest.http import USER_AGENT, FetchSettings
 from pipeline.load.feeds import load_snapshots
 from pipeline.models.feeds import Feed, Health, Snapshot, SnapshotItem
 from pipeline.paths import snapshot_path

@@ -53,8 +53,8 @@ def _print_problems(problems: list[Problem]) -> None:
 @reports_errors
 def ingest_feeds(root: Path, only: tuple[str, ...], strict: bool, allowed: tuple[str, ...]) -> None:
     """Fetch every feed in sources/feeds.yaml and update sources/snapshots/feeds/."""
-    from pipeline.ingest.feeds import FetchSettings
     from pipeline.ingest.feeds import ingest_feeds as run_ingest
+    from pipeline.ingest.http import FetchSettings
 
     feeds_file, snapshots = _load(root, strict=False)
     feeds = [f for f in feeds_file.feeds if not only or f.id in only]
