@@ -26,3 +26,20 @@ FX_SNAPSHOT = Path("sources") / "snapshots" / "fx" / "eurofxref-hist.zip"
 def snapshot_path(root: Path, feed_id: str) -> Path:
     """Return the path of the snapshot file of `feed_id` under `root`."""
     return root / FEED_SNAPSHOTS / f"{feed_id}.json"
+
+
+CATALOGUES = Path("sources") / "catalogues.yaml"
+"""The public price catalogues we follow, and the provider ids they use."""
+PRICE_SNAPSHOTS = Path("sources") / "snapshots" / "prices"
+"""What `brief ingest prices` keeps per catalogue: `<id>.csv` (its price periods) and
+`<id>.health.json` (how its fetches went)."""
+
+
+def price_history_path(root: Path, catalogue_id: str) -> Path:
+    """Return the price history file of a catalogue under `root`."""
+    return root / PRICE_SNAPSHOTS / f"{catalogue_id}.csv"
+
+
+def price_health_path(root: Path, catalogue_id: str) -> Path:
+    """Return the health record of a catalogue under `root`."""
+    return root / PRICE_SNAPSHOTS / f"{catalogue_id}.health.json"

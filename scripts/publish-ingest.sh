@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The ingest step of the publish workflow, runnable on any clone: fetch what is new (feeds, FX
-# rates) into sources/snapshots/, then commit that folder, and nothing else, under the bot's name
+# rates, price catalogues) into sources/snapshots/, then commit that folder, and nothing else, under the bot's name
 # and push it. A dead or broken feed is not a failure here: `brief ingest` records it in the
 # snapshots and exits 0 (see issue 7); only a crash or a missing command stops the run.
 #
@@ -9,7 +9,7 @@
 #   PUBLISH_REMOTE where to push                    [origin]
 #   PUBLISH_BRANCH the branch to push to            [main]
 #   BOT_NAME / BOT_EMAIL  the commit's identity     [github-actions[bot]]
-#   INGEST_STEPS   which `brief ingest` commands to run   [feeds fx]
+#   INGEST_STEPS   which `brief ingest` commands to run   [feeds fx prices]
 #   NO_PUSH=1      commit but do not push (to look at the commit first)
 #   GITHUB_OUTPUT  set by Actions: receives `sha=<commit to build>` and `changed=true|false`
 set -euo pipefail
@@ -19,7 +19,7 @@ REMOTE=${PUBLISH_REMOTE:-origin}
 BRANCH=${PUBLISH_BRANCH:-main}
 BOT_NAME=${BOT_NAME:-github-actions[bot]}
 BOT_EMAIL=${BOT_EMAIL:-41898282+github-actions[bot]@users.noreply.github.com}
-STEPS=${INGEST_STEPS:-feeds fx}
+STEPS=${INGEST_STEPS:-feeds fx prices}
 SNAPSHOTS=sources/snapshots
 
 say() { printf 'publish-ingest: %s\n' "$*" >&2; }
@@ -43,7 +43,9 @@ for step in $STEPS; do
     feeds) $BRIEF ingest feeds ;;
     # shellcheck disable=SC2086
     fx) $BRIEF ingest fx ;;
-    *) say "unknown ingest step '$step' (known: feeds fx)"; exit 2 ;;
+    # shellcheck disable=SC2086
+    prices) $BRIEF ingest prices ;;
+    *) say "unknown ingest step '$step' (known: feeds fx prices)"; exit 2 ;;
   esac
 done
 

@@ -42,6 +42,9 @@ case "$*" in
   "ingest fx")
     mkdir -p sources/snapshots
     printf '{"EUR": 1.09, "seen_in": "%s"}\\n' "$PWD" > sources/snapshots/fx.json ;;
+  "ingest prices")
+    mkdir -p sources/snapshots/prices
+    printf 'provider,model\\nopenai,%s\\n' "$PWD" > sources/snapshots/prices/litellm.csv ;;
   *) echo "stub brief: unexpected $*" >&2; exit 9 ;;
 esac
 """
@@ -113,7 +116,8 @@ def test_commits_only_snapshots_as_the_bot_and_pushes(scratch, stub_brief, tmp_p
     assert result.returncode == 0, result.stderr
     author, files, count = pushed_commit(origin)
     assert author == BOT
-    assert files == ["sources/snapshots/feeds/loopback.json", "sources/snapshots/fx.json"]
+    assert files == ["sources/snapshots/feeds/loopback.json", "sources/snapshots/fx.json",
+                     "sources/snapshots/prices/litellm.csv"]
     assert count == 2
     # What the ingest scribbled elsewhere stays in the working tree, uncommitted.
     assert "editions.yaml" in git("status", "--porcelain", cwd=clone)

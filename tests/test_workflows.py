@@ -136,7 +136,8 @@ def test_workflows_match_githubs_schema() -> None:
 
 def test_the_workflows_run_brief_commands() -> None:
     names = {command_name(args) for _, args in CALLS}
-    assert {"brief check", "brief ingest feeds", "brief ingest fx"} <= names
+    assert {"brief check", "brief ingest feeds", "brief ingest fx",
+            "brief ingest prices"} <= names
 
 
 @pytest.mark.parametrize(("where", "args"), [

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from pipeline.cli.terminal import ROOT, failed, reports_errors
+from pipeline.cli.terminal import ALLOW_NETWORK, ROOT, failed, reports_errors
 from pipeline.problems import Problem
 
 # The lane's modules are imported by the commands that use them: `brief` imports this module to
@@ -47,9 +47,7 @@ def _print_problems(problems: list[Problem]) -> None:
 @ROOT
 @click.option("--only", multiple=True, metavar="FEED_ID", help="Fetch only these feeds.")
 @click.option("--strict", is_flag=True, help="Exit 1 when any feed fails.")
-@click.option("--allow-network", "allowed", multiple=True, metavar="CIDR",
-              envvar="BRIEF_ALLOW_NETWORK",
-              help="Also allow this non-public network (e.g. 127.0.0.0/8 for a local test feed).")
+@ALLOW_NETWORK
 @reports_errors
 def ingest_feeds(root: Path, only: tuple[str, ...], strict: bool, allowed: tuple[str, ...]) -> None:
     """Fetch every feed in sources/feeds.yaml and update sources/snapshots/feeds/."""

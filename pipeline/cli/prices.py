@@ -1,4 +1,4 @@
-"""CLI commands of the prices lane: `brief import …` and `brief ingest fx`.
+"""CLI commands of the prices lane: `brief import …`, `brief ingest fx` and `brief ingest prices`.
 
 `pipeline.cli.main` calls `register(main)`; these functions are the only place in the lane that
 prints or exits.
@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from pipeline.cli.terminal import ROOT, reports_errors
+from pipeline.cli.terminal import ALLOW_NETWORK, ROOT, failed, print_problems, reports_errors
 from pipeline.ingest.fx import ECB_HISTORY_URL
 
 if TYPE_CHECKING:
@@ -119,6 +119,40 @@ def ingest_fx(url: str, root: Path) -> None:
     click.echo(f"wrote {path}")
 
 
+@click.command(name="prices")
+@ROOT
+@click.option("--only", multiple=True, metavar="CATALOGUE_ID", help="Fetch only these catalogues.")
+@click.option("--strict", is_flag=True, help="Exit 1 when any catalogue fails.")
+@ALLOW_NETWORK
+@reports_errors
+def ingest_prices(root: Path, only: tuple[str, ...], strict: bool, allowed: tuple[str, ...]) -> None:
+    """Fetch the price catalogues in sources/catalogues.yaml and update their histories in
+    sources/snapshots/prices/."""
+    from pipeline.ingest.catalogues import ingest_prices as run_ingest
+    from pipeline.ingest.http import FetchSettings
+    from pipeline.load.catalogues import load_catalogues
+
+    catalogues, histories, healths, problems = load_catalogues(root)
+    print_problems(problems)
+    if any(p.severity == "error" for p in problems):
+        raise failed()
+    if catalogues is None:
+        raise click.ClickException("no sources/catalogues.yaml: there are no catalogues to read")
+    unknown = sorted(set(only) - {c.id for c in catalogues.catalogues})
+    if unknown:
+        raise click.BadParameter(f"no catalogue with id {', '.join(unknown)}", param_hint="--only")
+    now = dt.datetime.now(dt.UTC).replace(second=0, microsecond=0)
+    runs = run_ingest(root, catalogues, histories, healths, now=now,
+                      settings=FetchSettings(allowed_networks=allowed), only=only)
+    for run in runs:
+        click.echo(f"{'ok ' if run.ok else 'ERR'} {run.catalogue_id}: {run.message} "
+                   f"({run.seconds:.1f} s)", err=True)
+    bad = [r for r in runs if not r.ok]
+    click.echo(f"{len(runs)} catalogues: {len(runs) - len(bad)} ok, {len(bad)} failed", err=True)
+    if strict and bad:
+        raise failed()
+
+
 def register(group: click.Group) -> None:
     """Add `import litellm|llm-prices|genai-prices` and `ingest fx` to the main command group."""
     importer = group.commands.get("import")
@@ -132,3 +166,4 @@ def register(group: click.Group) -> None:
         ingest = click.Group(name="ingest", help="Fetch what the build needs into sources/snapshots/.")
         group.add_command(ingest)
     ingest.add_command(ingest_fx)
+    ingest.add_command(ingest_prices)

@@ -20,6 +20,11 @@ ROOT = click.option(
 STRICT = click.option("--strict", is_flag=True,
                       help="Treat every warning as an error (exit 1, nothing built).")
 
+ALLOW_NETWORK = click.option(
+    "--allow-network", "allowed", multiple=True, metavar="CIDR", envvar="BRIEF_ALLOW_NETWORK",
+    help="Also allow this non-public network (e.g. 127.0.0.0/8 for a local test server).")
+"""The ingest commands' escape from the address checks, for tests on 127.0.0.1."""
+
 
 def print_problems(problems: list[Problem], fmt: str = "text") -> None:
     """Print problems one per line, as `path: field: message` or as GitHub annotations; errors

@@ -1,4 +1,5 @@
-"""Read a provider file of pydantic/genai-prices (`prices/providers/<id>.yml`).
+"""Read pydantic/genai-prices: a provider file (`prices/providers/<id>.yml`) or the generated
+feed of all providers (`prices/new_data/v2/data.json`).
 
 Prices are USD per million tokens (`input_mtok`, `output_mtok`, `cache_read_mtok`,
 `cache_write_mtok`, `cache_write_1h_mtok`); a price may be tiered by prompt size (cliff
@@ -9,6 +10,7 @@ semantics, as ours) and a model may list conditional prices with a `start_date` 
 from __future__ import annotations
 
 import datetime as dt
+import json
 
 import yaml
 
@@ -22,11 +24,31 @@ _METERS = {"input_mtok": ("input", None), "output_mtok": ("output", None),
 
 def read_genai_prices(data: bytes) -> ImportResult:
     """Return the token prices of every model in one provider file."""
-    doc = yaml.safe_load(data)
-    provider = str(doc.get("id") or "unknown")
     result = ImportResult()
+    _provider(yaml.safe_load(data), result)
+    return result
+
+
+def read_genai_data(data: bytes) -> ImportResult:
+    """Return the token prices of every model of every provider in the generated feed
+    (`prices/new_data/v2/data.json`: a JSON array of provider documents)."""
+    doc = json.loads(data)
+    if not isinstance(doc, list):
+        raise ValueError("not a genai-prices data.json: expected a JSON array of providers")
+    result = ImportResult()
+    for provider in doc:
+        if isinstance(provider, dict):
+            _provider(provider, result)
+        else:
+            result.skipped["not a provider object"] += 1
+    return result
+
+
+def _provider(doc: dict, result: ImportResult) -> None:
+    provider = str(doc.get("id") or "unknown")
     for model in doc.get("models", []):
         model_id = str(model.get("id"))
+        checked = _date(model["prices_checked"]) if model.get("prices_checked") else None
         prices = model.get("prices")
         conditional = prices if isinstance(prices, list) else [{"prices": prices}]
         starts = sorted({_date(c.get("constraint", {}).get("start_date"))
@@ -47,17 +69,16 @@ def read_genai_prices(data: bytes) -> ImportResult:
             for extra in set(constraint) - {"start_date", "start_time", "end_time"}:
                 result.unrepresented[f"constraint.{extra}"] += 1
             found += _prices(provider, model_id, item.get("prices") or {}, window, start, end,
-                             result)
+                             result, checked)
         if found:
             result.models += 1
             result.prices += found
         else:
             result.skipped["model without token prices"] += 1
-    return result
 
 
 def _prices(provider: str, model: str, prices: dict, window, start, end,
-            result: ImportResult) -> list[ImportedPrice]:
+            result: ImportResult, checked: dt.date | None = None) -> list[ImportedPrice]:
     out = []
     for name, value in prices.items():
         if name not in _METERS:
@@ -73,7 +94,7 @@ def _prices(provider: str, model: str, prices: dict, window, start, end,
                 continue
             out.append(ImportedPrice(provider, model, meter, float(price), int(above),
                                      ttl_minutes=ttl, window_utc=window, from_date=start,
-                                     to_date=end))
+                                     to_date=end, checked=checked))
     return out
 
 

@@ -8,6 +8,7 @@ Fields: `input_cost_per_token`, `output_cost_per_token`, `cache_read_input_token
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import re
 
@@ -29,7 +30,9 @@ _METER = {"input_cost_per_token": ("input", None), "output_cost_per_token": ("ou
 def read_litellm(data: bytes) -> ImportResult:
     """Return the token prices of every chat model in the map, and counts of what was left out."""
     doc = json.loads(data)
-    result = ImportResult()
+    if not isinstance(doc, dict):
+        raise ValueError("not a LiteLLM price map: expected a JSON object of model entries")
+    result = ImportResult(dated=_stamp(doc.get("last_updated")))
     for key, entry in doc.items():
         if not isinstance(entry, dict) or key == "sample_spec":
             result.skipped["not a model entry"] += 1
@@ -39,7 +42,7 @@ def read_litellm(data: bytes) -> ImportResult:
             continue
         provider = str(entry.get("litellm_provider") or "unknown")
         model = key.removeprefix(f"{provider}/")
-        prices = _entry_prices(provider, model, entry, result)
+        prices = _entry_prices(provider, model, entry, result, key)
         if not prices:
             result.skipped["chat model without token prices"] += 1
             continue
@@ -48,14 +51,22 @@ def read_litellm(data: bytes) -> ImportResult:
     return result
 
 
+def _stamp(value: object) -> dt.date | None:
+    # The mirror's `last_updated` (an ISO date-time); the upstream file has none.
+    try:
+        return dt.datetime.fromisoformat(str(value)).date() if value else None
+    except ValueError:
+        return None
+
+
 def _entry_prices(provider: str, model: str, entry: dict, result: ImportResult,
-                  ) -> list[ImportedPrice]:
+                  key_in_map: str = "") -> list[ImportedPrice]:
     prices: dict[tuple, ImportedPrice] = {}
     for name, value in entry.items():
         if finite(value) is None:
             if name == "tiered_pricing" and isinstance(value, list):
                 for band in value:
-                    _tiered(provider, model, band, prices, result)
+                    _tiered(provider, model, band, prices, result, key_in_map)
             elif isinstance(value, float):
                 result.unrepresented[f"{name} (not a finite number)"] += 1
             continue
@@ -76,11 +87,12 @@ def _entry_prices(provider: str, model: str, entry: dict, result: ImportResult,
         if match["base"] == "input_cost_per_token_cache_hit" and key in prices:
             continue  # the legacy alias repeats cache_read_input_token_cost
         prices[key] = ImportedPrice(provider, model, meter, per_mtok_from_per_token(value),
-                                    band, mode, ttl)
+                                    band, mode, ttl, entry=key_in_map)
     return list(prices.values())
 
 
-def _tiered(provider: str, model: str, band: dict, prices: dict, result: ImportResult) -> None:
+def _tiered(provider: str, model: str, band: dict, prices: dict, result: ImportResult,
+            key_in_map: str) -> None:
     span = band.get("range")
     if not (isinstance(span, list) and span and finite(span[0]) is not None):
         result.unrepresented["tiered_pricing without a range"] += 1
@@ -91,6 +103,7 @@ def _tiered(provider: str, model: str, band: dict, prices: dict, result: ImportR
         if value is not None:
             key = (meter, None, int(span[0]), "realtime")
             prices.setdefault(key, ImportedPrice(provider, model, meter,
-                                                 per_mtok_from_per_token(value), int(span[0])))
+                                                 per_mtok_from_per_token(value), int(span[0]),
+                                                 entry=key_in_map))
     for extra in set(band) - {"range", "input_cost_per_token", "output_cost_per_token"}:
         result.unrepresented[f"tiered_pricing.{extra}"] += 1

@@ -23,6 +23,10 @@ class ImportedPrice:
     """A daily UTC time-of-day window [start, end) when the map has one (genai-prices)."""
     from_date: dt.date | None = None
     to_date: dt.date | None = None
+    checked: dt.date | None = None
+    """When the map's authors last checked the price, where the map says (genai-prices)."""
+    entry: str = ""
+    """The map's own key of the entry the price came from (LiteLLM: `openai/gpt-4o`)."""
 
 
 @dataclass
@@ -36,6 +40,8 @@ class ImportResult:
     """Field or feature → how many times it was met and left out."""
     skipped: Counter[str] = field(default_factory=Counter)
     """Reason → how many entries were not models with token prices."""
+    dated: dt.date | None = None
+    """The map's own date of the whole file, where it has one (LiteLLM mirror: last_updated)."""
 
 
 def _window_name(window: tuple[dt.time, dt.time]) -> str:

@@ -1,0 +1,162 @@
+"""The network edge for price catalogues: fetch each one politely, read it, and update its price
+history and health record under `sources/snapshots/prices/`.
+
+A catalogue that fails to fetch, does not read as its format, or comes back much smaller than
+its last good snapshot (truncated) keeps its history; only its health record says so. A run that
+sees no price change rewrites only the health record.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import email.utils
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pandas as pd
+
+from pipeline.formats.genai_prices import read_genai_data
+from pipeline.formats.litellm import read_litellm
+from pipeline.formats.price_map import ImportResult
+from pipeline.ingest.http import FetchSettings, Refused, describe, get
+from pipeline.models.catalogues import Catalogue, CatalogueHealth, CataloguesFile
+from pipeline.paths import price_health_path, price_history_path
+from pipeline.tables.catalogue_history import (
+    empty_history,
+    history_csv,
+    prices_in_force,
+    snapshot_table,
+    update_history,
+)
+from pipeline.whole_files import write_whole
+
+READERS: Mapping[str, Callable[[bytes], ImportResult]] = {
+    "litellm": read_litellm, "genai-prices": read_genai_data}
+TRUNCATED_SHARE = 0.5
+"""A snapshot with fewer prices than this share of those in force looks truncated."""
+TRUNCATION_FLOOR = 20
+"""…once the history holds at least this many prices (a small catalogue may halve for real)."""
+
+
+@dataclass(frozen=True)
+class CatalogueRun:
+    """How one catalogue's run went."""
+
+    catalogue_id: str
+    ok: bool
+    message: str
+    changes: pd.DataFrame | None = None
+    """The moves this run recorded (None when it failed or nothing was read)."""
+    history_written: bool = False
+    seconds: float = 0.0
+
+
+def ingest_prices(root: Path, catalogues: CataloguesFile,
+                  histories: Mapping[str, pd.DataFrame],
+                  healths: Mapping[str, CatalogueHealth], *, now: dt.datetime,
+                  settings: FetchSettings = FetchSettings(),
+                  only: tuple[str, ...] = ()) -> list[CatalogueRun]:
+    """Fetch every catalogue (or those in `only`), update its files, and say how each went."""
+    chosen = [c for c in catalogues.catalogues if not only or c.id in only]
+    return asyncio.run(_run(root, catalogues, chosen, histories, healths, now, settings))
+
+
+async def _run(root: Path, catalogues: CataloguesFile, chosen: list[Catalogue],
+               histories: Mapping[str, pd.DataFrame], healths: Mapping[str, CatalogueHealth],
+               now: dt.datetime, settings: FetchSettings) -> list[CatalogueRun]:
+    timeout = httpx.Timeout(settings.deadline_s, connect=settings.connect_timeout_s)
+    # trust_env=False: no proxy from the environment, so the address we check is the one we reach.
+    async with httpx.AsyncClient(timeout=timeout, follow_redirects=False, trust_env=False,
+                                 headers={"User-Agent": settings.user_agent}) as client:
+        return [await _one(root, client, catalogues, c, histories.get(c.id), healths.get(c.id),
+                           now, settings) for c in chosen]
+
+
+async def _one(root: Path, client: httpx.AsyncClient, catalogues: CataloguesFile,
+               catalogue: Catalogue, history: pd.DataFrame | None,
+               health: CatalogueHealth | None, now: dt.datetime,
+               settings: FetchSettings) -> CatalogueRun:
+    start = time.monotonic()
+    url = str(catalogue.url)
+    health = health or CatalogueHealth(catalogue_id=catalogue.id, url=url)
+    same = health.url == url
+    history = history if history is not None else empty_history()
+
+    def failed(message: str, status: int | None) -> CatalogueRun:
+        _write_health(root, health.model_copy(update={
+            "url": url, "last_attempt": now, "status": status, "last_error": message,
+            "consecutive_failures": health.consecutive_failures + 1}))
+        return CatalogueRun(catalogue.id, False, message, seconds=time.monotonic() - start)
+
+    try:
+        async with asyncio.timeout(settings.deadline_s):
+            answer = await get(client, url, settings, now,
+                               accept="application/json, */*;q=0.5",
+                               etag=health.etag if same else None,
+                               last_modified=health.last_modified if same else None)
+    except Refused as err:
+        return failed(str(err), err.status)
+    except (TimeoutError, httpx.HTTPError, OSError) as err:
+        return failed(describe(err, settings), None)
+    if answer.unchanged:
+        _write_health(root, health.model_copy(update={
+            "url": url, "last_attempt": now, "last_success": now, "status": 304,
+            "consecutive_failures": 0, "last_error": None}))
+        return CatalogueRun(catalogue.id, True, "unchanged (304)",
+                            seconds=time.monotonic() - start)
+    if answer.gone:
+        return failed("the catalogue is gone (HTTP 410)", 410)
+    if answer.retry_after is not None:
+        return failed(f"HTTP {answer.status} {answer.reason}; asked to wait until "
+                      f"{answer.retry_after:%Y-%m-%d %H:%M} UTC", answer.status)
+    assert answer.body is not None
+    try:
+        result = READERS[catalogue.format](answer.body)
+    except (ValueError, TypeError, KeyError, AttributeError) as err:
+        # json's errors are ValueErrors: a truncated body lands here.
+        return failed(f"not read as {catalogue.format}: {str(err)[:200]}", 200)
+    if not result.prices:
+        return failed(f"no token prices read as {catalogue.format} (has the format changed?); "
+                      "the history is kept", 200)
+    checked = result.dated or _server_date(answer.headers) or now.date()
+    snapshot = snapshot_table(result.prices, catalogues.providers, checked)
+    before = prices_in_force(history)
+    if before >= TRUNCATION_FLOOR and len(snapshot) < TRUNCATED_SHARE * before:
+        return failed(f"looks truncated: {len(snapshot)} prices where the last good snapshot "
+                      f"had {before}; the history is kept", 200)
+    confirmed = [(c.provider, c.model, c.meter, c.usd_per_mtok) for c in catalogues.confirmed
+                 if c.catalogue == catalogue.id]
+    update = update_history(history, snapshot, now, health.held, confirmed)
+    path = price_history_path(root, catalogue.id)
+    data = history_csv(update.history)
+    written = not path.is_file() or path.read_bytes() != data
+    if written:
+        write_whole(path, data, durable=True)
+    _write_health(root, health.model_copy(update={
+        "url": url, "last_attempt": now, "last_success": now, "status": 200,
+        "consecutive_failures": 0, "last_error": None, "etag": answer.headers.get("etag"),
+        "last_modified": answer.headers.get("last-modified"), "checked": checked,
+        "prices": prices_in_force(update.history), "held": update.held,
+        "problems": update.problems}))
+    moves = update.changes
+    message = (f"{len(snapshot)} prices of {result.models} models; {len(moves)} moves"
+               + (f", {len(update.held)} held back" if update.held else ""))
+    return CatalogueRun(catalogue.id, True, message, moves, written, time.monotonic() - start)
+
+
+def _server_date(headers: Mapping[str, str]) -> dt.date | None:
+    """Return the date of the server's Last-Modified header, if it gave a readable one."""
+    value = headers.get("last-modified")
+    try:
+        return email.utils.parsedate_to_datetime(value).date() if value else None
+    except (TypeError, ValueError):
+        return None
+
+
+def _write_health(root: Path, health: CatalogueHealth) -> None:
+    text = health.model_dump_json(indent=1) + "\n"
+    write_whole(price_health_path(root, health.catalogue_id), text.encode("utf-8"), durable=True)

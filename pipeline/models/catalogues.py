@@ -1,0 +1,112 @@
+"""Price catalogues: the public price maps we follow (`sources/catalogues.yaml`) and the state
+ingest keeps of each (`sources/snapshots/prices/<id>.health.json`; the price history beside it
+is a table, tables/catalogue_history.py)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from pipeline.models.base import SourceModel
+from pipeline.models.entries import HttpUrl, Slug
+
+CatalogueFormat = Literal["litellm", "genai-prices"]
+
+
+class Catalogue(SourceModel):
+    """One public price catalogue we follow."""
+
+    id: Slug
+    """Stable id, lower-case with hyphens; names `snapshots/prices/<id>.csv`."""
+    name: str = Field(min_length=1, max_length=120)
+    """The catalogue as readers know it."""
+    url: HttpUrl
+    """Where its machine-readable file is fetched from."""
+    page: HttpUrl
+    """Where a reader can see the catalogue and its history (cited beside its prices)."""
+    format: CatalogueFormat
+    """How the file is read: `litellm` (model_prices_and_context_window.json) or
+    `genai-prices` (prices/new_data/v2/data.json)."""
+    licence: str = Field(min_length=1, max_length=60)
+    """The data's licence (SPDX id), or `none` when the repository gives none."""
+    attribution: str = Field(min_length=1, max_length=300)
+    """The credit its licence asks for, as the site prints it."""
+    use: Literal["published", "cross-check"]
+    """`published`: its prices appear on the site; `cross-check`: only compared with others."""
+
+    @model_validator(mode="after")
+    def _licensed_to_publish(self) -> Catalogue:
+        if self.use == "published" and self.licence.lower() == "none":
+            raise ValueError("a catalogue without a licence can only be used as a cross-check "
+                             "(use: cross-check)")
+        return self
+
+
+class ConfirmedJump(SourceModel):
+    """A price an editor checked at its source after it moved more than 20-fold: it is taken at
+    once instead of being held back until the next snapshot shows it again."""
+
+    catalogue: Slug
+    provider: str = Field(min_length=1)
+    """Our provider id."""
+    model: str = Field(min_length=1)
+    meter: str = Field(min_length=1)
+    usd_per_mtok: float = Field(ge=0)
+    note: str = Field(min_length=1)
+    """Where and when the editor confirmed it."""
+
+
+class CataloguesFile(SourceModel):
+    """`sources/catalogues.yaml`: the catalogues we follow and our provider ids for theirs."""
+
+    catalogues: list[Catalogue] = Field(default=[])
+    providers: dict[str, Slug] = Field(default={})
+    """A catalogue's provider id → ours, one id per company that sells (LiteLLM's `gemini` and
+    `vertex_ai-language-models` are both `google`). Ids not listed become ours lower-cased,
+    with `_` as `-`; the catalogue's own id is kept beside ours."""
+    confirmed: list[ConfirmedJump] = Field(default=[])
+
+    @model_validator(mode="after")
+    def _unique_ids(self) -> CataloguesFile:
+        ids = [c.id for c in self.catalogues]
+        doubled = sorted({i for i in ids if ids.count(i) > 1})
+        if doubled:
+            raise ValueError(f"catalogue ids must be unique: {', '.join(doubled)}")
+        return self
+
+
+class HeldPrice(SourceModel):
+    """A price that moved more than 20-fold, held back until a second snapshot shows it."""
+
+    key: list[str]
+    """The price's key in the history (provider, catalogue provider, model, meter, lifetime,
+    band, mode, window, from, to), as text."""
+    usd_per_mtok: float = Field(ge=0)
+    was_usd_per_mtok: float = Field(ge=0)
+    first_seen: dt.datetime
+    """The snapshot that first showed it."""
+
+
+class CatalogueHealth(SourceModel):
+    """How the fetches of one catalogue went: the only file a run without price changes
+    touches."""
+
+    catalogue_id: Slug
+    url: str
+    last_attempt: dt.datetime | None = None
+    last_success: dt.datetime | None = None
+    """The last run that read a whole, valid catalogue (changed or not)."""
+    status: int | None = None
+    consecutive_failures: int = Field(default=0, ge=0)
+    last_error: str | None = None
+    etag: str | None = None
+    last_modified: str | None = None
+    checked: dt.date | None = None
+    """The catalogue's own date at the last success (its file's, else the server's)."""
+    prices: int = Field(default=0, ge=0)
+    """Prices in force after the last success."""
+    held: list[HeldPrice] = Field(default=[])
+    problems: list[str] = Field(default=[])
+    """What the last success found wrong (a jump held back), for people."""

@@ -1,0 +1,174 @@
+"""Pure: a catalogue's price history, one row per price period, and its update by one snapshot.
+
+A period is one price of one key (provider, the catalogue's provider id, model, meter, cache
+lifetime, context band, mode, daily UTC window, the dates the catalogue itself gives) from the
+first snapshot that showed it (`first_seen`) to the first that no longer did (`gone_seen`,
+empty while it holds). A snapshot that changes nothing changes no row, so the history grows
+with changes, not with days, and its CSV diffs line by line. USD per million tokens; 0 is free.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from pipeline.formats.price_map import ImportedPrice
+from pipeline.models.catalogues import HeldPrice
+
+KEY = ["provider", "catalogue_provider", "model", "meter", "ttl_minutes",
+       "context_above_tokens", "mode", "window_utc", "from_date", "to_date"]
+"""A price's key, every part as text (empty when the catalogue leaves it out)."""
+COLUMNS = [*KEY, "usd_per_mtok", "first_seen", "gone_seen", "checked"]
+"""The history file's columns, in order."""
+JUMP_FACTOR = 20.0
+"""A price more than this many times above or below the one before is held back."""
+
+
+def our_provider(theirs: str, providers: Mapping[str, str]) -> str:
+    """Return our id of a catalogue's provider id: the mapping's, else lower-case with `-`."""
+    return providers.get(theirs) or theirs.strip().lower().replace("_", "-").replace(" ", "-")
+
+
+def snapshot_time(at: dt.datetime) -> str:
+    """Return a snapshot's time as the history writes it: UTC, to the minute."""
+    return at.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%MZ")
+
+
+def snapshot_table(prices: Iterable[ImportedPrice], providers: Mapping[str, str],
+                   checked: dt.date) -> pd.DataFrame:
+    """Return one row per key of a catalogue's prices: KEY, `usd_per_mtok` and `checked` (the
+    price's own checked date, else the catalogue's).
+
+    Aliases: a catalogue may list one model under several entries (LiteLLM's `gpt-4o` and
+    `openai/gpt-4o`), which map to one key. The rule: the entry under the model's own name wins;
+    among the others, the first in the file."""
+    rows = []
+    for order, p in enumerate(prices):
+        window = (f"{p.window_utc[0]:%H:%M}-{p.window_utc[1]:%H:%M}" if p.window_utc else "")
+        rows.append((our_provider(p.provider, providers), p.provider, p.model, p.meter,
+                     "" if p.ttl_minutes is None else str(p.ttl_minutes),
+                     str(p.context_above_tokens), p.mode, window,
+                     p.from_date.isoformat() if p.from_date else "",
+                     p.to_date.isoformat() if p.to_date else "", float(p.usd_per_mtok),
+                     (p.checked or checked).isoformat(),
+                     not p.entry or p.entry == p.model, order))
+    table = pd.DataFrame(rows, columns=[*KEY, "usd_per_mtok", "checked", "own_name", "order"])
+    table = table.sort_values(["own_name", "order"], ascending=[False, True], kind="stable")
+    table = table.drop_duplicates(KEY).sort_values(KEY, kind="stable", ignore_index=True)
+    return table[[*KEY, "usd_per_mtok", "checked"]]
+
+
+def empty_history() -> pd.DataFrame:
+    """Return a history without rows."""
+    return pd.DataFrame({c: pd.Series(dtype=float if c == "usd_per_mtok" else object)
+                         for c in COLUMNS})
+
+
+def history_csv(history: pd.DataFrame) -> bytes:
+    """Return the history file: COLUMNS, sorted by key and first_seen, prices as Python writes
+    them (the shortest text that reads back as the same number)."""
+    ordered = history.sort_values([*KEY, "first_seen"], kind="stable")
+    return ordered.to_csv(columns=COLUMNS, index=False, lineterminator="\n").encode("utf-8")
+
+
+def read_history_csv(data: bytes) -> pd.DataFrame:
+    """Return the history of `history_csv` bytes: every column text but the price."""
+    table = pd.read_csv(io.BytesIO(data), dtype=str, keep_default_na=False)
+    missing = [c for c in COLUMNS if c not in table.columns]
+    if missing:
+        raise ValueError(f"not a price history: no column {', '.join(missing)}")
+    prices = pd.to_numeric(table["usd_per_mtok"], errors="coerce")
+    bad = table.index[~np.isfinite(prices.to_numpy(dtype=float)) | (prices < 0)]
+    if len(bad):
+        row = int(bad[0])
+        raise ValueError(f"line {row + 2}: usd_per_mtok {table['usd_per_mtok'][row]!r} is not a "
+                         "finite price of zero or more")
+    table["usd_per_mtok"] = prices.astype(float)
+    return table[COLUMNS]
+
+
+@dataclass(frozen=True)
+class Update:
+    """A history after one snapshot, what moved, and what was held back."""
+
+    history: pd.DataFrame
+    changes: pd.DataFrame
+    """One row per move: `kind` (new, removed, cut, rise), KEY, `old` and `new` USD per Mtok
+    (NaN for none), `at` (the snapshot's time)."""
+    held: list[HeldPrice]
+    problems: list[str]
+
+
+def update_history(history: pd.DataFrame, snapshot: pd.DataFrame, at: dt.datetime,
+                   held: Iterable[HeldPrice] = (),
+                   confirmed: Iterable[tuple[str, str, str, float]] = ()) -> Update:
+    """Return the history after `snapshot` (a snapshot_table) seen at `at`.
+
+    A price new to a key opens a period, a key the snapshot lacks closes its period, a changed
+    price does both. A change by more than JUMP_FACTOR either way is held back (a problem,
+    and the old period stays open) until the next snapshot shows the same price again, or an
+    editor lists (provider, model, meter, price) as confirmed; it then dates from the snapshot
+    that first showed it."""
+    stamp = snapshot_time(at)
+    history = history.reset_index(drop=True)
+    is_open = history["gone_seen"] == ""
+    opened = history[is_open]
+    both = opened.reset_index().merge(snapshot, on=KEY, how="outer", suffixes=("_old", ""),
+                                      indicator=True)
+    old, new = both["usd_per_mtok_old"].to_numpy(), both["usd_per_mtok"].to_numpy()
+    present = both["_merge"] == "both"
+    moved = present & (old != new)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.where((old > 0) & (new > 0), np.maximum(new / old, old / new), 1.0)
+    jump = moved & (ratio > JUMP_FACTOR)
+
+    keys = [tuple(r) for r in both[KEY].itertuples(index=False)]
+    waiting = {tuple(h.key): h for h in held}
+    sure = {(p, m, meter, float(price)) for p, m, meter, price in confirmed}
+    taken_since: dict[int, str] = {}
+    hold = np.zeros(len(both), dtype=bool)
+    kept_held, problems = [], []
+    for i in np.flatnonzero(jump.to_numpy()):
+        key, price = keys[i], float(new[i])
+        provider, model, meter = key[0], key[2], key[3]
+        before = waiting.get(key)
+        if (provider, model, meter, price) in sure:
+            continue
+        if before is not None and before.usd_per_mtok == price:
+            taken_since[i] = snapshot_time(before.first_seen)  # shown twice: taken
+            continue
+        hold[i] = True
+        kept_held.append(HeldPrice(key=list(key), usd_per_mtok=price,
+                                   was_usd_per_mtok=float(old[i]), first_seen=at))
+        problems.append(f"{provider} {model} {meter}: {old[i]:g} → {price:g} USD per Mtok is a "
+                        f"{ratio[i]:.0f}-fold move; held back until the next snapshot shows it "
+                        "again, or an editor confirms it in sources/catalogues.yaml")
+
+    closing = ((both["_merge"] == "left_only") | moved) & ~hold
+    opening = ((both["_merge"] == "right_only") | moved) & ~hold
+    # A held price taken now ends the old one where it began: when it was first shown.
+    ends = np.array([taken_since.get(i, stamp) for i in np.flatnonzero(closing.to_numpy())],
+                    dtype=object)
+    history.loc[both.loc[closing, "index"].astype(int).to_numpy(), "gone_seen"] = ends
+    firsts = [taken_since.get(i, stamp) for i in np.flatnonzero(opening.to_numpy())]
+    added = both.loc[opening, [*KEY, "usd_per_mtok", "checked"]].assign(first_seen=firsts,
+                                                                      gone_seen="")
+    history = pd.concat([history, added[COLUMNS]], ignore_index=True) if len(added) else history
+    kind = np.where(both["_merge"] == "right_only", "new",
+                    np.where(both["_merge"] == "left_only", "removed",
+                             np.where(new < old, "cut", "rise")))
+    moving = (closing | opening).to_numpy()
+    changes = both.loc[moving, KEY].assign(
+        kind=kind[moving], old=old[moving], new=new[moving],
+        at=[taken_since.get(i, stamp) for i in np.flatnonzero(moving)])
+    return Update(history[COLUMNS], changes.reset_index(drop=True), kept_held, problems)
+
+
+def prices_in_force(history: pd.DataFrame) -> int:
+    """Return how many prices the history holds now (periods not ended)."""
+    return int((history["gone_seen"] == "").sum())
