@@ -16,7 +16,6 @@ from pipeline.tables.cost import (
     blended_per_mtok,
     day_end,
     effective_price,
-    median_change,
     record_at,
     tokens_per_dollar,
 )
@@ -120,7 +119,7 @@ def test_blended_usd_converts_at_the_records_date():
     assert b.usd_per_mtok == pytest.approx(1.2 / 8.4)
 
 
-def test_change_median_and_diff():
+def test_blend_change_and_meter_moves():
     plist = usd_list()
     start, end = day_end(dt.date(2026, 9, 5)), day_end(dt.date(2026, 9, 12))
     night = CHAT.model_copy(update={"offpeak_share": 1.0})
@@ -132,8 +131,6 @@ def test_change_median_and_diff():
     assert price_change("flash", night) == pytest.approx(
         (0.75 * 0.20 + 0.25 * 0.66) / (0.75 * 0.22 + 0.25 * 0.66) - 1)
     assert price_change("big", CHAT) == 0
-    assert median_change([-0.5, None, 0.0, 0.1]) == 0.0
-    assert median_change([None]) is None
     files = {"p": PriceFile(provider="p", name="P", lists=[plist])}
     moves = {(m.key[0], m.key[2], m.kind): (m.old_per_mtok, m.new_per_mtok)
              for m in meter_moves(files, [(start, end)]).between(start, end)}

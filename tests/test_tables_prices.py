@@ -52,7 +52,41 @@ def test_2026_09_12_edition_shows_the_deepseek_cut_in_yuan_and_usd(bundled):
     assert deepseek.citations[0].url.startswith("https://api-docs.deepseek.com/")
     labels = [f.label for f in figures]
     assert "Cheapest tokens per dollar, Chat (3:1 input:output, no cache)" in labels
-    assert any(label.startswith("Median price change since 2026-09-05") for label in labels)
+    # The first CNY prices of a model the USD list prices are a repricing, not a new model.
+    assert deepseek.label == "DeepSeek deepseek-v4-flash (CNY list): new CNY prices from 2026-09-10"
+    assert ("A repricing, not a new model: no earlier CNY price of deepseek-v4-flash is recorded, "
+            "and the USD prices beside are DeepSeek's USD list, another list.") in deepseek.text_md
+    assert ("This record gives only cached input and input prices (no output price), so no "
+            "blended price comes from it.") in deepseek.text_md
+    assert not any("new model" in label or "Median" in label for label in labels)
+    (blend,) = [f for f in figures if f.id == "blend-moves"]
+    assert blend.text_md.startswith("No blended price moved across the 16 tracked models")
+    assert blend.text_md.endswith("the moves above are in lists or tiers that no blend quotes.")
+
+
+def test_blend_moves_are_listed_biggest_first_with_the_count(bundled):
+    """What the median (+0.0 %, most models unmoved) hid: DeepSeek V4 +120 % and +128 % in the
+    2026-08-21 edition, Sonnet 5 +50 % in the 2026-09-04 one."""
+    files, rates = bundled
+    labels = {}
+    for date, previous in ((dt.date(2026, 8, 21), dt.date(2026, 8, 14)),
+                           (dt.date(2026, 9, 4), dt.date(2026, 8, 21))):
+        (blend,) = [f for f in price_figures(files, rates, PROFILES, date, previous)
+                    if f.id == "blend-moves"]
+        labels[date] = (blend.label, blend.text_md)
+    label, text = labels[dt.date(2026, 8, 21)]
+    assert label == "Blended prices since 2026-08-14: 2 of 16 tracked models moved"
+    # By hand, Chat 3:1 with V4's off-peak share of the week: Flash 0.75 * 0.14 + 0.25 * 0.28
+    # = 0.175 before; Pro 0.75 * 0.435 + 0.25 * 0.87 = 0.54375 before.
+    flash, pro = text.split("; ")
+    assert flash.startswith("Chat (3:1 input:output, no cache), each in its list's currency: "
+                            "DeepSeek deepseek-v4-flash (USD list) $0.18 → $0.40 per Mtok "
+                            "(+127.9%, from 2026-08-16)")
+    assert pro == ("DeepSeek deepseek-v4-pro (USD list) $0.54 → $1.20 per Mtok (+120.0%, from "
+                   "2026-08-16).")
+    label, text = labels[dt.date(2026, 9, 4)]
+    assert label == "Blended prices since 2026-08-21: 1 of 16 tracked models moved"
+    assert "Anthropic claude-sonnet-5 (USD list) $4.00 → $6.00 per Mtok (+50.0%" in text
 
 
 def test_radar_has_future_dated_records(bundled):

@@ -12,7 +12,7 @@ from pipeline.models.sourced import Sourced
 from pipeline.normalize.fx import RateNotFound, RateTable, rate_on
 from pipeline.normalize.units import METER_TITLES
 from pipeline.problems import Problem
-from pipeline.tables.cost import day_end, median_change, record_at, tier_price
+from pipeline.tables.cost import day_end, record_at, tier_price
 from pipeline.tables.moves import Moves, PriceMove, meter_moves
 from pipeline.tables.quotes import Quotes, quotes
 
@@ -85,7 +85,8 @@ def price_figures(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
                   previous: dt.date | None, table: Quotes | None = None,
                   moved: Moves | None = None) -> list[Figure]:
     """Return the Context & numbers figures of the edition of `date`: price moves since the
-    previous edition, the cheapest tokens per dollar per profile, and the median change.
+    previous edition list by list, the cheapest tokens per dollar per profile, and the blended
+    prices that moved.
     `table`: the blended prices at the window's start and end (tables/quotes.py), `moved` the
     price moves over the window (tables/moves.py), when composing many editions; else they are
     computed here."""
@@ -99,21 +100,8 @@ def price_figures(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
     for move in moves:
         groups.setdefault((move.provider, move.currency, move.model), []).append(move)
     for (provider, currency, model), group in groups.items():
-        sourced = files[provider]
-        plist = next(p for p in sourced.model.lists if p.currency == currency)
-        record = group[0].record
-        kinds = {m.kind for m in group}
-        verb = ("new model" if all(m.whole_model for m in group) and kinds == {"new"}
-                else "cut" if kinds <= {"cut", "removed", "new"} and "cut" in kinds
-                else "rise" if kinds <= {"rise", "new", "removed"} and "rise" in kinds
-                else "price change")
-        parts = [_move_text(sourced, plist, m, rates, end) for m in group]
-        when = record.from_.date().isoformat()
-        figures.append(Figure(
-            label=f"{sourced.model.name} {model} ({currency} list): {verb} from {when}",
-            text_md="; ".join(parts) + ".",
-            citations=(citation(sourced, plist, record),),
-            id=f"price-{provider}-{currency.lower()}-{model}-{when}"))
+        figures.append(_list_figure(provider, files[provider], currency, model, group, rates,
+                                    end))
     for profile in profiles:
         best = table.cheapest(end, profile)
         if best and best.usd_per_mtok is not None and best.tokens_per_usd is not None:
@@ -129,26 +117,70 @@ def price_figures(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
                 citations=(citation(q.sourced, q.plist, q.record),),
                 id=f"cheapest-{profile.id}"))
     if profiles:
-        figure = _median_figure(table, profiles[0], start, end, previous)
-        if figure:
-            figures.append(figure)
+        figures.append(_blend_moves_figure(table, profiles[0], start, end, previous,
+                                           listed=bool(groups)))
     return figures
 
 
-def _median_figure(table: Quotes, profile: WorkloadProfile, start: dt.datetime,
-                   end: dt.datetime, previous: dt.date | None) -> Figure | None:
-    found = table.changes(start, end, profile)
-    changes = [change for change, _ in found]
-    cites = [citation(q.sourced, q.plist, q.record) for change, q in found if change]
-    median = median_change(changes)
-    if median is None:
-        return None
+def _list_figure(provider: str, sourced: Sourced[PriceFile], currency: str, model: str,
+                 group: list[PriceMove], rates: RateTable, end: dt.datetime) -> Figure:
+    """Return the figure of one model's moves in one list over an edition's window."""
+    plist = next(p for p in sourced.model.lists if p.currency == currency)
+    record = group[0].record
+    kinds = {m.kind for m in group}
+    first_here = all(m.whole_model for m in group) and kinds == {"new"}
+    # The model's prices in the provider's other lists: new to this list is then a repricing.
+    elsewhere = [p for p in sourced.model.lists
+                 if p.currency != currency and record_at(p, model, end) is not None]
+    verb = (f"new {currency} prices" if first_here and elsewhere
+            else "new model" if first_here
+            else "cut" if kinds <= {"cut", "removed", "new"} and "cut" in kinds
+            else "rise" if kinds <= {"rise", "new", "removed"} and "rise" in kinds
+            else "price change")
+    text = "; ".join(_move_text(sourced, plist, m, rates, end) for m in group) + "."
+    if first_here and elsewhere:
+        others = " and ".join(f"{p.currency}" for p in elsewhere)
+        text += (f" A repricing, not a new model: no earlier {currency} price of {model} is "
+                 f"recorded, and the {others} prices beside are {sourced.model.name}'s "
+                 f"{others} list, another list.")
+    missing = [METER_TITLES[m] for m in ("input", "output")
+               if all(p.meter != m for p in record.prices)]
+    if missing:
+        given = sorted({METER_TITLES[p.meter] for p in record.prices})
+        listed = ", ".join(given[:-1]) + " and " + given[-1] if len(given) > 1 else given[0]
+        text += (f" This record gives only {listed} prices (no {' or '.join(missing)} price), "
+                 "so no blended price comes from it.")
+    when = record.from_.date().isoformat()
+    return Figure(label=f"{sourced.model.name} {model} ({currency} list): {verb} from {when}",
+                  text_md=text, citations=(citation(sourced, plist, record),),
+                  id=f"price-{provider}-{currency.lower()}-{model}-{when}")
+
+
+def _blend_moves_figure(table: Quotes, profile: WorkloadProfile, start: dt.datetime,
+                        end: dt.datetime, previous: dt.date | None, listed: bool) -> Figure:
+    """Return the figure of the blended prices that moved over the window, biggest move first,
+    with how many of the tracked models moved (a median of mostly unmoved models hid them).
+    `listed`: the window has price moves of its own figures."""
+    found = table.blend_moves(start, end, profile)
+    moved = sorted(((new / old - 1, old, new, q) for old, new, q in found if new != old),
+                   key=lambda m: (-abs(m[0]), m[3].provider, m[3].record.model))
     since = previous.isoformat() if previous else start.date().isoformat()
-    moved = sum(1 for c in changes if c)
-    return Figure(label=f"Median price change since {since}",
-                  text_md=(f"{median:+.1%} across {len(changes)} tracked models "
-                           f"({profile.title}, in each list's own currency); {moved} moved."),
-                  citations=tuple(cites), id="median-change")
+    if not moved:
+        why = (": the moves above are in lists or tiers that no blend quotes" if listed else "")
+        return Figure(label=f"Blended prices since {since}",
+                      text_md=(f"No blended price moved across the {len(found)} tracked models "
+                               f"({profile.title}){why}."), citations=(), id="blend-moves")
+    parts = [f"{q.sourced.model.name} {q.record.model} ({q.plist.currency} list) "
+             f"{money(old, q.plist.currency)} → {money(new, q.plist.currency)} per Mtok "
+             f"({change:+.1%}, from {q.record.from_.date().isoformat()})"
+             for change, old, new, q in moved]
+    return Figure(label=f"Blended prices since {since}: {len(moved)} of {len(found)} "
+                        "tracked models moved",
+                  text_md=f"{profile.title}, each in its list's currency: " + "; ".join(parts)
+                          + ".",
+                  citations=tuple(dict.fromkeys(citation(q.sourced, q.plist, q.record)
+                                                for *_, q in moved)),
+                  id="blend-moves")
 
 
 def price_radar(files: Mapping[str, Sourced[PriceFile]], date: dt.date) -> list[RadarItem]:

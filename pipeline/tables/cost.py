@@ -1,5 +1,6 @@
 """Pure: the cost core. Effective prices at an instant, blended prices for a workload profile,
-tokens per dollar, and what changed between two dates. Data in, data out; no clock, no files.
+tokens per dollar, record by record (the whole-table passes are tables/quotes.py and moves.py).
+Data in, data out; no clock, no files.
 
 Prices here are per million tokens in the list's own currency unless a name says `usd`.
 """
@@ -8,8 +9,6 @@ from __future__ import annotations
 
 import bisect
 import datetime as dt
-import statistics
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from pipeline.models.prices import Price, PriceList, PriceRecord, WorkloadProfile
@@ -165,9 +164,3 @@ def tokens_per_dollar(usd_per_mtok: float) -> float:
     if usd_per_mtok <= 0:
         return float("inf")
     return 1_000_000 / usd_per_mtok
-
-
-def median_change(changes: Iterable[float | None]) -> float | None:
-    """Return the median of the known changes, or None when there is none."""
-    known = [c for c in changes if c is not None]
-    return statistics.median(known) if known else None

@@ -10,8 +10,8 @@ profile, as one pandas table built in whole-table passes:
 - USD per Mtok by an as-of join on the ECB table: the last fixing on or before the record's
   effective date, with the rate and its date kept beside the figure.
 
-What the editions and the Prices page ask of blended prices (the cheapest model, the median
-change, an edition's chart, the page's tables, `data/blended.csv`) are selections of it.
+What the editions and the Prices page ask of blended prices (the cheapest model, the blends
+that moved, an edition's chart, the page's tables, `data/blended.csv`) are selections of it.
 
 No look-ahead guard on prices in force: a record's `checked` is the day it was last checked, not
 the day it became known, so a guard on it would hide a long-known price from every edition
@@ -137,14 +137,20 @@ class Quotes:
                 profile: WorkloadProfile) -> list[tuple[float, Quoted]]:
         """Return (relative change of the blend in the list's currency, the record at `end`) of
         every model priced at both instants with a blend above zero at the first, in key order."""
+        return [(new / old - 1, q) for old, new, q in self.blend_moves(start, end, profile)]
+
+    def blend_moves(self, start: dt.datetime, end: dt.datetime,
+                    profile: WorkloadProfile) -> list[tuple[float, float, Quoted]]:
+        """Return (blend at `start`, blend at `end`, both in the list's currency, the record at
+        `end`) of every model priced at both instants with a blend above zero at the first, in
+        key order."""
         a = self.at(start, profile)[["key", "list_per_mtok"]]
         b = self.at(end, profile)[["key", "list_per_mtok", "rid"]]
         both = a.merge(b, on="key", suffixes=("_a", "_b")).sort_values("key")
         pa, pb = both["list_per_mtok_a"].to_numpy(), both["list_per_mtok_b"].to_numpy()
         ok = ~np.isnan(pa) & ~np.isnan(pb) & (pa > 0)
-        change = pb[ok] / pa[ok] - 1
-        return [(float(c), self.records[rid])
-                for c, rid in zip(change, both["rid"].to_numpy()[ok])]
+        return [(float(x), float(y), self.records[rid])
+                for x, y, rid in zip(pa[ok], pb[ok], both["rid"].to_numpy()[ok])]
 
     def blended_rows(self, dates: Sequence[dt.date]) -> pd.DataFrame:
         """Return `data/blended.csv`'s rows over `dates` (all in the table): each model's blended
