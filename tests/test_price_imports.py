@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import shutil
+from pathlib import Path
 
 import click
 import yaml
@@ -13,6 +15,8 @@ from pipeline.formats.genai_prices import read_genai_prices
 from pipeline.formats.litellm import read_litellm
 from pipeline.formats.llm_prices import read_llm_prices
 from pipeline.models.prices import PriceFile
+
+REPO = Path(__file__).resolve().parents[1]
 
 
 def test_litellm_fields_become_tiers():
@@ -102,3 +106,47 @@ def test_import_refuses_other_files(tmp_path):
     bad.write_text("[1, 2]")
     res = CliRunner().invoke(cli(), ["import", "litellm", str(bad), "--dry-run"])
     assert res.exit_code == 1 and "not a litellm price map" in res.output
+
+
+def test_the_real_maps_import_into_files_that_pass_brief_check(real_data, tmp_path):
+    """Tried as a new user would: import each real map into a repository's sources/prices/
+    (the curated files moved aside), then `brief check` it."""
+    from pipeline.cli.main import main
+
+    runner = CliRunner()
+    maps = [("litellm", real_data / "litellm" / "model_prices_and_context_window.json", []),
+            ("genai-prices", real_data / "genai-prices" / "providers" / "deepseek.yml", []),
+            ("llm-prices", real_data / "llm-prices" / "data" / "openai.json",
+             ["--since", "2026-08-01"])]
+    for fmt, path, extra in maps:
+        root = tmp_path / fmt
+        shutil.copytree(REPO / "sources", root / "sources")
+        prices = root / "sources" / "prices"
+        for curated in prices.glob("*.yaml"):
+            curated.unlink()
+        done = runner.invoke(main, ["import", fmt, str(path), "--root", str(root), "--out",
+                                    str(prices), *extra])
+        assert done.exit_code == 0, done.output
+        checked = runner.invoke(main, ["check", "--root", str(root)])
+        assert checked.exit_code == 0, (fmt, checked.output[-2000:])
+        docs = {p.stem: yaml.safe_load(p.read_text()) for p in prices.glob("*.yaml")}
+        records = [r for d in docs.values() for plist in d["lists"] for r in plist["records"]]
+        assert records and all(p["price"] > 0 for r in records for p in r["prices"])
+        assert all(r["from"] < r.get("to", "9999") for r in records)
+        if fmt == "litellm":
+            # Canonical ids (sources/catalogues.yaml); undated prices dated by the map itself.
+            assert {"together", "aws", "google"} <= set(docs) and "together_ai" not in docs
+            assert {r["from"] for r in records} == {"2026-07-24"}
+            assert {r["checked"] for r in records} == {"2026-07-24"}
+            assert "zero price (free), not a price to rank" in done.output
+        if fmt == "genai-prices":
+            # Each model's own prices_checked; the file's newest dates what it leaves undated.
+            assert {r["checked"] for r in records} == {"2025-07-12", "2026-06-09", "2026-05-12",
+                                                      "2026-06-02"}
+
+
+def test_a_map_without_a_date_of_its_own_needs_since(real_data, tmp_path):
+    path = real_data / "llm-prices" / "data" / "openai.json"
+    res = CliRunner().invoke(cli(), ["import", "llm-prices", str(path), "--out",
+                                     str(tmp_path / "p"), "--root", str(tmp_path)])
+    assert res.exit_code == 1 and "gives no date of its own: pass --since" in res.output

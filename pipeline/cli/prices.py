@@ -42,17 +42,21 @@ def _import_command(fmt: str) -> click.Command:
                   default=Path("sources/prices"), show_default=True,
                   help="Folder to write <provider>.yaml files into.")
     @click.option("--since", type=click.DateTime(["%Y-%m-%d"]), default=None,
-                  help="Start date for prices the map does not date (default: today).")
+                  help="The date of the map, for maps that give none (LiteLLM's upstream file): "
+                       "the start of the prices it does not date and their checked date.")
     @click.option("--source-url", default=default_url, show_default=True,
                   help="Where the map was read from, recorded on every record.")
     @click.option("--force", is_flag=True, help="Overwrite existing provider files.")
+    @ROOT
     @reports_errors
     def command(file: Path, dry_run: bool, out: Path, since: dt.datetime | None,
-                source_url: str, force: bool) -> None:
+                source_url: str, force: bool, root: Path) -> None:
         import yaml
 
         from pipeline.formats.price_map import provider_documents
+        from pipeline.load.catalogues import load_catalogues_file
         from pipeline.load.yaml_lines import dump_yaml
+        from pipeline.normalize.providers import our_provider
 
         module, name = reader_name.split(":")
         reader = getattr(importlib.import_module(module), name)
@@ -70,9 +74,17 @@ def _import_command(fmt: str) -> click.Command:
                            f"{p.usd_per_mtok:g}\t{p.context_above_tokens}\t{p.mode}\t{window}\t"
                            f"{p.from_date or ''}\t{p.to_date or ''}")
         else:
-            today = dt.date.today()
-            start = since.date() if since else today
-            docs = provider_documents(result, source_url, today, start)
+            dated = since.date() if since else result.dated
+            if dated is None:
+                raise click.ClickException(f"{file} gives no date of its own: pass --since with "
+                                           "the day the map was published")
+            catalogues, problems = load_catalogues_file(root)
+            print_problems(problems)
+            if any(p.severity == "error" for p in problems):
+                raise failed()
+            providers = catalogues.providers if catalogues else {}
+            docs = provider_documents(result, source_url, dated,
+                                      lambda theirs: our_provider(theirs, providers))
             clashes = [out / f"{name}.yaml" for name in docs if (out / f"{name}.yaml").exists()]
             if clashes and not force:
                 raise click.ClickException(

@@ -26,7 +26,7 @@ def read_genai_prices(data: bytes) -> ImportResult:
     """Return the token prices of every model in one provider file."""
     result = ImportResult()
     _provider(yaml.safe_load(data), result)
-    return result
+    return _dated(result)
 
 
 def read_genai_data(data: bytes) -> ImportResult:
@@ -41,6 +41,12 @@ def read_genai_data(data: bytes) -> ImportResult:
             _provider(provider, result)
         else:
             result.skipped["not a provider object"] += 1
+    return _dated(result)
+
+
+def _dated(result: ImportResult) -> ImportResult:
+    # The map's own date: the newest day its authors checked a price.
+    result.dated = max((p.checked for p in result.prices if p.checked), default=None)
     return result
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 
@@ -48,25 +49,43 @@ def _window_name(window: tuple[dt.time, dt.time]) -> str:
     return f"utc-{window[0]:%H%M}-{window[1]:%H%M}"
 
 
-def provider_documents(result: ImportResult, source_url: str, checked: dt.date,
-                       since: dt.date) -> dict[str, dict]:
+def provider_documents(result: ImportResult, source_url: str, dated: dt.date,
+                       provider_id: Callable[[str], str] = str) -> dict[str, dict]:
     """Return {provider: document} in the `sources/prices/<provider>.yaml` schema (USD lists).
 
-    `since` stands in for a missing start date: the map does not say when a price began.
+    `dated` is the map's own date: the start of prices the map does not date, and the checked
+    date of those it gives none for. `provider_id` gives our id of the map's. Left out, and
+    counted in `result.skipped`: zero prices (free is not a price to rank), an undated price
+    the map says ended by `dated` (its start is unknown), and a price an alias repeats (the
+    entry under the model's own name wins, else the first in the map).
     """
-    grouped: dict[str, dict[tuple, list[ImportedPrice]]] = {}
-    for p in result.prices:
-        key = (p.model, p.from_date or since, p.to_date)
-        grouped.setdefault(p.provider, {}).setdefault(key, []).append(p)
+    grouped: dict[str, dict[tuple, dict[tuple, ImportedPrice]]] = {}
+    for p in sorted(result.prices, key=lambda p: p.entry not in ("", p.model)):  # own names first
+        if p.usd_per_mtok == 0:
+            result.skipped["zero price (free), not a price to rank"] += 1
+            continue
+        start = p.from_date or dated
+        if p.to_date is not None and p.to_date <= start:
+            result.skipped["undated price that ended by the map's date"] += 1
+            continue
+        period = grouped.setdefault(provider_id(p.provider), {}).setdefault(
+            (p.model, start, p.to_date), {})
+        tier = (p.meter, p.ttl_minutes, p.context_above_tokens, p.mode, p.window_utc)
+        if tier in period:
+            result.skipped["the same price under an alias (the model's own entry kept)"] += 1
+            continue
+        period[tier] = p
     docs = {}
     for provider, periods in sorted(grouped.items()):
         windows: dict[str, dict] = {}
         records = []
-        for (model, start, end), prices in sorted(periods.items(), key=lambda kv: (
+        for (model, start, end), tiers in sorted(periods.items(), key=lambda kv: (
                 kv[0][0], kv[0][1])):
+            prices = list(tiers.values())
             record: dict = {"model": model, "from": start.isoformat()}
             if end:
                 record["to"] = end.isoformat()
+            checked = max((p.checked for p in prices if p.checked), default=dated)
             record |= {"source_url": source_url, "checked": checked.isoformat(), "prices": []}
             rest = [p.usd_per_mtok for p in prices if p.window_utc is None]
             for p in prices:

@@ -15,6 +15,15 @@ from pipeline.problems import Problem
 from pipeline.tables.catalogue_history import read_history_csv
 
 
+def load_catalogues_file(root: Path) -> tuple[CataloguesFile | None, list[Problem]]:
+    """Return `sources/catalogues.yaml` (None when there is none) and its problems."""
+    path = root / CATALOGUES
+    if not path.exists():
+        return None, []
+    sourced, problems = read_model(path, CataloguesFile, root)
+    return (sourced.model if sourced else None), problems
+
+
 def load_catalogues(root: Path, cache: Parses = FRESH
                     ) -> tuple[CataloguesFile | None, dict[str, pd.DataFrame],
                                dict[str, CatalogueHealth], list[Problem]]:

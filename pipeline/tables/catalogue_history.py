@@ -19,6 +19,7 @@ import pandas as pd
 
 from pipeline.formats.price_map import ImportedPrice
 from pipeline.models.catalogues import HeldPrice
+from pipeline.normalize.providers import our_provider
 
 KEY = ["provider", "catalogue_provider", "model", "meter", "ttl_minutes",
        "context_above_tokens", "mode", "window_utc", "from_date", "to_date"]
@@ -27,11 +28,6 @@ COLUMNS = [*KEY, "usd_per_mtok", "first_seen", "gone_seen", "checked"]
 """The history file's columns, in order."""
 JUMP_FACTOR = 20.0
 """A price more than this many times above or below the one before is held back."""
-
-
-def our_provider(theirs: str, providers: Mapping[str, str]) -> str:
-    """Return our id of a catalogue's provider id: the mapping's, else lower-case with `-`."""
-    return providers.get(theirs) or theirs.strip().lower().replace("_", "-").replace(" ", "-")
 
 
 def snapshot_time(at: dt.datetime) -> str:
