@@ -18,7 +18,7 @@ from pipeline.formats.litellm import read_litellm
 from pipeline.formats.price_map import ImportedPrice
 from pipeline.ingest.catalogues import ingest_prices
 from pipeline.ingest.http import FetchSettings
-from pipeline.load.catalogues import load_catalogues
+from pipeline.load.price_histories import load_catalogues
 from pipeline.paths import price_health_path, price_history_path
 from pipeline.tables.catalogue_history import read_history_csv, snapshot_table
 
@@ -323,3 +323,39 @@ def test_a_stalled_server_is_given_up_on_at_the_deadline(tmp_path):
         assert health(root)["consecutive_failures"] == 1
     finally:
         listener.close()
+
+
+def test_a_copy_read_elsewhere_is_a_snapshot_at_its_own_time(real_data, tmp_path):
+    root = catalogue_root(tmp_path, "https://example.org/not-fetched.json")
+    path = real_data / "litellm" / "model_prices_and_context_window.json"
+    runner = CliRunner()
+    done = runner.invoke(main, ["ingest", "prices", "--root", str(root), "--only", "litellm",
+                                "--file", str(path), "--at", "2026-07-24T18:23+00:00"])
+    assert done.exit_code == 0, done.output
+    assert set(history(root)["first_seen"]) == {"2026-07-24T18:23Z"}
+    alone = runner.invoke(main, ["ingest", "prices", "--root", str(root), "--file", str(path)])
+    assert alone.exit_code == 2 and "one --only" in alone.output
+
+
+def test_brief_check_names_the_file_the_entry_and_the_field(tmp_path):
+    import shutil
+
+    repo = Path(__file__).resolve().parents[1]
+    shutil.copytree(repo / "sources", tmp_path / "sources")
+    path = tmp_path / "sources" / "catalogues.yaml"
+    text = path.read_text()
+    path.write_text(text.replace("    licence: MIT\n", "    licence: none\n", 1)
+                    .replace("    format: genai-prices\n", "    format: genai-prices\n    urll: x\n"))
+    done = CliRunner().invoke(main, ["check", "--root", str(tmp_path)])
+    assert done.exit_code == 1, done.output
+    assert ("sources/catalogues.yaml: catalogues.0: a catalogue without a licence can only be "
+            "used as a cross-check") in done.output
+    assert "sources/catalogues.yaml: catalogues.1.urll: unknown key" in done.output
+    path.write_text(text)
+    # A damaged health record is the world's, not an editor's: a warning, rewritten by ingest.
+    price_health_path(tmp_path, "genai-prices").write_text(
+        '{"catalogue_id": "genai-prices", "url": "u", "prices": -1}')
+    done = CliRunner().invoke(main, ["check", "--root", str(tmp_path)])
+    assert done.exit_code == 0, done.output
+    assert "sources/snapshots/prices/genai-prices.health.json: prices" in done.output
+    assert "Traceback" not in done.output

@@ -29,3 +29,32 @@ def test_sources_page_lists_every_feed_and_flags_three_failures() -> None:
         in page
     assert "| [New](https://new.example/feed) | global | en | not fetched yet | never | 0 |" in page
     assert "- **Bad**: HTTP 500 &lt;Internal&gt; (last attempt 2026-09-11 06:00 UTC)" in page
+
+
+def test_catalogues_show_use_licence_health_and_repeated_failures() -> None:
+    from pipeline.models.catalogues import CatalogueHealth, CataloguesFile
+    from pipeline.render.sources_page import catalogues_md
+
+    def catalogue(cid: str, use: str = "published") -> dict:
+        return {"id": cid, "name": f"{cid} <map>", "url": f"https://{cid}.example/m.json",
+                "page": f"https://{cid}.example/", "format": "litellm", "licence": "MIT",
+                "attribution": f"Prices from {cid}.", "use": use}
+
+    file = CataloguesFile.model_validate(
+        {"catalogues": [catalogue("good"), catalogue("down"), catalogue("new", "cross-check")]})
+    healths = {"good": CatalogueHealth(catalogue_id="good", url="u", last_attempt=T,
+                                       last_success=T, status=200, prices=12,
+                                       checked=dt.date(2026, 9, 10)),
+               "down": CatalogueHealth(catalogue_id="down", url="u", last_attempt=T,
+                                       last_success=T - dt.timedelta(days=3),
+                                       consecutive_failures=3, prices=40,
+                                       last_error="looks truncated: 3 prices <b>")}
+    md = catalogues_md(file, healths)
+    assert ("| [good &lt;map&gt;](https://good.example/) | published | MIT | ok | "
+            "2026-09-11 06:00 UTC | 2026-09-10 | 12 |") in md
+    assert ("| [down &lt;map&gt;](https://down.example/) | published | MIT | ⚠ failing \\(3 runs "
+            "in a row\\) | 2026-09-08 06:00 UTC |  | 40 |") in md
+    assert "| cross\\-check | MIT | not fetched yet | never |  | 0 |" in md
+    assert ("- **down &lt;map&gt;**: looks truncated: 3 prices &lt;b&gt; (last attempt "
+            "2026-09-11 06:00 UTC; its last good history is kept)") in md
+    assert r"Credits: Prices from good\. Prices from down\. Prices from new\." in md

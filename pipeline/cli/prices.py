@@ -136,13 +136,20 @@ def ingest_fx(url: str, root: Path) -> None:
 @click.option("--only", multiple=True, metavar="CATALOGUE_ID", help="Fetch only these catalogues.")
 @click.option("--strict", is_flag=True, help="Exit 1 when any catalogue fails.")
 @ALLOW_NETWORK
+@click.option("--file", "copy", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Read this copy of the catalogue instead of fetching it (one --only).")
+@click.option("--at", type=click.DateTime(["%Y-%m-%dT%H:%M%z", "%Y-%m-%dT%H:%M:%S%z"]),
+              default=None, help="When --file was published, as 2026-07-24T18:23+00:00 "
+                                 "[default: now].")
 @reports_errors
-def ingest_prices(root: Path, only: tuple[str, ...], strict: bool, allowed: tuple[str, ...]) -> None:
+def ingest_prices(root: Path, only: tuple[str, ...], strict: bool, allowed: tuple[str, ...],
+                  copy: Path | None, at: dt.datetime | None) -> None:
     """Fetch the price catalogues in sources/catalogues.yaml and update their histories in
     sources/snapshots/prices/."""
+    from pipeline.ingest.catalogues import ingest_file
     from pipeline.ingest.catalogues import ingest_prices as run_ingest
     from pipeline.ingest.http import FetchSettings
-    from pipeline.load.catalogues import load_catalogues
+    from pipeline.load.price_histories import load_catalogues
 
     catalogues, histories, healths, problems = load_catalogues(root)
     print_problems(problems)
@@ -153,9 +160,18 @@ def ingest_prices(root: Path, only: tuple[str, ...], strict: bool, allowed: tupl
     unknown = sorted(set(only) - {c.id for c in catalogues.catalogues})
     if unknown:
         raise click.BadParameter(f"no catalogue with id {', '.join(unknown)}", param_hint="--only")
-    now = dt.datetime.now(dt.UTC).replace(second=0, microsecond=0)
-    runs = run_ingest(root, catalogues, histories, healths, now=now,
-                      settings=FetchSettings(allowed_networks=allowed), only=only)
+    now = (at.astimezone(dt.UTC) if at else dt.datetime.now(dt.UTC)).replace(second=0,
+                                                                              microsecond=0)
+    if copy is not None:
+        if len(only) != 1:
+            raise click.BadParameter("name the catalogue it is a copy of with one --only",
+                                     param_hint="--file")
+        (catalogue,) = [c for c in catalogues.catalogues if c.id == only[0]]
+        runs = [ingest_file(root, catalogues, catalogue, copy.read_bytes(),
+                            histories.get(catalogue.id), healths.get(catalogue.id), at=now)]
+    else:
+        runs = run_ingest(root, catalogues, histories, healths, now=now,
+                          settings=FetchSettings(allowed_networks=allowed), only=only)
     for run in runs:
         click.echo(f"{'ok ' if run.ok else 'ERR'} {run.catalogue_id}: {run.message} "
                    f"({run.seconds:.1f} s)", err=True)

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pipeline.models.catalogues import CatalogueHealth, CataloguesFile
 from pipeline.models.feeds import FeedsFile, Snapshot
 from pipeline.models.prices import PriceFile
 from pipeline.models.series import Series
@@ -36,3 +37,7 @@ class Sources:
     """The feeds we follow and the topics we rank their items by."""
     snapshots: dict[str, Snapshot] = field(default_factory=dict)
     """What `brief ingest feeds` last stored of each feed: items and health."""
+    catalogues: CataloguesFile | None = None
+    """The public price catalogues we follow (`sources/catalogues.yaml`)."""
+    catalogue_health: dict[str, CatalogueHealth] = field(default_factory=dict)
+    """How each catalogue's fetches went (`brief ingest prices`)."""

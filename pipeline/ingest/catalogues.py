@@ -114,20 +114,48 @@ async def _one(root: Path, client: httpx.AsyncClient, catalogues: CataloguesFile
         return failed(f"HTTP {answer.status} {answer.reason}; asked to wait until "
                       f"{answer.retry_after:%Y-%m-%d %H:%M} UTC", answer.status)
     assert answer.body is not None
+    return _take(root, catalogues, catalogue, answer.body, answer.headers, history, health, now,
+                 start)
+
+
+def ingest_file(root: Path, catalogues: CataloguesFile, catalogue: Catalogue, data: bytes,
+                history: pd.DataFrame | None, health: CatalogueHealth | None, *,
+                at: dt.datetime) -> CatalogueRun:
+    """Take a copy of a catalogue read elsewhere (`data`, as published) as its snapshot at `at`:
+    for a download an editor made, or to replay a catalogue's past."""
+    url = str(catalogue.url)
+    return _take(root, catalogues, catalogue, data, {}, history if history is not None
+                 else empty_history(), health or CatalogueHealth(catalogue_id=catalogue.id,
+                                                                 url=url), at, time.monotonic())
+
+
+def _take(root: Path, catalogues: CataloguesFile, catalogue: Catalogue, body: bytes,
+          headers: Mapping[str, str], history: pd.DataFrame, health: CatalogueHealth,
+          now: dt.datetime, start: float) -> CatalogueRun:
+    """Read a catalogue's body and update its history and health; a body that does not read,
+    or reads much smaller than the prices in force, keeps the history."""
+    url = str(catalogue.url)
+
+    def failed(message: str) -> CatalogueRun:
+        _write_health(root, health.model_copy(update={
+            "url": url, "last_attempt": now, "status": 200, "last_error": message,
+            "consecutive_failures": health.consecutive_failures + 1}))
+        return CatalogueRun(catalogue.id, False, message, seconds=time.monotonic() - start)
+
     try:
-        result = READERS[catalogue.format](answer.body)
+        result = READERS[catalogue.format](body)
     except (ValueError, TypeError, KeyError, AttributeError) as err:
         # json's errors are ValueErrors: a truncated body lands here.
-        return failed(f"not read as {catalogue.format}: {str(err)[:200]}", 200)
+        return failed(f"not read as {catalogue.format}: {str(err)[:200]}")
     if not result.prices:
         return failed(f"no token prices read as {catalogue.format} (has the format changed?); "
-                      "the history is kept", 200)
-    checked = result.dated or _server_date(answer.headers) or now.date()
+                      "the history is kept")
+    checked = result.dated or _server_date(headers) or now.date()
     snapshot = snapshot_table(result.prices, catalogues.providers, checked)
     before = prices_in_force(history)
     if before >= TRUNCATION_FLOOR and len(snapshot) < TRUNCATED_SHARE * before:
         return failed(f"looks truncated: {len(snapshot)} prices where the last good snapshot "
-                      f"had {before}; the history is kept", 200)
+                      f"had {before}; the history is kept")
     confirmed = [(c.provider, c.model, c.meter, c.usd_per_mtok) for c in catalogues.confirmed
                  if c.catalogue == catalogue.id]
     update = update_history(history, snapshot, now, health.held, confirmed)
@@ -138,8 +166,8 @@ async def _one(root: Path, client: httpx.AsyncClient, catalogues: CataloguesFile
         write_whole(path, data, durable=True)
     _write_health(root, health.model_copy(update={
         "url": url, "last_attempt": now, "last_success": now, "status": 200,
-        "consecutive_failures": 0, "last_error": None, "etag": answer.headers.get("etag"),
-        "last_modified": answer.headers.get("last-modified"), "checked": checked,
+        "consecutive_failures": 0, "last_error": None, "etag": headers.get("etag"),
+        "last_modified": headers.get("last-modified"), "checked": checked,
         "prices": prices_in_force(update.history), "held": update.held,
         "problems": update.problems}))
     moves = update.changes

@@ -1,51 +1,36 @@
-"""Load `sources/catalogues.yaml` (strict: ours) and each catalogue's price history and health
-record (written by `brief ingest prices`; a damaged one is a warning, and ingest starts it over)."""
+"""Load `sources/catalogues.yaml` (strict: ours) and each catalogue's health record (written by
+`brief ingest prices`; a damaged one is a warning, and ingest rewrites it). Without pandas: the
+price histories, tables, are load/price_histories.py's."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-import pandas as pd
 from pydantic import ValidationError
 
 from pipeline.load.read import FRESH, Parses, read_model, rel, validation_problems
 from pipeline.models.catalogues import CatalogueHealth, CataloguesFile
-from pipeline.paths import CATALOGUES, price_health_path, price_history_path
+from pipeline.paths import CATALOGUES, price_health_path
 from pipeline.problems import Problem
-from pipeline.tables.catalogue_history import read_history_csv
 
 
-def load_catalogues_file(root: Path) -> tuple[CataloguesFile | None, list[Problem]]:
+def load_catalogues_file(root: Path, cache: Parses = FRESH
+                         ) -> tuple[CataloguesFile | None, list[Problem]]:
     """Return `sources/catalogues.yaml` (None when there is none) and its problems."""
     path = root / CATALOGUES
     if not path.exists():
         return None, []
-    sourced, problems = read_model(path, CataloguesFile, root)
+    sourced, problems = read_model(path, CataloguesFile, root, cache)
     return (sourced.model if sourced else None), problems
 
 
-def load_catalogues(root: Path, cache: Parses = FRESH
-                    ) -> tuple[CataloguesFile | None, dict[str, pd.DataFrame],
-                               dict[str, CatalogueHealth], list[Problem]]:
-    """Return (the catalogues file, histories and health records by catalogue id, problems);
-    no catalogues.yaml means no catalogues."""
-    path = root / CATALOGUES
-    if not path.exists():
-        return None, {}, {}, []
-    sourced, problems = read_model(path, CataloguesFile, root, cache)
-    if sourced is None:
-        return None, {}, {}, problems
-    histories: dict[str, pd.DataFrame] = {}
+def load_catalogue_health(root: Path, catalogues: CataloguesFile
+                          ) -> tuple[dict[str, CatalogueHealth], list[Problem]]:
+    """Return the health record of each catalogue that has a readable one, and warnings for
+    the rest (the next ingest rewrites them)."""
     healths: dict[str, CatalogueHealth] = {}
-    for catalogue in sourced.model.catalogues:
-        history = price_history_path(root, catalogue.id)
-        if history.is_file():
-            try:
-                histories[catalogue.id] = read_history_csv(history.read_bytes())
-            except (ValueError, UnicodeDecodeError, pd.errors.ParserError) as err:
-                problems.append(Problem(rel(history, root), "", f"not a readable price history "
-                                        f"({err}); the next ingest starts it over",
-                                        severity="warning"))
+    problems: list[Problem] = []
+    for catalogue in catalogues.catalogues:
         health = price_health_path(root, catalogue.id)
         if health.is_file():
             try:
@@ -55,4 +40,4 @@ def load_catalogues(root: Path, cache: Parses = FRESH
                 problems += [Problem(p.path, p.field, f"{p.message}; the record is ignored until "
                                      "the next ingest rewrites it", severity="warning")
                              for p in validation_problems(err, CatalogueHealth, name, {})]
-    return sourced.model, histories, healths, problems
+    return healths, problems

@@ -13,17 +13,16 @@ from pathlib import Path
 from pipeline.compose.prices import claim_problems as differing
 from pipeline.compose.prices import claimed_usd_per_mtok
 from pipeline.compose.sources import Sources
+from pipeline.load.catalogues import load_catalogue_health, load_catalogues_file
 from pipeline.load.entries import load_entries
 from pipeline.load.feeds import load_feeds
 from pipeline.load.fx import load_rate_table
 from pipeline.load.hardware import load_hardware
 from pipeline.load.prices import load_prices
 from pipeline.load.read import FRESH, Parses, read_model, rel
-from pipeline.models.catalogues import CataloguesFile
 from pipeline.models.series import Series
 from pipeline.models.sourced import CuratedEntry, Sourced
 from pipeline.normalize.fx import RateTable
-from pipeline.paths import CATALOGUES
 from pipeline.problems import Problem, SourceError
 from pipeline.tables.hardware import COSTS, CostError, Hardware, usd_at_ecb_rates
 
@@ -60,9 +59,11 @@ def load_sources(root: Path, cache: Parses = FRESH, *, strict: bool = False) -> 
         problems += cost_currency_problems(hardware, rates)
     feeds, snapshots, found = load_feeds(root, cache)
     problems += found
-    if (root / CATALOGUES).exists():
-        # Checked with the curated sources, so an editor's slip in it fails `brief check`.
-        problems += read_model(root / CATALOGUES, CataloguesFile, root, cache)[1]
+    # Checked with the curated sources, so an editor's slip in it fails `brief check`.
+    catalogues, found = load_catalogues_file(root, cache)
+    problems += found
+    health, found = load_catalogue_health(root, catalogues) if catalogues else ({}, [])
+    problems += found
     if strict:
         problems = [dataclasses.replace(p, severity="error") for p in problems]
     errors = [p for p in problems if p.severity == "error"]
@@ -72,7 +73,8 @@ def load_sources(root: Path, cache: Parses = FRESH, *, strict: bool = False) -> 
     return Sources(root=root, series=series.model, entries=entries,
                    warnings=[p for p in problems if p.severity != "error"],
                    hardware=hardware, hardware_rows=hardware_rows, prices=prices, rates=rates,
-                   feeds=feeds, snapshots=snapshots)
+                   feeds=feeds, snapshots=snapshots, catalogues=catalogues,
+                   catalogue_health=health)
 
 
 def cost_currency_problems(hardware: Hardware, rates: RateTable | None) -> list[Problem]:

@@ -1,4 +1,5 @@
-"""The Sources page as Markdown: every feed we follow, its health and its items in a window."""
+"""The Sources page as Markdown: every feed we follow, its health and its items in a window, and
+the price catalogues with theirs."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from pipeline.compose.rank import window_items
 from pipeline.compose.sources import Sources
 from pipeline.compose.types import Edition
+from pipeline.models.catalogues import CatalogueHealth, CataloguesFile
 from pipeline.models.feeds import Feed, Snapshot
 from pipeline.normalize.feed_state import FLAG_AFTER_FAILURES, is_flagged
 from pipeline.normalize.items import md_link, md_text
@@ -66,8 +68,50 @@ def sources_page_md(feeds: Sequence[Feed], snapshots: Mapping[str, Snapshot], da
     return "\n".join(lines) + "\n"
 
 
+def catalogue_health(health: CatalogueHealth | None) -> str:
+    """Return a catalogue's health in a few words, as feed_health does a feed's."""
+    if health is None or health.last_attempt is None:
+        return "not fetched yet"
+    if health.consecutive_failures == 0:
+        held = len(health.held)
+        return f"ok, {held} price{'s' if held != 1 else ''} held back" if held else "ok"
+    runs = "run" if health.consecutive_failures == 1 else "runs"
+    flag = "⚠ " if health.consecutive_failures >= FLAG_AFTER_FAILURES else ""
+    return f"{flag}failing ({health.consecutive_failures} {runs} in a row)"
+
+
+def catalogues_md(catalogues: CataloguesFile, healths: Mapping[str, CatalogueHealth]) -> str:
+    """Return the Sources page's section on the price catalogues: use, licence, health."""
+    lines = ["## Price catalogues", "",
+             ("Public price maps fetched by the same scheduled job, each kept as a history of "
+              "price periods in the repository; a price that moves more than 20-fold is held "
+              "back until a second snapshot shows it. No figure of the site uses them yet: the "
+              "curated provider files under sources/prices/ are the editors' truth."),
+             "", "| Catalogue | Used | Licence | Health | Last success | Its own date | "
+             "Prices in force |", "|---|---|---|---|---|---|---:|"]
+    failing = []
+    for c in catalogues.catalogues:
+        h = healths.get(c.id)
+        lines.append(f"| {md_link(c.name, str(c.page))} | {md_text(c.use)} | "
+                     f"{md_text(c.licence)} | {md_text(catalogue_health(h))} | "
+                     f"{_when(h.last_success) if h else 'never'} | "
+                     f"{h.checked.isoformat() if h and h.checked else ''} | "
+                     f"{h.prices if h else 0} |")
+        if h and h.consecutive_failures >= FLAG_AFTER_FAILURES:
+            failing.append((c, h))
+    lines += ["", "Credits: " + " ".join(md_text(c.attribution) for c in catalogues.catalogues)]
+    if failing:
+        lines += ["", "### Catalogues failing repeatedly", ""]
+        lines += [f"- **{md_text(c.name)}**: {md_text(h.last_error or '')} (last attempt "
+                  f"{_when(h.last_attempt)}; its last good history is kept)" for c, h in failing]
+    return "\n".join(lines) + "\n"
+
+
 def sources_page(sources: Sources, latest: Edition) -> str:
-    """Return the Sources page: every feed with its health, as of the newest edition."""
-    if sources.feeds is None:
-        return "# Sources\n\nNo feeds in this repository.\n"
-    return sources_page_md(sources.feeds.feeds, sources.snapshots, latest.date, latest.previous)
+    """Return the Sources page: every feed with its health, as of the newest edition, then the
+    price catalogues."""
+    page = ("# Sources\n\nNo feeds in this repository.\n" if sources.feeds is None else
+            sources_page_md(sources.feeds.feeds, sources.snapshots, latest.date, latest.previous))
+    if sources.catalogues is not None and sources.catalogues.catalogues:
+        page += "\n" + catalogues_md(sources.catalogues, sources.catalogue_health)
+    return page
