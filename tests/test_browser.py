@@ -92,9 +92,9 @@ def page(browser):
     assert found == []
 
 
-def shot(page, name: str) -> None:
+def shot(page, name: str, full_page: bool = True) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full_page)
 
 
 def test_reading_path_home_edition_chart_search_archive(page, site_url: str) -> None:
@@ -142,7 +142,8 @@ def test_reading_path_home_edition_chart_search_archive(page, site_url: str) -> 
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("path", ["", f"briefings/{EDITIONS[2]}/", "archive/", "about/", "data/"])
+@pytest.mark.parametrize("path", ["", f"briefings/{EDITIONS[2]}/", "archive/", "about/", "data/",
+                                  "market/"])
 def test_no_serious_accessibility_violations(browser, site_url: str, path: str,
                                             scheme: str) -> None:
     axe = _ensure_axe()
@@ -157,3 +158,49 @@ def test_no_serious_accessibility_violations(browser, site_url: str, path: str,
     bad = [(v["id"], v["impact"], len(v["nodes"]), v["nodes"][0]["target"])
            for v in result["violations"] if v["impact"] in ("serious", "critical")]
     assert bad == [], bad
+
+
+def test_market_page_sorts_filters_and_fits_a_phone(page, site_url: str) -> None:
+    page.goto(site_url + "market/")
+    rows = page.locator("#market-table tbody tr")
+    total = rows.count()
+    assert total > 3000  # every model with a token price, curated and from the catalogues
+    count = page.locator("#market-count")
+    assert count.inner_text() == f"{total} of {total} models"
+
+    def column(n: int) -> list[str]:
+        return page.locator(f"#market-table tbody tr:not([hidden]) td:nth-child({n})").evaluate_all(
+            "cells => cells.map(c => c.getAttribute('data-value') ?? c.textContent)")
+
+    # Without a click the order is the build's: output price ascending, free models last.
+    free = rows.evaluate_all("rs => rs.map(r => [r.cells[2], r.cells[5]].some("
+                             "c => c.textContent === 'free'))")
+    assert free == sorted(free) and 0 < sum(free) < total
+    outputs = [float(v) for v, f in zip(column(6), free) if v and not f]
+    assert outputs == sorted(outputs) and outputs[0] > 0
+    shot(page, "20-market-by-output", full_page=False)  # 3,000 rows: the top
+    page.locator("#market-table th").nth(2).locator("button").click()  # Input, ascending
+    inputs = [float(v) for v in column(3) if v]
+    assert inputs == sorted(inputs)
+    page.locator("#market-table th").nth(2).locator("button").click()  # and descending
+    inputs = [float(v) for v in column(3) if v]
+    assert inputs == sorted(inputs, reverse=True)
+    assert page.locator("#market-table th").nth(2).get_attribute("aria-sort") == "descending"
+
+    page.select_option("#market-provider", "deepseek")
+    providers = set(column(1))
+    assert providers == {"deepseek"}
+    page.locator("#market-search").fill("v4-flash")
+    assert column(2) == ["deepseek-v4-flash"]
+    assert count.inner_text() == f"1 of {total} models"
+    # The curated record wins over the catalogues for the same model, and links its source.
+    source = page.locator("#market-table tbody tr:not([hidden]) td:nth-child(9) a")
+    assert source.inner_text() == "DeepSeek (curated)"
+    assert source.get_attribute("href").startswith("https://")
+
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.locator("#market-search").fill("")
+    page.select_option("#market-provider", "")
+    # The table scrolls inside its box; the page itself does not scroll sideways.
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    shot(page, "21-market-390px", full_page=False)

@@ -28,6 +28,7 @@ from pipeline.render.datasets import DATA_FILES, DataFile, data_page, published_
 from pipeline.render.datasets_lanes import LANE_DATA_FILES
 from pipeline.render.drawing import NOW, Drawing
 from pipeline.render.hardware_page import hardware_files
+from pipeline.render.market_page import market_files
 from pipeline.render.pages import archive_page
 from pipeline.render.prices_page import cheapest_chart_data
 from pipeline.render.sources_page import sources_page
@@ -103,6 +104,7 @@ def site_files(sources: Sources, editions: list[Edition], cache: ChartCache | No
     files.update(price_files(sources, [e.date for e in editions], memo, parts,
                              cache.drawer if cache else NOW))
     files["sources.md"] = sources_page(sources, editions[-1])
+    files.update(market_files(sources, as_of))
     for c in itertools.chain(archive_charts, *charts_of.values()):
         files.update(c.files())
     # Popped as they are encoded, so the text and its bytes are not both held for every file.

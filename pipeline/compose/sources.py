@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pipeline.models.catalogues import CatalogueHealth, CataloguesFile
 from pipeline.models.feeds import FeedsFile, Snapshot
@@ -15,6 +16,10 @@ from pipeline.models.sourced import CuratedEntry, Sourced
 from pipeline.normalize.fx import RateTable
 from pipeline.problems import Problem
 from pipeline.tables.hardware import Hardware, HardwareRow
+
+if TYPE_CHECKING:
+    # A type only: a build of an unchanged tree returns before it needs pandas.
+    import pandas as pd
 
 
 @dataclass
@@ -41,3 +46,5 @@ class Sources:
     """The public price catalogues we follow (`sources/catalogues.yaml`)."""
     catalogue_health: dict[str, CatalogueHealth] = field(default_factory=dict)
     """How each catalogue's fetches went (`brief ingest prices`)."""
+    price_histories: dict[str, pd.DataFrame] = field(default_factory=dict)
+    """Each catalogue's price periods (tables/catalogue_history.py), by catalogue id."""

@@ -15,6 +15,26 @@ from pipeline.problems import Problem
 from pipeline.tables.catalogue_history import read_history_csv
 
 
+def load_histories(root: Path, catalogues: CataloguesFile, cache: Parses = FRESH
+                   ) -> tuple[dict[str, pd.DataFrame], list[Problem]]:
+    """Return each catalogue's price history that reads, and a warning for each that does not
+    (the next ingest starts it over). `cache` keeps a history by its bytes."""
+    histories: dict[str, pd.DataFrame] = {}
+    problems: list[Problem] = []
+    for catalogue in catalogues.catalogues:
+        path = price_history_path(root, catalogue.id)
+        if not path.is_file():
+            continue
+        name, data = rel(path, root), path.read_bytes()
+        try:
+            histories[catalogue.id] = cache.parsed("price-history", name, data,
+                                                   lambda d=data: read_history_csv(d))
+        except (ValueError, UnicodeDecodeError, pd.errors.ParserError) as err:
+            problems.append(Problem(name, "", f"not a readable price history ({err}); the next "
+                                    "ingest starts it over", severity="warning"))
+    return histories, problems
+
+
 def load_catalogues(root: Path, cache: Parses = FRESH
                     ) -> tuple[CataloguesFile | None, dict[str, pd.DataFrame],
                                dict[str, CatalogueHealth], list[Problem]]:
@@ -26,16 +46,6 @@ def load_catalogues(root: Path, cache: Parses = FRESH
     sourced, problems = read_model(path, CataloguesFile, root, cache)
     if sourced is None:
         return None, {}, {}, problems
-    histories: dict[str, pd.DataFrame] = {}
-    for catalogue in sourced.model.catalogues:
-        history = price_history_path(root, catalogue.id)
-        if history.is_file():
-            try:
-                histories[catalogue.id] = read_history_csv(history.read_bytes())
-            except (ValueError, UnicodeDecodeError, pd.errors.ParserError) as err:
-                problems.append(Problem(rel(history, root), "", f"not a readable price history "
-                                        f"({err}); the next ingest starts it over",
-                                        severity="warning"))
-    healths, found = load_catalogue_health(root, sourced.model)
-    problems += found
-    return sourced.model, histories, healths, problems
+    histories, found = load_histories(root, sourced.model, cache)
+    healths, more = load_catalogue_health(root, sourced.model)
+    return sourced.model, histories, healths, problems + found + more

@@ -18,6 +18,7 @@ from pipeline.load.entries import load_entries
 from pipeline.load.feeds import load_feeds
 from pipeline.load.fx import load_rate_table
 from pipeline.load.hardware import load_hardware
+from pipeline.load.price_histories import load_histories
 from pipeline.load.prices import load_prices
 from pipeline.load.read import FRESH, Parses, read_model, rel
 from pipeline.models.series import Series
@@ -64,6 +65,8 @@ def load_sources(root: Path, cache: Parses = FRESH, *, strict: bool = False) -> 
     problems += found
     health, found = load_catalogue_health(root, catalogues) if catalogues else ({}, [])
     problems += found
+    histories, found = load_histories(root, catalogues, cache) if catalogues else ({}, [])
+    problems += found
     if strict:
         problems = [dataclasses.replace(p, severity="error") for p in problems]
     errors = [p for p in problems if p.severity == "error"]
@@ -74,7 +77,7 @@ def load_sources(root: Path, cache: Parses = FRESH, *, strict: bool = False) -> 
                    warnings=[p for p in problems if p.severity != "error"],
                    hardware=hardware, hardware_rows=hardware_rows, prices=prices, rates=rates,
                    feeds=feeds, snapshots=snapshots, catalogues=catalogues,
-                   catalogue_health=health)
+                   catalogue_health=health, price_histories=histories)
 
 
 def cost_currency_problems(hardware: Hardware, rates: RateTable | None) -> list[Problem]:

@@ -71,7 +71,32 @@ _HARDWARE_COLUMNS = tuple(Column(name, text) for name, text in (
     ("usd_per_mtok", "1,000,000 ÷ tokens_per_usd."),
 ))
 
+_MARKET_COLUMNS = tuple(Column(name, text) for name, text in (
+    ("provider", "Our provider id (one per company that sells the tokens)."),
+    ("model", "The model id as the provider or catalogue lists it."),
+    ("input_usd_per_mtok", "US dollars per million input tokens (rest of week, base band)."),
+    ("cached_input_usd_per_mtok", "US dollars per million cached input tokens."),
+    ("cache_write_usd_per_mtok", "US dollars per million tokens written to the cache "
+                                 "(the shortest lifetime)."),
+    ("output_usd_per_mtok", "US dollars per million output tokens."),
+    ("batch_input_usd_per_mtok", "US dollars per million input tokens in batch mode."),
+    ("batch_output_usd_per_mtok", "US dollars per million output tokens in batch mode."),
+    ("currency", "The currency of the list the prices come from (ISO 4217)."),
+    ("list_input_per_mtok", "The input price in that currency, per million tokens."),
+    ("list_output_per_mtok", "The output price in that currency, per million tokens."),
+    ("free", "True when the input or output price is zero: free, never ranked."),
+    ("source", "Our curated provider file, or the catalogue the price is from."),
+    ("source_url", "Where the price can be read."),
+    ("last_change", "When the price took effect (curated) or was first seen (catalogue)."),
+))
+
 LANE_DATA_FILES: tuple[DataFile, ...] = (
+    DataFile("data/market.csv", "Market", "Every model with a token price as of the newest "
+             "edition, one row per provider and model. Catalogue prices are LiteLLM's and "
+             "genai-prices' data, MIT licence (notices in sources/snapshots/prices/).",
+             _MARKET_COLUMNS),
+    DataFile("data/market.json", "Market (JSON)", "The same rows as market.csv, as a JSON "
+             "array.", _MARKET_COLUMNS),
     DataFile("data/prices.csv", "Prices", "Every price of every provider's list, one row per "
              "model, currency list, meter, window, band, mode and period.", _PRICE_COLUMNS),
     DataFile("data/prices.json", "Prices (JSON)", "The same rows as prices.csv, as a JSON array.",
