@@ -41,6 +41,11 @@ class ReusedParts(Parts):
                              if sources.hardware is not None else "")
         """The digest of every hardware source and the rates they use."""
         self._feeds_by_day = keys.feed_items_by_day(sources, self.json) if sources.feeds else ([], [], "")
+        # Only the editions whose price part is not kept need their price moves: one new
+        # edition then computes its own window's, not a year of them.
+        days = sorted(dates)
+        self.moved_days = {d for d, previous in zip(days, [None, *days[:-1]])
+                           if f"{self._price_keys.get(d)} {previous}" not in memo.known}
         self._windows: dict[tuple[dt.date, dt.date | None], str] = {}
 
     def cheapest_spec(self, date: dt.date) -> ChartSpec:

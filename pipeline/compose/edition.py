@@ -99,6 +99,9 @@ class Parts:
         self._days = sorted(dates)
         self._quotes: Quotes | None = None
         self._moves: Moves | None = None
+        self.moved_days: set[dt.date] | None = None
+        """The edition dates whose price moves to compute in the first pass (None: all); a
+        build that reuses the other editions' parts names the ones it will compose."""
         days = [c.entry.date for c in sources.entries]
         # Loaded entries are sorted by date; then a window is a slice (bisect), not a scan.
         self._entry_days = days if days == sorted(days) else None
@@ -123,9 +126,10 @@ class Parts:
         the first from a week before it); a window outside them is added."""
         pair = (day_end(start), day_end(date))
         if self._moves is None or (micros(pair[0]), micros(pair[1])) not in self._moves.pairs:
-            days = self._days
-            pairs = {pair, *zip([day_end(days[0] - FIRST_EDITION_LOOKBACK)]
-                                + [day_end(d) for d in days[:-1]], [day_end(d) for d in days])}
+            days, wanted = self._days, self.moved_days
+            starts = [days[0] - FIRST_EDITION_LOOKBACK, *days[:-1]]
+            pairs = {pair, *((day_end(a), day_end(b)) for a, b in zip(starts, days)
+                             if wanted is None or b in wanted)}
             if self._moves is not None:
                 pairs |= {(instant(a), instant(b)) for a, b in self._moves.pairs}
             self._moves = meter_moves({k: v.model for k, v in self.sources.prices.items()},
