@@ -19,7 +19,8 @@ import pandas as pd
 
 from pipeline.ingest.catalogues import ingest_file
 from pipeline.load.price_histories import load_catalogues
-from pipeline.paths import PRICE_SNAPSHOTS
+from pipeline.models.catalogues import CatalogueHealth
+from pipeline.paths import PRICE_SNAPSHOTS, price_health_path
 
 REPO = Path(__file__).resolve().parents[1]
 FIELDS = ["input_cost_per_token", "output_cost_per_token", "cache_read_input_token_cost",
@@ -83,6 +84,11 @@ def replay_litellm(real: Path) -> None:
     whole = (real / "litellm" / "model_prices_and_context_window.json").read_bytes()
     stamp = dt.datetime.fromisoformat(json.loads(whole)["last_updated"]).replace(microsecond=0)
     print("litellm:", take("litellm", whole, stamp))
+    # The replayed models came first: the whole catalogue's history starts with its map.
+    path = price_health_path(REPO, "litellm")
+    health = CatalogueHealth.model_validate_json(path.read_bytes())
+    path.write_text(health.model_copy(update={"whole_since": stamp}).model_dump_json(indent=1)
+                    + "\n")
 
 
 def main() -> None:

@@ -139,6 +139,7 @@ def test_the_real_map_then_three_changes_a_removal_and_an_addition(real_data, se
     assert all(math.isfinite(x) and x >= 0 for x in table["usd_per_mtok"])
     state = health(root)
     assert state["status"] == 200 and state["consecutive_failures"] == 0 and state["etag"]
+    assert state["whole_since"] == "2026-11-01T06:00:00Z"
 
     # The same map again: a 304 to our validators; only the health record changes.
     before = price_history_path(root, "litellm").read_bytes()

@@ -68,3 +68,38 @@ def test_curated_records_win_and_free_is_kept_but_never_ranked():
     flash = table[table["model"] == "glm-4.5-air"].iloc[0]
     # From the CNY list at the ECB rate of the record's date, the list's own price beside.
     assert flash["currency"] == "CNY" and flash["list_input_per_mtok"] > flash["input_usd_per_mtok"]
+
+
+def test_the_changes_a_history_records_are_the_moves_each_snapshot_made():
+    """Two ways to the same moves: each update's own, and the final history read back."""
+    from pipeline.tables.catalogue_history import history_changes
+
+    snaps = [
+        (dt.datetime(2026, 9, 1, 6, tzinfo=dt.UTC), [p("a", "input", 1.0), p("b", "input", 2.0)]),
+        (dt.datetime(2026, 9, 2, 6, tzinfo=dt.UTC), [p("a", "input", 0.8), p("b", "input", 2.0),
+                                                      p("c", "input", 3.0)]),
+        (dt.datetime(2026, 9, 3, 6, tzinfo=dt.UTC), [p("a", "input", 0.8), p("c", "input", 3.5)]),
+        (dt.datetime(2026, 9, 4, 6, tzinfo=dt.UTC), [p("a", "input", 0.8), p("b", "input", 2.0),
+                                                      p("c", "input", 3.5)]),
+    ]
+    history, recorded = empty_history(), []
+    for i, (at, prices) in enumerate(snaps):
+        update = update_history(history, snapshot_table(prices, {}, at.date()), at)
+        history = update.history
+        if i:  # the first snapshot is where the history starts
+            recorded.append(update.changes)
+    want = pd.concat(recorded, ignore_index=True)
+    got = history_changes(history, "c")
+    as_rows = lambda t, old, new: sorted(  # noqa: E731
+        (r.model, r.kind, None if pd.isna(getattr(r, old)) else getattr(r, old),
+         None if pd.isna(getattr(r, new)) else getattr(r, new), r.at) for r in t.itertuples())
+    assert as_rows(got, "old_usd_per_mtok", "new_usd_per_mtok") == as_rows(want, "old", "new")
+    assert as_rows(got, "old_usd_per_mtok", "new_usd_per_mtok") == [
+        ("a", "cut", 1.0, 0.8, "2026-09-02T06:00Z"), ("b", "new", None, 2.0, "2026-09-04T06:00Z"),
+        ("b", "removed", 2.0, None, "2026-09-03T06:00Z"), ("c", "new", None, 3.0, "2026-09-02T06:00Z"),
+        ("c", "rise", 3.0, 3.5, "2026-09-03T06:00Z")]
+    # From the first snapshot of the whole catalogue on, a price first seen then is where its
+    # history starts (c), not a new price; a price new later (b, back on 09-04) still is.
+    since = history_changes(history, "c", whole_since=snaps[1][0])
+    assert ("c", "new") not in {(r.model, r.kind) for r in since.itertuples()}
+    assert ("b", "new") in {(r.model, r.kind) for r in since.itertuples()}

@@ -169,7 +169,7 @@ def _take(root: Path, catalogues: CataloguesFile, catalogue: Catalogue, body: by
         "consecutive_failures": 0, "last_error": None, "etag": headers.get("etag"),
         "last_modified": headers.get("last-modified"), "checked": checked,
         "prices": prices_in_force(update.history), "held": update.held,
-        "problems": update.problems}))
+        "problems": update.problems, "whole_since": health.whole_since or now}))
     moves = update.changes
     message = (f"{len(snapshot)} prices of {result.models} models; {len(moves)} moves"
                + (f", {len(update.held)} held back" if update.held else ""))

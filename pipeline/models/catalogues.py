@@ -105,6 +105,9 @@ class CatalogueHealth(SourceModel):
     last_modified: str | None = None
     checked: dt.date | None = None
     """The catalogue's own date at the last success (its file's, else the server's)."""
+    whole_since: dt.datetime | None = None
+    """The first snapshot of the whole catalogue: prices first seen then are where its history
+    starts, not new prices (a history may begin with a few models, replayed from elsewhere)."""
     prices: int = Field(default=0, ge=0)
     """Prices in force after the last success."""
     held: list[HeldPrice] = Field(default=[])

@@ -90,7 +90,41 @@ _MARKET_COLUMNS = tuple(Column(name, text) for name, text in (
     ("last_change", "When the price took effect (curated) or was first seen (catalogue)."),
 ))
 
+_KEY_COLUMNS = (
+    ("catalogue", "The catalogue's id in sources/catalogues.yaml."),
+    ("provider", "Our provider id."),
+    ("catalogue_provider", "The catalogue's own id of the provider."),
+    ("model", "The model id as the catalogue lists it."),
+    ("meter", "input, cached_input, cache_write or output."),
+    ("ttl_minutes", "The cache lifetime of a cache write, in minutes; empty when not given."),
+    ("context_above_tokens", "The context band: billed at this rate above this many prompt "
+                             "tokens; 0 for the base band."),
+    ("mode", "realtime or batch."),
+    ("window_utc", "A daily UTC time window (HH:MM-HH:MM) the price holds in; empty: all day."),
+    ("from_date", "The date the catalogue says the price starts; empty when it gives none."),
+    ("to_date", "The date the catalogue says the price ends; empty when it gives none."),
+)
+_HISTORY_COLUMNS = tuple(Column(n, t) for n, t in (
+    *_KEY_COLUMNS,
+    ("usd_per_mtok", "US dollars per million tokens; 0 is free."),
+    ("first_seen", "The first snapshot that showed the price (UTC, YYYY-MM-DDTHH:MMZ)."),
+    ("gone_seen", "The first snapshot that no longer showed it; empty while it holds."),
+    ("checked", "The catalogue's own date for the price (its checked date, else the file's)."),
+))
+_CHANGE_COLUMNS = tuple(Column(n, t) for n, t in (
+    *_KEY_COLUMNS,
+    ("kind", "new, removed, cut or rise."),
+    ("old_usd_per_mtok", "US dollars per million tokens before; empty for a new price."),
+    ("new_usd_per_mtok", "US dollars per million tokens after; empty for a removed one."),
+    ("at", "The snapshot that first showed the move (UTC)."),
+))
+
 LANE_DATA_FILES: tuple[DataFile, ...] = (
+    DataFile("data/price-history.csv", "Catalogue price history", "Every price period of "
+             "the published catalogues, one row per price and period (MIT-licensed data of "
+             "LiteLLM and genai-prices).", _HISTORY_COLUMNS),
+    DataFile("data/changes.csv", "Catalogue price changes", "Every move between the "
+             "catalogues' successive snapshots, oldest first.", _CHANGE_COLUMNS),
     DataFile("data/market.csv", "Market", "Every model with a token price as of the newest "
              "edition, one row per provider and model. Catalogue prices are LiteLLM's and "
              "genai-prices' data, MIT licence (notices in sources/snapshots/prices/).",

@@ -16,9 +16,13 @@ import pandas as pd
 
 from pipeline.compose.sources import Sources
 from pipeline.models.links import is_allowed_link
+from pipeline.tables.catalogue_history import CHANGE_COLUMNS, history_changes
+from pipeline.tables.catalogue_history import COLUMNS as PERIOD_COLUMNS
 from pipeline.tables.frames import csv_bytes, json_bytes, records
 from pipeline.tables.market import COLUMNS, catalogue_rows, curated_rows, market_table
 
+HISTORY_COLUMNS = ("catalogue", *PERIOD_COLUMNS)
+"""The columns of `data/price-history.csv`: every period of every published catalogue."""
 SHOWN = (("provider", "Provider", False), ("model", "Model", False),
          ("input_usd_per_mtok", "Input", True), ("cached_input_usd_per_mtok", "Cached input", True),
          ("cache_write_usd_per_mtok", "Cache write", True),
@@ -92,8 +96,21 @@ def market_files(sources: Sources, as_of: dt.date) -> dict[str, str | bytes]:
     if curated is None and not rows:
         return {"market.md": "# Market\n\nNo prices in this repository.\n"}
     table = market_table([*([] if curated is None else [curated]), *rows])
-    return {"market.md": market_page_md(table, as_of), "data/market.csv": market_csv(table),
-            "data/market.json": market_json(table)}
+    files: dict[str, str | bytes] = {"market.md": market_page_md(table, as_of),
+                                     "data/market.csv": market_csv(table),
+                                     "data/market.json": market_json(table)}
+    published = [c for c in catalogues if c.use == "published" and c.id in sources.price_histories]
+    if published:
+        histories = [sources.price_histories[c.id].assign(catalogue=c.id) for c in published]
+        files["data/price-history.csv"] = csv_bytes(pd.concat(histories, ignore_index=True),
+                                                    HISTORY_COLUMNS)
+        health = sources.catalogue_health
+        moves = [history_changes(sources.price_histories[c.id], c.id,
+                                 health[c.id].whole_since if c.id in health else None)
+                 for c in published]
+        files["data/changes.csv"] = csv_bytes(pd.concat(moves, ignore_index=True),
+                                              CHANGE_COLUMNS)
+    return files
 
 
 def market_csv(table: pd.DataFrame) -> bytes:

@@ -168,3 +168,37 @@ def update_history(history: pd.DataFrame, snapshot: pd.DataFrame, at: dt.datetim
 def prices_in_force(history: pd.DataFrame) -> int:
     """Return how many prices the history holds now (periods not ended)."""
     return int((history["gone_seen"] == "").sum())
+
+
+CHANGE_COLUMNS = ("catalogue", *KEY, "kind", "old_usd_per_mtok", "new_usd_per_mtok", "at")
+"""The columns of `data/changes.csv`."""
+
+
+def history_changes(history: pd.DataFrame, catalogue: str,
+                    whole_since: dt.datetime | None = None) -> pd.DataFrame:
+    """Return every move a history records between its successive snapshots, in time order:
+    a price that appeared (`new`), went (`removed`), or changed (`cut`, `rise`: one period
+    ending where the next of its key begins). What the first snapshot showed, and the first
+    snapshot of the whole catalogue (`whole_since`), is where the history starts, not a move."""
+    if history.empty:
+        return pd.DataFrame(columns=list(CHANGE_COLUMNS))
+    start = max(history["first_seen"].min(),
+                snapshot_time(whole_since) if whole_since else "")
+    h = history.sort_values([*KEY, "first_seen"], kind="stable", ignore_index=True)
+    same = (h[KEY].shift(-1) == h[KEY]).all(axis=1)
+    following = same & (h["first_seen"].shift(-1) == h["gone_seen"]) & (h["gone_seen"] != "")
+    nxt = h.shift(-1)
+    changed = h[following].assign(
+        old_usd_per_mtok=h.loc[following, "usd_per_mtok"],
+        new_usd_per_mtok=nxt.loc[following, "usd_per_mtok"], at=h.loc[following, "gone_seen"])
+    changed["kind"] = np.where(changed["new_usd_per_mtok"] < changed["old_usd_per_mtok"],
+                               "cut", "rise")
+    preceded = following.shift(1, fill_value=False)
+    new = h[~preceded & (h["first_seen"] > start)].assign(
+        kind="new", old_usd_per_mtok=np.nan, new_usd_per_mtok=lambda t: t["usd_per_mtok"],
+        at=lambda t: t["first_seen"])
+    removed = h[(h["gone_seen"] != "") & ~following].assign(
+        kind="removed", old_usd_per_mtok=lambda t: t["usd_per_mtok"], new_usd_per_mtok=np.nan,
+        at=lambda t: t["gone_seen"])
+    moves = pd.concat([changed, new, removed], ignore_index=True).assign(catalogue=catalogue)
+    return moves.sort_values(["at", *KEY], kind="stable", ignore_index=True)[list(CHANGE_COLUMNS)]
