@@ -229,6 +229,7 @@ def test_an_editor_confirmed_jump_is_taken_at_once(server, tmp_path):
      "not read as litellm"),
     (b"[1, 2, 3]", "not read as litellm"),
     (json.dumps({"x": {"mode": "embedding"}}).encode(), "no token prices"),
+    (b"[" * 100_000, "not read as litellm"),  # nested past the parser's recursion limit
 ])
 def test_a_broken_answer_keeps_the_history_and_counts_failures(server, tmp_path, body, why):
     server.bodies["/m.json"] = tiny_map(**{f"model-{i}": 1e-06 for i in range(30)})
@@ -360,3 +361,17 @@ def test_brief_check_names_the_file_the_entry_and_the_field(tmp_path):
     assert done.exit_code == 0, done.output
     assert "sources/snapshots/prices/genai-prices.health.json: prices" in done.output
     assert "Traceback" not in done.output
+
+
+def test_a_price_below_zero_is_left_out_and_said(server, tmp_path):
+    body = json.loads(tiny_map(**{"model-a": 1e-06, "model-b": 2e-06}))
+    body["model-b"]["output_cost_per_token"] = -8e-06
+    server.bodies["/m.json"] = json.dumps(body).encode()
+    root = catalogue_root(tmp_path, server.url("/m.json"))
+    (done,) = run(root, T0)
+    assert done.ok and done.message.startswith("3 prices of 2 models")
+    assert health(root)["problems"] == [
+        "openai model-b output: -8 USD per Mtok is below zero; left out"]
+    assert (history(root)["usd_per_mtok"] >= 0).all()
+    (again,) = run(root, T0 + dt.timedelta(hours=1))  # the history still loads
+    assert again.ok

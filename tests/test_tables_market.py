@@ -103,3 +103,26 @@ def test_the_changes_a_history_records_are_the_moves_each_snapshot_made():
     since = history_changes(history, "c", whole_since=snaps[1][0])
     assert ("c", "new") not in {(r.model, r.kind) for r in since.itertuples()}
     assert ("b", "new") in {(r.model, r.kind) for r in since.itertuples()}
+
+
+def test_a_model_priced_only_in_another_list_then_is_quoted_from_it():
+    from pipeline.models.prices import PriceFile
+    from pipeline.models.sourced import Sourced
+    from pipeline.normalize.fx import table_from_eur_rates
+
+    def record(start: str, end: str | None, price: float) -> dict:
+        r = {"model": "m", "from": start, "source_url": "https://p.example/pricing",
+             "checked": start, "prices": [{"meter": "input", "price": price},
+                                           {"meter": "output", "price": price * 4}]}
+        return r | ({"to": end} if end else {})
+
+    file = PriceFile.model_validate({"provider": "p", "name": "P", "lists": [
+        {"currency": "USD", "unit": "per_1m_tokens", "records": [record("2026-10-01", None, 2.0)]},
+        {"currency": "EUR", "unit": "per_1m_tokens",
+         "records": [record("2026-01-01", None, 1.0)]}]})
+    rates = table_from_eur_rates({"USD": {dt.date(2026, 1, 1): 1.25}})
+    table = curated_rows({"p": Sourced(file, "sources/prices/p.yaml")}, rates,
+                         dt.date(2026, 6, 1))
+    (row,) = table.itertuples()
+    # The USD list is the quoted one but starts later: the EUR list, in force, is used.
+    assert (row.currency, row.list_input_per_mtok, row.input_usd_per_mtok) == ("EUR", 1.0, 1.25)

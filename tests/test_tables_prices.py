@@ -204,3 +204,24 @@ def test_every_price_row_names_the_line_of_its_price(bundled):
         # The line gives this price's meter (a cache write's lifetime sits beside it).
         meter = line.split("meter:")[1].split(",")[0].strip()
         assert row["meter"].startswith(meter), (row, line)
+
+
+def test_a_model_new_to_all_its_lists_at_once_is_a_new_model():
+    from pipeline.models.prices import PriceFile
+    from pipeline.models.sourced import Sourced
+    from pipeline.normalize.fx import table_from_eur_rates
+
+    def plist(currency: str) -> dict:
+        return {"currency": currency, "unit": "per_1m_tokens", "records": [
+            {"model": "x", "from": "2026-09-08", "source_url": "https://p.example/pricing",
+             "checked": "2026-09-08", "prices": [{"meter": "input", "price": 1.0},
+                                                 {"meter": "output", "price": 4.0}]}]}
+
+    file = PriceFile.model_validate({"provider": "p", "name": "P",
+                                     "lists": [plist("USD"), plist("EUR")]})
+    rates = table_from_eur_rates({"USD": {dt.date(2026, 9, 8): 1.1}})
+    figures = price_figures({"p": Sourced(file, "sources/prices/p.yaml")}, rates, PROFILES,
+                            dt.date(2026, 9, 12), dt.date(2026, 9, 5))
+    labels = [f.label for f in figures if f.id.startswith("price-")]
+    assert labels == ["P x (USD list): new model from 2026-09-08",
+                      "P x (EUR list): new model from 2026-09-08"]

@@ -101,7 +101,7 @@ def price_figures(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
         groups.setdefault((move.provider, move.currency, move.model), []).append(move)
     for (provider, currency, model), group in groups.items():
         figures.append(_list_figure(provider, files[provider], currency, model, group, rates,
-                                    end))
+                                    start, end))
     for profile in profiles:
         best = table.cheapest(end, profile)
         if best and best.usd_per_mtok is not None and best.tokens_per_usd is not None:
@@ -123,15 +123,17 @@ def price_figures(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
 
 
 def _list_figure(provider: str, sourced: Sourced[PriceFile], currency: str, model: str,
-                 group: list[PriceMove], rates: RateTable, end: dt.datetime) -> Figure:
+                 group: list[PriceMove], rates: RateTable, start: dt.datetime,
+                 end: dt.datetime) -> Figure:
     """Return the figure of one model's moves in one list over an edition's window."""
     plist = next(p for p in sourced.model.lists if p.currency == currency)
     record = group[0].record
     kinds = {m.kind for m in group}
     first_here = all(m.whole_model for m in group) and kinds == {"new"}
-    # The model's prices in the provider's other lists: new to this list is then a repricing.
+    # The model priced before the window in the provider's other lists: new to this list is
+    # then a repricing (a model new to all its lists at once is a new model).
     elsewhere = [p for p in sourced.model.lists
-                 if p.currency != currency and record_at(p, model, end) is not None]
+                 if p.currency != currency and record_at(p, model, start) is not None]
     verb = (f"new {currency} prices" if first_here and elsewhere
             else "new model" if first_here
             else "cut" if kinds <= {"cut", "removed", "new"} and "cut" in kinds

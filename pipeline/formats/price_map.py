@@ -61,12 +61,10 @@ def provider_documents(result: ImportResult, source_url: str, dated: dt.date,
     """
     grouped: dict[str, dict[tuple, dict[tuple, ImportedPrice]]] = {}
     for p in sorted(result.prices, key=lambda p: p.entry not in ("", p.model)):  # own names first
-        if p.usd_per_mtok == 0:
-            result.skipped["zero price (free), not a price to rank"] += 1
-            continue
         start = p.from_date or dated
         if p.to_date is not None and p.to_date <= start:
-            result.skipped["undated price that ended by the map's date"] += 1
+            result.skipped["price that ends on or before it starts (an undated one: by the "
+                           "map's date)"] += 1
             continue
         period = grouped.setdefault(provider_id(p.provider), {}).setdefault(
             (p.model, start, p.to_date), {})
@@ -75,6 +73,15 @@ def provider_documents(result: ImportResult, source_url: str, dated: dt.date,
             result.skipped["the same price under an alias (the model's own entry kept)"] += 1
             continue
         period[tier] = p
+    for periods in grouped.values():
+        for key, tiers in list(periods.items()):
+            # After the alias rule, so a free own entry is not replaced by an alias's price.
+            for tier in [t for t, p in tiers.items() if p.usd_per_mtok == 0]:
+                del tiers[tier]
+                result.skipped["zero price (free), not a price to rank"] += 1
+            if not tiers:
+                del periods[key]
+    grouped = {k: v for k, v in grouped.items() if v}
     docs = {}
     for provider, periods in sorted(grouped.items()):
         windows: dict[str, dict] = {}

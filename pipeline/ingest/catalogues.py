@@ -144,9 +144,14 @@ def _take(root: Path, catalogues: CataloguesFile, catalogue: Catalogue, body: by
 
     try:
         result = READERS[catalogue.format](body)
-    except (ValueError, TypeError, KeyError, AttributeError) as err:
-        # json's errors are ValueErrors: a truncated body lands here.
+    except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as err:
+        # json's errors are ValueErrors: a truncated body lands here; RecursionError: a body
+        # nested thousands deep.
         return failed(f"not read as {catalogue.format}: {str(err)[:200]}")
+    negative = [p for p in result.prices if p.usd_per_mtok < 0]
+    # A price below zero is the catalogue's error: left out (and said), never in the history,
+    # which refuses to load one.
+    result.prices = [p for p in result.prices if p.usd_per_mtok >= 0]
     if not result.prices:
         return failed(f"no token prices read as {catalogue.format} (has the format changed?); "
                       "the history is kept")
@@ -159,6 +164,9 @@ def _take(root: Path, catalogues: CataloguesFile, catalogue: Catalogue, body: by
     confirmed = [(c.provider, c.model, c.meter, c.usd_per_mtok) for c in catalogues.confirmed
                  if c.catalogue == catalogue.id]
     update = update_history(history, snapshot, now, health.held, confirmed)
+    problems = update.problems + [
+        f"{p.provider} {p.model} {p.meter}: {p.usd_per_mtok:g} USD per Mtok is below zero; "
+        "left out" for p in negative]
     path = price_history_path(root, catalogue.id)
     data = history_csv(update.history)
     written = not path.is_file() or path.read_bytes() != data
@@ -169,7 +177,7 @@ def _take(root: Path, catalogues: CataloguesFile, catalogue: Catalogue, body: by
         "consecutive_failures": 0, "last_error": None, "etag": headers.get("etag"),
         "last_modified": headers.get("last-modified"), "checked": checked,
         "prices": prices_in_force(update.history), "held": update.held,
-        "problems": update.problems, "whole_since": health.whole_since or now}))
+        "problems": problems, "whole_since": health.whole_since or now}))
     moves = update.changes
     message = (f"{len(snapshot)} prices of {result.models} models; {len(moves)} moves"
                + (f", {len(update.held)} held back" if update.held else ""))

@@ -107,9 +107,9 @@ def update_history(history: pd.DataFrame, snapshot: pd.DataFrame, at: dt.datetim
 
     A price new to a key opens a period, a key the snapshot lacks closes its period, a changed
     price does both. A change by more than JUMP_FACTOR either way is held back (a problem,
-    and the old period stays open) until the next snapshot shows the same price again, or an
-    editor lists (provider, model, meter, price) as confirmed; it then dates from the snapshot
-    that first showed it."""
+    and the old period stays open) until the next snapshot shows the same price again, and
+    then dates from the snapshot that first showed it; or, when an editor lists (provider,
+    model, meter, price) as confirmed, it is taken at this snapshot."""
     stamp = snapshot_time(at)
     history = history.reset_index(drop=True)
     is_open = history["gone_seen"] == ""

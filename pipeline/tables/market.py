@@ -41,16 +41,21 @@ def catalogue_rows(history: pd.DataFrame, catalogue: Catalogue, as_of: dt.date) 
             & (h["context_above_tokens"] == "0") & (h["window_utc"] == "")
             & h["ttl_minutes"].isin(["", "5"]))
     h = h[live]
-    wide = h.pivot_table(index=["provider", "model"], columns=["mode", "meter"],
-                         values="usd_per_mtok", aggfunc="first")
+    # By the catalogue's own provider too: two of its providers that are one company for us
+    # (gemini, vertex_ai) stay two rows here, and the first in key order is kept below, whole,
+    # rather than one row mixing their meters.
+    keys = ["provider", "catalogue_provider", "model"]
+    wide = h.pivot_table(index=keys, columns=["mode", "meter"], values="usd_per_mtok",
+                         aggfunc="first")
     out = pd.DataFrame(index=wide.index)
     for meter in METERS:
         out[f"{meter}_usd_per_mtok"] = wide.get(("realtime", meter), np.nan)
     out["batch_input_usd_per_mtok"] = wide.get(("batch", "input"), np.nan)
     out["batch_output_usd_per_mtok"] = wide.get(("batch", "output"), np.nan)
-    out["last_change"] = h.groupby(["provider", "model"])["first_seen"].max().str[:10]
+    out["last_change"] = h.groupby(keys)["first_seen"].max().str[:10]
     out = out.reset_index()
     out = out[out[["input_usd_per_mtok", "output_usd_per_mtok"]].notna().any(axis=1)]
+    out = out.drop_duplicates(["provider", "model"]).drop(columns="catalogue_provider")
     return out.assign(currency="USD", list_input_per_mtok=out["input_usd_per_mtok"],
                       list_output_per_mtok=out["output_usd_per_mtok"], source=catalogue.name,
                       source_url=str(catalogue.page))
@@ -63,8 +68,11 @@ def curated_rows(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
     at = day_end(as_of)
     rows = []
     for provider, sourced in sorted(files.items()):
-        for model, plist in sourced.model.quote_lists.items():
-            record = record_at(plist, model, at)
+        for model, quoted in sourced.model.quote_lists.items():
+            # The quoted list first (USD when it prices the model), else any list in force then.
+            lists = [quoted, *(p for p in sourced.model.lists if p is not quoted)]
+            plist, record = next(((p, r) for p in lists
+                                  if (r := record_at(p, model, at)) is not None), (quoted, None))
             if record is None:
                 continue
             try:
