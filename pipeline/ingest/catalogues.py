@@ -87,10 +87,7 @@ async def _one(root: Path, client: httpx.AsyncClient, catalogues: CataloguesFile
     history = history if history is not None else empty_history()
 
     def failed(message: str, status: int | None) -> CatalogueRun:
-        _write_health(root, health.model_copy(update={
-            "url": url, "last_attempt": now, "status": status, "last_error": message,
-            "consecutive_failures": health.consecutive_failures + 1}))
-        return CatalogueRun(catalogue.id, False, message, seconds=time.monotonic() - start)
+        return _failed(root, catalogue, health, now, start, message, status)
 
     try:
         async with asyncio.timeout(settings.deadline_s):
@@ -137,10 +134,7 @@ def _take(root: Path, catalogues: CataloguesFile, catalogue: Catalogue, body: by
     url = str(catalogue.url)
 
     def failed(message: str) -> CatalogueRun:
-        _write_health(root, health.model_copy(update={
-            "url": url, "last_attempt": now, "status": 200, "last_error": message,
-            "consecutive_failures": health.consecutive_failures + 1}))
-        return CatalogueRun(catalogue.id, False, message, seconds=time.monotonic() - start)
+        return _failed(root, catalogue, health, now, start, message, 200)
 
     try:
         result = READERS[catalogue.format](body)
@@ -182,6 +176,15 @@ def _take(root: Path, catalogues: CataloguesFile, catalogue: Catalogue, body: by
     message = (f"{len(snapshot)} prices of {result.models} models; {len(moves)} moves"
                + (f", {len(update.held)} held back" if update.held else ""))
     return CatalogueRun(catalogue.id, True, message, moves, written, time.monotonic() - start)
+
+
+def _failed(root: Path, catalogue: Catalogue, health: CatalogueHealth, now: dt.datetime,
+            start: float, message: str, status: int | None) -> CatalogueRun:
+    """Count a failed run in the catalogue's health record (its history is left as it was)."""
+    _write_health(root, health.model_copy(update={
+        "url": str(catalogue.url), "last_attempt": now, "status": status, "last_error": message,
+        "consecutive_failures": health.consecutive_failures + 1}))
+    return CatalogueRun(catalogue.id, False, message, seconds=time.monotonic() - start)
 
 
 def _server_date(headers: Mapping[str, str]) -> dt.date | None:

@@ -89,8 +89,8 @@ def market_files(sources: Sources, as_of: dt.date) -> dict[str, str | bytes]:
     """Return the Market page and its data files as of the newest edition (a page that says so
     when the repository follows no catalogue and has no prices)."""
     catalogues = sources.catalogues.catalogues if sources.catalogues else []
-    rows = [catalogue_rows(sources.price_histories[c.id], c, as_of) for c in catalogues
-            if c.use == "published" and c.id in sources.price_histories]
+    published = [c for c in catalogues if c.use == "published" and c.id in sources.price_histories]
+    rows = [catalogue_rows(sources.price_histories[c.id], c, as_of) for c in published]
     curated = (curated_rows(sources.prices, sources.rates, as_of)
                if sources.prices and sources.rates is not None else None)
     if curated is None and not rows:
@@ -99,7 +99,6 @@ def market_files(sources: Sources, as_of: dt.date) -> dict[str, str | bytes]:
     files: dict[str, str | bytes] = {"market.md": market_page_md(table, as_of),
                                      "data/market.csv": market_csv(table),
                                      "data/market.json": market_json(table)}
-    published = [c for c in catalogues if c.use == "published" and c.id in sources.price_histories]
     if published:
         histories = [sources.price_histories[c.id].assign(catalogue=c.id) for c in published]
         files["data/price-history.csv"] = csv_bytes(pd.concat(histories, ignore_index=True),

@@ -19,6 +19,7 @@ from pipeline.models.catalogues import Catalogue
 from pipeline.models.prices import PriceFile
 from pipeline.models.sourced import Sourced
 from pipeline.normalize.fx import RateNotFound, RateTable
+from pipeline.tables.catalogue_history import snapshot_time
 from pipeline.tables.cost import day_end, record_at, record_fx, tier_price
 
 METERS = ("input", "cached_input", "cache_write", "output")
@@ -32,7 +33,7 @@ COLUMNS = ("provider", "model", "input_usd_per_mtok", "cached_input_usd_per_mtok
 def catalogue_rows(history: pd.DataFrame, catalogue: Catalogue, as_of: dt.date) -> pd.DataFrame:
     """Return one row per (provider, model) priced by a catalogue's history at the end of
     `as_of`: only what a snapshot on or before then showed."""
-    end = day_end(as_of).strftime("%Y-%m-%dT%H:%MZ")
+    end = snapshot_time(day_end(as_of))
     day = as_of.isoformat()
     h = history
     live = ((h["first_seen"] <= end) & ((h["gone_seen"] == "") | (h["gone_seen"] > end))
