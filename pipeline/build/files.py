@@ -1,6 +1,6 @@
 """Every generated file of the site's docs, in memory: edition pages, text editions, channels,
-the Prices, Hardware, Sources and Data pages, charts and data files, reusing what an earlier
-build made of them where what it was made from is unchanged."""
+the Prices, Market, Changes, Discrepancies, Hardware, Sources and Data pages, charts and data
+files, reusing what an earlier build made of them where what it was made from is unchanged."""
 
 from __future__ import annotations
 
@@ -12,20 +12,23 @@ from pathlib import Path
 from pipeline.build.charts import ChartCache
 from pipeline.build.keys import hardware_files_key
 from pipeline.build.memo import Memo
+from pipeline.build.models import model_files
 from pipeline.build.pages import ReusedRenderer
 from pipeline.build.parts import ReusedParts
 from pipeline.build.prices import price_files
 from pipeline.compose.charts import ChartSpec
-from pipeline.compose.edition import Parts
+from pipeline.compose.edition import Parts, curated_models
 from pipeline.compose.sources import Sources
 from pipeline.compose.types import Edition
 from pipeline.paths import TEMPLATES
 from pipeline.problems import BuildError
 from pipeline.publish import output
+from pipeline.render.changes_page import changes_page_md
 from pipeline.render.channels import channel_files, editions_per_month
 from pipeline.render.charts import Chart, draw
 from pipeline.render.datasets import DATA_FILES, DataFile, data_page, published_data
 from pipeline.render.datasets_lanes import LANE_DATA_FILES
+from pipeline.render.discrepancies_page import discrepancies_page_md
 from pipeline.render.drawing import NOW, Drawing
 from pipeline.render.hardware_page import hardware_files
 from pipeline.render.market_page import market_files
@@ -105,6 +108,12 @@ def site_files(sources: Sources, editions: list[Edition], cache: ChartCache | No
                              cache.drawer if cache else NOW))
     files["sources.md"] = sources_page(sources, editions[-1])
     files.update(market_files(sources, as_of))
+    # Each page in the navigation is written, saying so where the repository has nothing for it.
+    files["changes.md"] = changes_page_md((parts or Parts(sources)).catalogue_changes(),
+                                          sources.published_catalogues(),
+                                          curated_models(sources), as_of)
+    files["discrepancies.md"] = discrepancies_page_md(sources, as_of)
+    files.update(model_files(sources, as_of, memo, code, cache.drawer if cache else NOW))
     for c in itertools.chain(archive_charts, *charts_of.values()):
         files.update(c.files())
     # Popped as they are encoded, so the text and its bytes are not both held for every file.

@@ -1,7 +1,7 @@
 """Pure: what each computed part of an edition reads, as a digest, so a build can reuse the parts
 whose inputs did not change (issue 8: one new edition must not recompose a year of them).
 
-An edition is its curated entries (cheap, always recomposed) plus three computed parts:
+An edition is its curated entries (cheap, always recomposed) plus four computed parts:
 
 - feed stories: the feed items published in the edition's window, the feeds' settings and topics,
   and what the curated entries leave to fill (quota, their links);
@@ -9,7 +9,8 @@ An edition is its curated entries (cheap, always recomposed) plus three computed
   checked by then) and the ECB rates up to it; records are ordered by that day, so each edition's
   digest is a running digest's state at its date and a price change only touches the editions
   from the change on;
-- hardware figures and radar: all hardware sources (they change a few times a year).
+- hardware figures and radar: all hardware sources (they change a few times a year);
+- catalogue figures: the catalogue moves first seen in the edition's window.
 
 Every key also covers the package's code, so a change to how a part is computed recomputes it.
 """
@@ -20,9 +21,12 @@ import bisect
 import datetime as dt
 import hashlib
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 from pipeline.compose.rank import FIRST_EDITION_DAYS
 from pipeline.compose.sources import Sources
@@ -155,6 +159,14 @@ def feed_items_by_day(sources: Sources, json: Callable[[BaseModel], str],
     digests = [hashlib.sha256("\0".join(sorted(by_day[d])).encode()).hexdigest() for d in days]
     settings = sources.feeds.model_dump_json() if sources.feeds else ""
     return days, digests, settings
+
+
+def catalogue_key(moves: pd.DataFrame, named: object, date: dt.date,
+                  previous: dt.date | None, code: str) -> str:
+    """Return the key of an edition's catalogue figures: the moves of its window (every
+    column), the catalogues' names and pages (`named`), the window and the code."""
+    rows = moves.to_csv(index=False, lineterminator="\n")
+    return _digest("catalogues", code, date, previous, named, rows)
 
 
 def hardware_files_key(sources: Sources, as_of: dt.date, hardware_key_: str | None) -> str:

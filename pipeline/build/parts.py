@@ -11,6 +11,8 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable
 
+import pandas as pd
+
 from pipeline.build import keys
 from pipeline.build.memo import Memo
 from pipeline.compose.charts import ChartSpec
@@ -56,6 +58,16 @@ class ReusedParts(Parts):
     def prices(self, date: dt.date, previous: dt.date | None) -> LaneItems:
         return self.memo.get(f"{self._price_keys[date]} {previous}",
                              lambda: super(ReusedParts, self).prices(date, previous))
+
+    def catalogues(self, date: dt.date, previous: dt.date | None,
+                   moves: pd.DataFrame | None = None) -> list[Item]:
+        # It reads the window's moves (what is left after the curated models) and how the
+        # catalogues are named: a snapshot outside the window leaves the figure as it was.
+        moves = moves if moves is not None else self.catalogue_window(date, previous)
+        named = [(c.id, c.name, str(c.page)) for c in self.sources.published_catalogues()]
+        key = keys.catalogue_key(moves, named, date, previous, self.code)
+        return self.memo.get(key, lambda: super(ReusedParts, self).catalogues(date, previous,
+                                                                              moves))
 
     def hardware(self, date: dt.date, previous: dt.date | None) -> LaneItems:
         return self.memo.get(f"{self.hardware_key} {date} {previous}",

@@ -11,6 +11,9 @@ import bisect
 import datetime as dt
 from collections.abc import Iterable
 
+import pandas as pd
+
+from pipeline.compose.catalogue_moves import catalogue_figures, window_moves
 from pipeline.compose.charts import ChartSpec
 from pipeline.compose.hardware import (
     FigureIndex,
@@ -33,6 +36,7 @@ from pipeline.compose.types import (
     in_window,
 )
 from pipeline.models.sourced import CuratedEntry
+from pipeline.tables.catalogue_history import catalogue_changes
 from pipeline.tables.cost import day_end
 from pipeline.tables.hardware import usd_at_ecb_rates
 from pipeline.tables.moves import Moves, meter_moves
@@ -107,6 +111,7 @@ class Parts:
         self._entry_days = days if days == sorted(days) else None
         self._hardware_index: FigureIndex | None = None
         self._feed_index: FeedItems | None = None
+        self._catalogue_changes: pd.DataFrame | None = None
 
     def quotes(self, *dates: dt.date) -> Quotes:
         """Return the blended prices at the end of each edition date and of the week before the
@@ -158,6 +163,30 @@ class Parts:
                                  usd_at_ecb_rates(s.rates)),
                 hardware_radar(hw, date))
 
+    def catalogue_changes(self) -> pd.DataFrame:
+        """Return every move of the published catalogues' histories, computed once."""
+        if self._catalogue_changes is None:
+            s = self.sources
+            self._catalogue_changes = catalogue_changes(
+                {c.id: s.price_histories[c.id] for c in s.published_catalogues()},
+                {c: h.whole_since for c, h in s.catalogue_health.items()})
+        return self._catalogue_changes
+
+    def catalogue_window(self, date: dt.date, previous: dt.date | None) -> pd.DataFrame:
+        """Return the catalogue moves of the window (previous, date], without the models a
+        curated file prices."""
+        start = previous if previous is not None else date - FIRST_EDITION_LOOKBACK
+        return window_moves(self.catalogue_changes(), day_end(start), day_end(date),
+                            curated_models(self.sources))
+
+    def catalogues(self, date: dt.date, previous: dt.date | None,
+                   moves: pd.DataFrame | None = None) -> list[Item]:
+        """Return the figures of the catalogue moves of the window (previous, date];
+        `moves`: that window's moves, when the caller has them."""
+        start = previous if previous is not None else date - FIRST_EDITION_LOOKBACK
+        moves = moves if moves is not None else self.catalogue_window(date, previous)
+        return list(catalogue_figures(moves, self.sources.published_catalogues(), start))
+
     def computed(self, date: dt.date, previous: dt.date | None) -> dict[str, list[Item]]:
         """Return the items computed from data (not written by editors), by section id."""
         s = self.sources
@@ -165,6 +194,8 @@ class Parts:
         lanes = []
         if s.prices and s.rates is not None:
             lanes.append(self.prices(date, previous))
+        if s.published_catalogues():
+            lanes.append((self.catalogues(date, previous), []))
         if s.hardware is not None:
             lanes.append(self.hardware(date, previous))
         for numbers, radar in lanes:
@@ -203,6 +234,13 @@ class Parts:
         if self._feed_index is None and self.sources.feeds is not None:
             self._feed_index = feed_items(self.sources.feeds.feeds, self.sources.snapshots)
         return self._feed_index
+
+
+def curated_models(sources: Sources) -> set[tuple[str, str]]:
+    """Return the (provider, model) pairs a curated provider file prices: there a catalogue's
+    price is not the site's."""
+    return {(provider, r.model) for provider, sourced in sources.prices.items()
+            for plist in sourced.model.lists for r in plist.records}
 
 
 def _numbered_sources(sections: list[SectionContent]) -> tuple[Citation, ...]:

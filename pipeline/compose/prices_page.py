@@ -68,9 +68,10 @@ HISTORY_MODELS = 12
 
 @dataclass(frozen=True)
 class PriceHistory:
-    """What the price-history chart plots: blended USD per Mtok of a few models up to `end`."""
+    """What a price-history chart plots: USD per Mtok of a few lines (models, or one model's
+    meters) up to `end`, as steps."""
 
-    profile_title: str
+    title: str
     end: dt.date
     """The last date drawn: each line holds its last value to it."""
     lines: tuple[tuple[str, tuple[tuple[dt.date, float], ...]], ...]
@@ -120,7 +121,7 @@ def price_history(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
         if line in shown:
             lines.setdefault(line, []).append((dt.date.fromisoformat(r.as_of),
                                                float(r.usd_per_mtok)))
-    return PriceHistory(profile.title, end, tuple(
+    return PriceHistory(f"Blended price, {profile.title}", end, tuple(
         (f"{name} {model}", tuple(points)) for (name, model), points in sorted(lines.items())))
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pipeline.models.catalogues import CatalogueHealth, CataloguesFile
+from pipeline.models.catalogues import Catalogue, CatalogueHealth, CataloguesFile
 from pipeline.models.feeds import FeedsFile, Snapshot
 from pipeline.models.prices import PriceFile
 from pipeline.models.series import Series
@@ -48,3 +48,9 @@ class Sources:
     """How each catalogue's fetches went (`brief ingest prices`)."""
     price_histories: dict[str, pd.DataFrame] = field(default_factory=dict)
     """Each catalogue's price periods (tables/catalogue_history.py), by catalogue id."""
+
+    def published_catalogues(self) -> list[Catalogue]:
+        """Return the catalogues whose prices the site shows and that have a history, in the
+        order `catalogues.yaml` lists them (the order of precedence between them)."""
+        listed = self.catalogues.catalogues if self.catalogues else []
+        return [c for c in listed if c.use == "published" and c.id in self.price_histories]

@@ -58,6 +58,16 @@ class ConfirmedJump(SourceModel):
     """Where and when the editor confirmed it."""
 
 
+class TrackedModel(SourceModel):
+    """A model a curated file does not price that gets a page of its own: its price history
+    from the catalogues."""
+
+    provider: Slug
+    """Our provider id (as the Market page shows it)."""
+    model: str = Field(min_length=1, max_length=200)
+    """The model id as the catalogue spells it."""
+
+
 class CataloguesFile(SourceModel):
     """`sources/catalogues.yaml`: the catalogues we follow and our provider ids for theirs."""
 
@@ -67,6 +77,8 @@ class CataloguesFile(SourceModel):
     `vertex_ai-language-models` are both `google`). Ids not listed become ours lower-cased,
     with `_` as `-`; the catalogue's own id is kept beside ours."""
     confirmed: list[ConfirmedJump] = Field(default=[])
+    track: list[TrackedModel] = Field(default=[])
+    """Models with a page of their own besides those the curated files price."""
 
     @model_validator(mode="after")
     def _unique_ids(self) -> CataloguesFile:

@@ -95,7 +95,7 @@ def _plain_log_formatter():
 def _draw_price_history(chart: PriceHistory) -> bytes:
     # Drawn on every new edition, so fixed margins rather than a layout engine (which measures
     # every text twice: about half the drawing time). What sits in them is short and bounded:
-    # the y label, price ticks and month ticks; the profile's title, of any length, is on top.
+    # the y label, price ticks and month ticks; the title, of any length, is on top.
     # The legend sits right of the plot, in its own margin, so it never covers a line.
     fig = _figure(8, 4.5)
     fig.subplots_adjust(left=0.09, right=0.72, bottom=0.13, top=0.93)  # room for the year
@@ -117,7 +117,7 @@ def _draw_price_history(chart: PriceHistory) -> bytes:
     for set_formatter in (ax.yaxis.set_major_formatter, ax.yaxis.set_minor_formatter):
         set_formatter(_plain_log_formatter())
     ax.set_ylabel("USD per Mtok (log scale)")
-    ax.set_title(f"Blended price, {chart.profile_title}", loc="left", fontsize=10)
+    ax.set_title(chart.title, loc="left", fontsize=10)
     if chart.lines:
         ax.legend(fontsize=6, loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False)
     else:

@@ -30,9 +30,13 @@ JUMP_FACTOR = 20.0
 """A price more than this many times above or below the one before is held back."""
 
 
+SNAPSHOT_FORMAT = "%Y-%m-%dT%H:%MZ"
+"""How the history writes a snapshot's time: UTC, to the minute."""
+
+
 def snapshot_time(at: dt.datetime) -> str:
-    """Return a snapshot's time as the history writes it: UTC, to the minute."""
-    return at.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%MZ")
+    """Return a snapshot's time as the history writes it (SNAPSHOT_FORMAT)."""
+    return at.astimezone(dt.UTC).strftime(SNAPSHOT_FORMAT)
 
 
 def snapshot_table(prices: Iterable[ImportedPrice], providers: Mapping[str, str],
@@ -155,9 +159,10 @@ def update_history(history: pd.DataFrame, snapshot: pd.DataFrame, at: dt.datetim
     added = both.loc[opening, [*KEY, "usd_per_mtok", "checked"]].assign(first_seen=firsts,
                                                                       gone_seen="")
     history = pd.concat([history, added[COLUMNS]], ignore_index=True) if len(added) else history
-    kind = np.where(both["_merge"] == "right_only", "new",
-                    np.where(both["_merge"] == "left_only", "removed",
-                             np.where(new < old, "cut", "rise")))
+    with np.errstate(invalid="ignore"):  # NaN on one side: new or removed, decided first
+        kind = np.where(both["_merge"] == "right_only", "new",
+                        np.where(both["_merge"] == "left_only", "removed",
+                                 np.where(new < old, "cut", "rise")))
     moving = (closing | opening).to_numpy()
     changes = both.loc[moving, KEY].assign(
         kind=kind[moving], old=old[moving], new=new[moving],
@@ -179,7 +184,8 @@ def history_changes(history: pd.DataFrame, catalogue: str,
     """Return every move a history records between its successive snapshots, in time order:
     a price that appeared (`new`), went (`removed`), or changed (`cut`, `rise`: one period
     ending where the next of its key begins). What the first snapshot showed, and the first
-    snapshot of the whole catalogue (`whole_since`), is where the history starts, not a move."""
+    snapshot of the whole catalogue (`whole_since`), is where the history starts, not a move;
+    a price back after a gap is a move, whenever it came back."""
     if history.empty:
         return pd.DataFrame(columns=list(CHANGE_COLUMNS))
     start = max(history["first_seen"].min(),
@@ -194,7 +200,9 @@ def history_changes(history: pd.DataFrame, catalogue: str,
     changed["kind"] = np.where(changed["new_usd_per_mtok"] < changed["old_usd_per_mtok"],
                                "cut", "rise")
     preceded = following.shift(1, fill_value=False)
-    new = h[~preceded & (h["first_seen"] > start)].assign(
+    # A key back after a gap is a move whenever it came back: it was seen before.
+    returned = same.shift(1, fill_value=False) & ~preceded
+    new = h[~preceded & ((h["first_seen"] > start) | returned)].assign(
         kind="new", old_usd_per_mtok=np.nan, new_usd_per_mtok=lambda t: t["usd_per_mtok"],
         at=lambda t: t["first_seen"])
     removed = h[(h["gone_seen"] != "") & ~following].assign(
@@ -202,3 +210,14 @@ def history_changes(history: pd.DataFrame, catalogue: str,
         at=lambda t: t["gone_seen"])
     moves = pd.concat([changed, new, removed], ignore_index=True).assign(catalogue=catalogue)
     return moves.sort_values(["at", *KEY], kind="stable", ignore_index=True)[list(CHANGE_COLUMNS)]
+
+
+def catalogue_changes(histories: Mapping[str, pd.DataFrame],
+                      whole_since: Mapping[str, dt.datetime | None]) -> pd.DataFrame:
+    """Return the moves of several catalogues' histories (`history_changes`, by catalogue id),
+    in time order; `whole_since`: each one's first whole snapshot, where it has one."""
+    moves = [history_changes(h, c, whole_since.get(c)) for c, h in histories.items()]
+    if not moves:
+        return pd.DataFrame(columns=list(CHANGE_COLUMNS))
+    return pd.concat(moves, ignore_index=True).sort_values(
+        ["at", "catalogue"], kind="stable", ignore_index=True)

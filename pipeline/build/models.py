@@ -1,0 +1,29 @@
+"""The tracked models' pages and charts, a chart drawn again only when what it plots changed
+(by the digest of its numbers, as the Prices page's rarely changing charts)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from pipeline.build.memo import Memo
+from pipeline.build.prices import prices_chart_key
+from pipeline.compose.model_pages import model_page, tracked_models
+from pipeline.compose.sources import Sources
+from pipeline.render import prices_page
+from pipeline.render.drawing import NOW, Drawing, Draws
+from pipeline.render.model_page import chart_path, model_page_md, models_index_md
+
+
+def model_files(sources: Sources, as_of: dt.date, memo: Memo, code: str,
+                drawer: Draws = NOW) -> dict[str, str | bytes | Drawing]:
+    """Return `models/index.md`, each tracked model's page and its chart, as of `as_of`."""
+    pages = [model_page(sources, provider, model, as_of)
+             for provider, model in tracked_models(sources)]
+    files: dict[str, str | bytes | Drawing] = {"models/index.md": models_index_md(pages, as_of)}
+    for page in pages:
+        files[f"models/{page.slug}.md"] = model_page_md(page, as_of)
+        if page.lists:
+            files[chart_path(page)] = memo.get(
+                prices_chart_key(page.chart, code),
+                lambda c=page.chart: drawer.submit(prices_page.svg, c))
+    return files

@@ -1,0 +1,141 @@
+"""Pure: what the price catalogues contribute to an edition: every move their snapshots showed
+in its window, one figure per catalogue, and the words both the figure and the Changes page
+use for one move.
+
+A catalogue move dates from the snapshot that first showed it (`at`), not from a date the
+catalogue claims, so a past edition never learns of a move a later snapshot found. Models a
+curated provider file prices are left out: there the curated record is the truth, and its
+own moves are the editions' price figures.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Collection
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from pipeline.compose.types import Citation, Figure
+from pipeline.models.catalogues import Catalogue
+from pipeline.normalize.items import md_text
+from pipeline.normalize.units import METER_TITLES
+from pipeline.paths import PRICE_SNAPSHOTS
+from pipeline.tables.catalogue_history import snapshot_time
+
+
+def usd(amount: float) -> str:
+    """Return a USD price with enough digits for sub-cent prices."""
+    return f"${amount:.4g}" if abs(amount) < 0.1 else f"${amount:,.2f}"
+
+
+def tier_words(row: Any) -> str:
+    """Return the price a move is of, in words: `cached input (60 min), prompts over 200,000
+    tokens, batch`."""
+    meter = str(row.meter)
+    words = [METER_TITLES.get(meter, meter.replace("_", " "))
+             + (f" ({row.ttl_minutes} min)" if row.ttl_minutes else "")]
+    if row.window_utc:
+        words.append(f"{row.window_utc} UTC")
+    band = int(row.context_above_tokens or 0)
+    if band:
+        words.append(f"prompts over {band:,} tokens")
+    if row.mode != "realtime":
+        words.append(str(row.mode))
+    if row.from_date:
+        words.append(f"from {row.from_date}")
+    if row.to_date:
+        words.append(f"until {row.to_date}")
+    return ", ".join(words)
+
+
+def change_share(old: float, new: float) -> float | None:
+    """Return new / old - 1, or None where there is no old price, no new one, or a free one."""
+    if not (np.isfinite(old) and np.isfinite(new)) or old == 0:
+        return None
+    return new / old - 1
+
+
+def move_words(row: Any, whole: bool = False) -> str:
+    """Return one move in words (USD per Mtok); `whole`: the model's every move is of its
+    kind, said once for all of them."""
+    tier = tier_words(row)
+    old, new = float(row.old_usd_per_mtok), float(row.new_usd_per_mtok)
+    kind = row.kind
+    if kind == "new":
+        return f"{tier} {_price(new)}"
+    if kind == "removed":
+        return f"{tier} {_price(old)}" + ("" if whole else " no longer listed")
+    share = change_share(old, new)
+    return f"{tier} {_price(old)} → {_price(new)}" + (f" ({share:+.0%})" if share is not None
+                                                      else "")
+
+
+def _price(amount: float) -> str:
+    return "free" if amount == 0 else usd(amount)
+
+
+def window_moves(changes: pd.DataFrame, start: dt.datetime, end: dt.datetime,
+                 curated: Collection[tuple[str, str]]) -> pd.DataFrame:
+    """Return the catalogue moves first seen in (start, end], leaving out the (provider,
+    model) pairs of `curated`."""
+    at = changes["at"]
+    inside = (at > snapshot_time(start)) & (at <= snapshot_time(end))
+    found = changes[inside]
+    if curated and len(found):
+        pairs = pd.MultiIndex.from_frame(found[["provider", "model"]])
+        found = found[~pairs.isin(list(curated))]
+    return found
+
+
+def catalogue_figures(moves: pd.DataFrame, catalogues: list[Catalogue],
+                      since: dt.date) -> list[Figure]:
+    """Return one figure per catalogue with moves in `moves` (window_moves): the models
+    repriced, biggest move first, then the models it began and stopped listing, each with the
+    date a snapshot first showed it."""
+    figures = []
+    for catalogue in catalogues:
+        own = moves[moves["catalogue"] == catalogue.id]
+        if own.empty:
+            continue
+        repriced, new, gone = [], [], []
+        for (provider, model), group in own.groupby(["provider", "model"], sort=True):
+            rows = list(group.itertuples(index=False))
+            kinds = {r.kind for r in rows}
+            seen = min(r.at for r in rows)[:10]
+            # Our words and numbers; only the names are the catalogue's text.
+            words = [move_words(r, whole=len(kinds) == 1) for r in rows]
+            text = f"{md_text(provider)} {md_text(model)}: {'; '.join(words)} (first seen {seen})"
+            if kinds == {"new"}:
+                new.append(text)
+            elif kinds == {"removed"}:
+                gone.append(text)
+            else:
+                shares = [abs(s) for r in rows
+                          if (s := change_share(r.old_usd_per_mtok, r.new_usd_per_mtok))
+                          is not None]
+                repriced.append((-max(shares, default=0.0), provider, model, text))
+        repriced.sort()
+        counts = [f"{len(repriced)} repriced" if repriced else "",
+                  f"{len(new)} newly listed" if new else "",
+                  f"{len(gone)} no longer listed" if gone else ""]
+        parts = []
+        if repriced:
+            parts.append("Repriced, biggest move first: " + "; ".join(t for *_, t in repriced)
+                         + ".")
+        if new:
+            parts.append("Newly listed: " + "; ".join(new) + ".")
+        if gone:
+            parts.append("No longer listed: " + "; ".join(gone) + ".")
+        models = len(repriced) + len(new) + len(gone)
+        figures.append(Figure(
+            label=(f"{catalogue.name} since {since.isoformat()}: {models} model"
+                   f"{'s' if models != 1 else ''} moved ("
+                   + ", ".join(c for c in counts if c) + ")"),
+            text_md=("USD per million tokens, as the catalogue's snapshots showed them; a move "
+                     "dates from the first snapshot that showed it. " + " ".join(parts)),
+            citations=(Citation(catalogue.name, str(catalogue.page),
+                                (PRICE_SNAPSHOTS / f"{catalogue.id}.csv").as_posix()),),
+            id=f"catalogue-{catalogue.id}-moves"))
+    return figures

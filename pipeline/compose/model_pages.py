@@ -1,0 +1,139 @@
+"""Pure: the page of each tracked model (those the curated files price, plus the `track:` list of
+`catalogues.yaml`): every dated price of it with its source, and its price-history chart.
+
+A curated model's history is its records, list by list, in each list's currency; a catalogue
+model's is the first published catalogue's periods (US dollars), dated by the snapshot that
+first showed each. Both up to the newest edition's day: a later price is not shown yet.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+
+from pipeline.compose.prices_page import PriceHistory
+from pipeline.compose.sources import Sources
+from pipeline.models.prices import PriceList
+from pipeline.tables.catalogue_history import snapshot_time
+from pipeline.tables.cost import day_end, tier_price
+
+METERS = ("input", "cached_input", "output")
+METER_NAMES = {"input": "Input", "cached_input": "Cached input", "output": "Output"}
+
+
+@dataclass(frozen=True)
+class PriceRow:
+    """The base prices (per Mtok in the list's currency) that held from `date`, and where."""
+
+    date: dt.date
+    prices: tuple[float | None, ...]
+    """One per METERS; None where the source gives none."""
+    source: str
+    url: str
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class PriceListHistory:
+    """One list's (or one catalogue's) prices of a model over time."""
+
+    title: str
+    """`DeepSeek, CNY list (curated)`, `LiteLLM model price map`."""
+    currency: str
+    rows: tuple[PriceRow, ...]
+
+
+@dataclass(frozen=True)
+class ModelPage:
+    provider: str
+    model: str
+    slug: str
+    lists: tuple[PriceListHistory, ...]
+    chart: PriceHistory
+
+
+def model_slug(provider: str, model: str) -> str:
+    """Return the page's file stem: `openai-gpt-4o`, `google-gemini-2-5-pro`."""
+    return re.sub(r"[^a-z0-9]+", "-", f"{provider}-{model}".lower()).strip("-")
+
+
+def tracked_models(sources: Sources) -> list[tuple[str, str]]:
+    """Return (provider, model) of every tracked model: the curated ones by provider, each
+    file's models in order, then the `track:` list's others in its order."""
+    pairs = [(provider, model) for provider, sourced in sorted(sources.prices.items())
+             for model in sourced.model.quote_lists]
+    extra = sources.catalogues.track if sources.catalogues else []
+    return list(dict.fromkeys([*pairs, *((t.provider, t.model) for t in extra)]))
+
+
+def model_page(sources: Sources, provider: str, model: str, as_of: dt.date) -> ModelPage:
+    """Return the page of one tracked model as of the end of `as_of`."""
+    sourced = sources.prices.get(provider)
+    curated = [] if sourced is None else [
+        h for plist in sourced.model.lists
+        if (h := _curated_list(sourced.model.name, plist, model, as_of)) is not None]
+    listed = curated or [_from_catalogue(sources, provider, model, as_of)]
+    lists = [h for h in listed if h is not None]
+    charted = next((h for h in lists if h.currency == "USD"), lists[0] if lists else None)
+    lines = []
+    if charted is not None:
+        for i, meter in enumerate(METERS):
+            points = tuple((r.date, r.prices[i]) for r in charted.rows if r.prices[i])
+            if points:
+                lines.append((METER_NAMES[meter], points))
+    last = max((p[-1][0] for _, p in lines), default=as_of)
+    # The lines run to the first of the edition's month (or the last change, if later): the
+    # drawing then changes once a month, not with every edition.
+    end = max(last, as_of.replace(day=1))
+    unit = charted.currency if charted else "USD"
+    chart = PriceHistory(f"{provider} {model}: base prices, {unit} per Mtok", end, tuple(lines))
+    return ModelPage(provider, model, model_slug(provider, model), tuple(lists), chart)
+
+
+def _curated_list(name: str, plist: PriceList, model: str,
+                  as_of: dt.date) -> PriceListHistory | None:
+    end = day_end(as_of)
+    records = sorted((r for r in plist.records if r.model == model and r.from_ <= end),
+                     key=lambda r: r.from_)
+    if not records:
+        return None
+    rows = []
+    for r in records:
+        prices = tuple(tier_price(plist, r, m, None) for m in METERS)
+        notes = [f"until {r.to.date().isoformat()}" if r.to is not None else "",
+                 # The base price is the rest-of-week tier, which is not always "standard".
+                 f"{r.rest_tier} tier outside its time windows" if r.rest_tier != "standard"
+                 else ""]
+        note = "; ".join(n for n in notes if n)
+        rows.append(PriceRow(r.from_.date(), prices, f"{name} pricing", str(r.source_url), note))
+    return PriceListHistory(f"{name}, {plist.currency} list (curated)", plist.currency,
+                            tuple(rows))
+
+
+def _from_catalogue(sources: Sources, provider: str, model: str,
+             as_of: dt.date) -> PriceListHistory | None:
+    """The first published catalogue's history of a model no curated file prices."""
+    end = snapshot_time(day_end(as_of))
+    for catalogue in sources.published_catalogues():
+        h = sources.price_histories[catalogue.id]
+        h = h[(h["provider"] == provider) & (h["model"] == model) & h["meter"].isin(METERS)
+              & (h["context_above_tokens"] == "0") & (h["mode"] == "realtime")
+              & (h["window_utc"] == "") & h["ttl_minutes"].isin(["", "5"])
+              & (h["first_seen"] <= end)]
+        if h.empty:
+            continue
+        h = h[h["catalogue_provider"] == h["catalogue_provider"].min()]
+        rows = []
+        for seen, group in h.groupby("first_seen", sort=True):
+            prices = dict(zip(group["meter"], group["usd_per_mtok"], strict=True))
+            rows.append(PriceRow(dt.date.fromisoformat(seen[:10]),
+                                 tuple(prices.get(m) for m in METERS), catalogue.name,
+                                 str(catalogue.page)))
+        gone = h["gone_seen"]
+        if (gone != "").all() and gone.max() <= end:  # every price of it gone by then
+            rows.append(PriceRow(dt.date.fromisoformat(gone.max()[:10]), (None,) * len(METERS),
+                                 catalogue.name, str(catalogue.page), "no longer listed"))
+        return PriceListHistory(catalogue.name, "USD", tuple(sorted(rows, key=lambda r: r.date)))
+    return None
+

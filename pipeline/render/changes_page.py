@@ -1,0 +1,70 @@
+"""Pure: the Changes page: every price move the published catalogues' snapshots showed up to
+the newest edition, newest first, in the words the editions use.
+
+Catalogue text (providers, models) is third-party: every cell is escaped here.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import html
+from collections.abc import Collection
+
+import pandas as pd
+
+from pipeline.compose.catalogue_moves import change_share, tier_words, usd
+from pipeline.models.catalogues import Catalogue
+from pipeline.tables.catalogue_history import snapshot_time
+from pipeline.tables.cost import day_end
+
+MAX_ROWS = 2_000
+"""Rows on the page; every move is in data/changes.csv."""
+
+
+def _cell(text: str) -> str:
+    return html.escape(text).replace("|", "&#124;").replace("\n", " ")
+
+
+def _price(value: float) -> str:
+    return "" if pd.isna(value) else ("free" if value == 0 else usd(float(value)))
+
+
+def changes_page_md(changes: pd.DataFrame, catalogues: list[Catalogue],
+                    curated: Collection[tuple[str, str]], as_of: dt.date) -> str:
+    """Return the Changes page: the moves of `changes` (tables/catalogue_history
+    `catalogue_changes`) first seen by the end of `as_of`, newest first."""
+    names = {c.id: c for c in catalogues}
+    shown = changes[changes["at"] <= snapshot_time(day_end(as_of))]
+    shown = shown.iloc[::-1]
+    models = shown[["catalogue", "provider", "model"]].drop_duplicates()
+    lines = [
+        "---", "search:", "  exclude: true", "---", "",
+        "# Price changes in the catalogues", "",
+        (f"{len(shown):,} price moves of {len(models):,} models, as the snapshots of the public "
+         f"catalogues showed them up to {as_of.isoformat()}, newest first: a move dates from the "
+         "first snapshot that showed it, not from a date the catalogue claims. US dollars per "
+         "million tokens. Where one of our curated provider files prices the model (marked "
+         "*curated*), the curated price is the site's and its own changes are in the editions "
+         "and on the [Prices](prices.md) page."
+         + (" Every move is in [changes.csv](data/changes.csv)." if catalogues else "")), ""]
+    if shown.empty:
+        said = ("No catalogue price has moved since its first snapshot." if catalogues
+                else "This repository follows no price catalogue (sources/catalogues.yaml).")
+        return "\n".join([*lines, said, ""])
+    if len(shown) > MAX_ROWS:
+        lines += [f"The newest {MAX_ROWS:,} are below.", ""]
+    lines += ["| First seen | Catalogue | Provider | Model | Price | Was | Now | Change |",
+              "|---|---|---|---|---|---|---|---|"]
+    for row in shown.head(MAX_ROWS).itertuples(index=False):
+        catalogue = names.get(row.catalogue)
+        source = (f"[{_cell(catalogue.name)}]({html.escape(str(catalogue.page))})"
+                  if catalogue else _cell(row.catalogue))
+        share = change_share(row.old_usd_per_mtok, row.new_usd_per_mtok)
+        what = {"new": "new", "removed": "no longer listed"}.get(
+            row.kind, "" if share is None else f"{share:+.1%}")
+        model = _cell(row.model) + (" *curated*" if (row.provider, row.model) in curated else "")
+        lines.append(f"| {row.at[:10]} | {source} | {_cell(row.provider)} | {model} | "
+                     f"{_cell(tier_words(row))} | {_price(row.old_usd_per_mtok)} | "
+                     f"{_price(row.new_usd_per_mtok)} | {what} |")
+    return "\n".join([*lines, ""])
+

@@ -1,0 +1,72 @@
+"""Pure: the page of one tracked model (compose/model_pages.py) and the index of them, as
+Markdown. Names are escaped: a tracked model's id may come from a catalogue."""
+
+from __future__ import annotations
+
+import datetime as dt
+import html
+
+from pipeline.compose.model_pages import METER_NAMES, METERS, ModelPage
+from pipeline.compose.prices import money
+from pipeline.models.links import is_allowed_link
+
+
+def _cell(text: str) -> str:
+    return html.escape(str(text)).replace("|", "&#124;").replace("\n", " ")
+
+
+def chart_path(page: ModelPage) -> str:
+    """Return the chart's path in the docs."""
+    return f"charts/model-{page.slug}.svg"
+
+
+def model_page_md(page: ModelPage, as_of: dt.date) -> str:
+    """Return the page: what it shows, the chart, and one table per list of every dated price."""
+    name = f"{_cell(page.provider)} {_cell(page.model)}"
+    lines = ["---", "search:", "  exclude: true", "---", "", f"# {name}", "",
+             (f"Every dated base price of {name} we have up to {as_of.isoformat()} (realtime, "
+              "no time window, no long-context band), per million tokens, each with its source. "
+              "A curated list's prices hold from the record's effective date; a catalogue's "
+              "from the first snapshot that showed them. Every tier is in the price files of "
+              "the [Data](../data.md) page; the current prices on the [Market](../market.md) "
+              "page."), ""]
+    if not page.lists:
+        return "\n".join([*lines, "No price of this model is recorded yet.", ""])
+    meters = ", ".join(n for n, _ in page.chart.lines).lower() or "no"
+    lines += [f"![{meters} price of {name} over time, from the table below]"
+              f"(../{chart_path(page)})", ""]
+    for history in page.lists:
+        lines += [f"## {_cell(history.title)}", "",
+                  "| From | " + " | ".join(METER_NAMES[m] for m in METERS) + " | Source |",
+                  "|---|" + "---:|" * len(METERS) + "---|"]
+        for row in history.rows:
+            prices = " | ".join("" if p is None else money(p, history.currency)
+                                for p in row.prices)
+            source = (f"[{_cell(row.source)}]({html.escape(row.url)})"
+                      if is_allowed_link(row.url) else _cell(row.source))
+            note = f" ({_cell(row.note)})" if row.note else ""
+            lines.append(f"| {row.date.isoformat()} | {prices} | {source}{note} |")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def models_index_md(pages: list[ModelPage], as_of: dt.date) -> str:
+    """Return the index of the tracked models' pages, with each one's newest base prices."""
+    lines = ["---", "search:", "  exclude: true", "---", "", "# Tracked models", "",
+             (f"{len(pages)} models with a page of their own as of {as_of.isoformat()}: those our "
+              "curated provider files price, and those `sources/catalogues.yaml` tracks from "
+              "the public catalogues. Their newest base prices per million tokens, in the "
+              "currency of the list charted on each page."), "",
+             "| Model | " + " | ".join(METER_NAMES[m] for m in METERS) + " | Since |",
+             "|---|" + "---:|" * len(METERS) + "---|"]
+    for page in pages:
+        history = next((h for h in page.lists if h.currency == "USD"),
+                       page.lists[0] if page.lists else None)
+        last = history.rows[-1] if history and history.rows else None
+        prices = (" | ".join("" if p is None else money(p, history.currency)
+                             for p in last.prices) if last and history else " | ".join(
+                  [""] * len(METERS)))
+        since = last.date.isoformat() if last else ""
+        lines.append(f"| [{_cell(page.provider)} {_cell(page.model)}]({page.slug}.md) | "
+                     f"{prices} | {since} |")
+    return "\n".join([*lines, ""])

@@ -1,0 +1,140 @@
+"""Issue 20's acceptance: the real LiteLLM map served from 127.0.0.1, ingested, then a copy with
+three prices changed, one model removed and one added, ingested again, and the site built: the
+Changes page and the next edition list exactly those moves with their dates, the Market page
+holds every chat model with a token price, and no value anywhere is inf or nan."""
+
+from __future__ import annotations
+
+import datetime as dt
+import html
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+from test_ingest_prices import T0, CatalogueServer, history, run
+
+from pipeline.build.site import build_site
+from pipeline.paths import PRICE_SNAPSHOTS
+
+# Three chat models no curated file prices (a curated price wins, and its moves are the
+# curated figures'), each changed in one meter; one removed, one added.
+CHANGED = {"gpt-4o": ("input_cost_per_token", 2.5e-06, 2e-06),
+           "xai/grok-3": ("output_cost_per_token", 1.5e-05, 1.8e-05),
+           "command-r-plus": ("input_cost_per_token", 2.5e-06, 2e-06)}
+REMOVED, ADDED = "gpt-4o-mini", "example-model-9"
+NEXT_EDITION = "2026-11-20"
+"""The first edition after the second snapshot (2026-11-03)."""
+NOT_A_NUMBER = re.compile(r"(?<![A-Za-z])-?(?:inf|nan|NaN|Infinity)(?![A-Za-z])")
+
+
+@pytest.fixture
+def server():
+    s = CatalogueServer()
+    yield s
+    s.httpd.shutdown()
+
+
+def market_root(tmp_path: Path, repo: Path, url: str) -> Path:
+    """The bundled sources, following only LiteLLM (served at `url`), with no snapshot yet."""
+    root = tmp_path / "root"
+    shutil.copytree(repo / "sources", root / "sources")
+    shutil.rmtree(root / PRICE_SNAPSHOTS)
+    path = root / "sources" / "catalogues.yaml"
+    doc = yaml.safe_load(path.read_text())
+    doc["catalogues"] = [dict(c, url=url) for c in doc["catalogues"] if c["id"] == "litellm"]
+    path.write_text(yaml.safe_dump(doc, sort_keys=False))
+    return root
+
+
+def text_of(page: Path) -> str:
+    body = page.read_text()
+    return html.unescape(re.sub(r"<[^>]+>", " ", body[body.find("<article"):]))
+
+
+def test_two_snapshots_of_the_real_map_built(real_data, server, tmp_path):
+    from conftest import REPO
+
+    real = (real_data / "litellm" / "model_prices_and_context_window.json").read_bytes()
+    server.bodies["/map.json"] = real
+    root = market_root(tmp_path, REPO, server.url("/map.json"))
+    (first,) = run(root, T0)
+    assert first.ok, first.message
+
+    doc = json.loads(real)
+    for key, (field, was, now) in CHANGED.items():
+        assert doc[key]["mode"] == "chat" and doc[key][field] == was
+        doc[key][field] = now
+    assert doc.pop(REMOVED)["mode"] == "chat"
+    doc[ADDED] = {"litellm_provider": "openai", "mode": "chat",
+                  "input_cost_per_token": 1e-06, "output_cost_per_token": 4e-06}
+    server.bodies["/map.json"] = json.dumps(doc).encode()
+    (second,) = run(root, T0 + dt.timedelta(days=2))
+    assert second.ok, second.message
+
+    out = tmp_path / "public"
+    build_site(root, out, today=dt.date(2026, 11, 30))
+
+    # The Changes page: those moves and no other, first seen 2026-11-03.
+    rows = re.findall(r"<tr>(.*?)</tr>", (out / "changes" / "index.html").read_text(), re.S)
+    cells = [[html.unescape(re.sub(r"<[^>]+>", "", c)).strip()
+              for c in re.findall(r"<td[^>]*>(.*?)</td>", r, re.S)] for r in rows]
+    cells = [c for c in cells if c]
+    got = sorted((c[0], c[3], c[4], c[5], c[6], c[7]) for c in cells)
+    assert got == sorted([
+        ("2026-11-03", "gpt-4o", "input", "$2.50", "$2.00", "-20.0%"),
+        ("2026-11-03", "grok-3", "output", "$15.00", "$18.00", "+20.0%"),
+        ("2026-11-03", "command-r-plus", "input", "$2.50", "$2.00", "-20.0%"),
+        # gpt-4o-mini's five prices in the map (per token: cache read 7.5e-08, input 1.5e-07,
+        # input batches 7.5e-08, output 6e-07, output batches 3e-07), priority aside.
+        *(("2026-11-03", REMOVED, tier, price, "", "no longer listed")
+          for tier, price in [("cached input", "$0.075"), ("input", "$0.15"),
+                              ("input, batch", "$0.075"), ("output", "$0.60"),
+                              ("output, batch", "$0.30")]),
+        ("2026-11-03", ADDED, "input", "", "$1.00", "new"),
+        ("2026-11-03", ADDED, "output", "", "$4.00", "new")])
+
+    # The next edition lists exactly those moves, biggest first; the one before lists none.
+    edition = text_of(out / "briefings" / NEXT_EDITION / "index.html")
+    label = ("LiteLLM model price map since 2026-10-16: 5 models moved (3 repriced, "
+             "1 newly listed, 1 no longer listed)")
+    assert label in edition
+    part = edition[edition.index(label):]
+    end = "(first seen 2026-11-03)."
+    part = part[:part.index(end, part.index("No longer listed")) + len(end)]
+    assert re.findall(r"(?:Repriced, biggest move first|Newly listed|No longer listed): ",
+                      part) == ["Repriced, biggest move first: ", "Newly listed: ",
+                                "No longer listed: "]
+    # Three moves of 20 %: by provider then.
+    assert part.index("cohere") < part.index("openai gpt-4o:") < part.index("xai grok-3")
+    assert "cohere command-r-plus: input $2.50 → $2.00 (-20%) (first seen 2026-11-03)" in part
+    assert "openai gpt-4o: input $2.50 → $2.00 (-20%) (first seen 2026-11-03)" in part
+    assert "xai grok-3: output $15.00 → $18.00 (+20%) (first seen 2026-11-03)" in part
+    assert f"openai {ADDED}: input $1.00; output $4.00 (first seen 2026-11-03)" in part
+    assert f"openai {REMOVED}: " in part
+    assert part.count("first seen") == 5
+    earlier = text_of(out / "briefings" / "2026-10-16" / "index.html")
+    assert "LiteLLM model price map since" not in earlier
+
+    # The Market page: every chat model with a token price in the history, plus the curated.
+    table = history(root)
+    live = table[(table["gone_seen"] == "") & table["meter"].isin(["input", "output"])
+                 & (table["mode"] == "realtime") & (table["context_above_tokens"] == "0")
+                 & (table["window_utc"] == "")]
+    pairs = set(zip(live["provider"], live["model"], strict=True))
+    curated = {(p.stem, m) for p in (root / "sources" / "prices").glob("*.yaml")
+               for m in re.findall(r"^\s*- model: (\S+)", p.read_text(), re.M)}
+    market = json.loads((out / "data" / "market.json").read_text())
+    shown = {(r["provider"], r["model"]) for r in market}
+    assert len(market) == len(shown) == len(pairs | curated) > 1500
+    print(f"Market page: {len(market)} models with a token price")
+    page = (out / "market" / "index.html").read_text()
+    assert page.count('<tr data-provider="') == len(market)
+
+    # No inf or nan as a value in any page, feed or data file.
+    for path in out.rglob("*"):
+        if path.suffix in {".html", ".csv", ".json", ".xml", ".txt", ".ics"}:
+            found = NOT_A_NUMBER.search(path.read_text(errors="replace"))
+            assert found is None, f"{path.relative_to(out)}: {found.group()!r}"
