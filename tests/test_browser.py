@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import http.server
+import math
 import shutil
 import subprocess
 import threading
@@ -172,20 +173,22 @@ def test_market_page_sorts_filters_and_fits_a_phone(page, site_url: str) -> None
         return page.locator(f"#market-table tbody tr:not([hidden]) td:nth-child({n})").evaluate_all(
             "cells => cells.map(c => c.getAttribute('data-value') ?? c.textContent)")
 
+    # market.js puts the calculator's Cost and Tokens per $ after Model: Input is the 5th column.
+    assert page.locator("#market-table th").nth(2).inner_text() == "Cost, $"
     # Without a click the order is the build's: output price ascending, free models last.
-    free = rows.evaluate_all("rs => rs.map(r => [r.cells[2], r.cells[5]].some("
+    free = rows.evaluate_all("rs => rs.map(r => [r.cells[4], r.cells[7]].some("
                              "c => c.textContent === 'free'))")
     assert free == sorted(free) and 0 < sum(free) < total
-    outputs = [float(v) for v, f in zip(column(6), free) if v and not f]
+    outputs = [float(v) for v, f in zip(column(8), free) if v and not f]
     assert outputs == sorted(outputs) and outputs[0] > 0
     shot(page, "20-market-by-output", full_page=False)  # 3,000 rows: the top
-    page.locator("#market-table th").nth(2).locator("button").click()  # Input, ascending
-    inputs = [float(v) for v in column(3) if v]
+    page.locator("#market-table th").nth(4).locator("button").click()  # Input, ascending
+    inputs = [float(v) for v in column(5) if v]
     assert inputs == sorted(inputs)
-    page.locator("#market-table th").nth(2).locator("button").click()  # and descending
-    inputs = [float(v) for v in column(3) if v]
+    page.locator("#market-table th").nth(4).locator("button").click()  # and descending
+    inputs = [float(v) for v in column(5) if v]
     assert inputs == sorted(inputs, reverse=True)
-    assert page.locator("#market-table th").nth(2).get_attribute("aria-sort") == "descending"
+    assert page.locator("#market-table th").nth(4).get_attribute("aria-sort") == "descending"
 
     page.select_option("#market-provider", "deepseek")
     providers = set(column(1))
@@ -194,7 +197,7 @@ def test_market_page_sorts_filters_and_fits_a_phone(page, site_url: str) -> None
     assert column(2) == ["deepseek-v4-flash"]
     assert count.inner_text() == f"1 of {total} models"
     # The curated record wins over the catalogues for the same model, and links its source.
-    source = page.locator("#market-table tbody tr:not([hidden]) td:nth-child(9) a")
+    source = page.locator("#market-table tbody tr:not([hidden]) td:nth-child(11) a")
     assert source.inner_text() == "DeepSeek (curated)"
     assert source.get_attribute("href").startswith("https://")
 
@@ -204,3 +207,103 @@ def test_market_page_sorts_filters_and_fits_a_phone(page, site_url: str) -> None
     # The table scrolls inside its box; the page itself does not scroll sideways.
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     shot(page, "21-market-390px", full_page=False)
+
+
+# Each row as the calculator left it: model, provider, the JS figures (Cost's and Tokens per $'s
+# data-value and text), the build's figures of a preset (`data-build-<id>`), and `data-free`.
+_CALCULATED = """(rows, id) => rows.map(r => ({
+  model: r.cells[1].textContent, provider: r.getAttribute('data-provider'),
+  usd: r.cells[2].getAttribute('data-value'), usd_text: r.cells[2].textContent,
+  tokens: r.cells[3].getAttribute('data-value'), tokens_text: r.cells[3].textContent,
+  build: id === null ? null : r.getAttribute('data-build-' + id),
+  free: r.hasAttribute('data-free'), hourly: r.hasAttribute('data-peak'),
+  cached: r.cells[5].getAttribute('data-value') !== ''}))"""
+
+
+def test_market_calculator_matches_the_build_for_every_preset(page, site_url: str) -> None:
+    """The page's figures (market.js) against the build's (tables/market.py), row by row, for
+    each preset of editions.yaml's profiles; then a workload of our own against a hand sum."""
+    page.goto(site_url + "market/")
+    form = page.locator("#market-calculator")
+    assert form.is_visible()
+    select = page.locator("#market-preset")
+    presets = [o.get_attribute("value") for o in select.locator("option").all()]
+    assert presets == ["", "chat-3-1", "cached-agent"]  # your own, then editions.yaml's profiles
+    assert select.input_value() == "chat-3-1"  # the fields start as the first profile
+    rows = page.locator("#market-table tbody tr")
+    for n, profile in enumerate(presets[:0:-1]):  # the last first: each is picked, not defaulted
+        select.select_option(profile)
+        assert page.locator("#market-input-tokens").input_value() == {
+            "chat-3-1": "750000", "cached-agent": "900000"}[profile]
+        got = rows.evaluate_all(_CALCULATED, profile)
+        checked = []
+        for r in got:
+            if r["build"] is None:  # free or unpriced: no figure, and nothing to rank
+                assert (r["usd"], r["tokens"], r["tokens_text"]) == ("", "", "")
+                assert r["usd_text"] == ("free" if r["free"] else ""), r
+                continue
+            usd, _, tokens = r["build"].partition(" ")
+            assert math.isclose(float(r["usd"]), float(usd), rel_tol=1e-9, abs_tol=0), r
+            assert r["tokens"] == "" if not tokens else math.isclose(
+                float(r["tokens"]), float(tokens), rel_tol=1e-9, abs_tol=0), r
+            checked.append(r)
+        # Every priced row, among them DeepSeek's v4-pro (peak and off-peak prices) and models
+        # with a cached-input price (which the second preset's cache hits bill at).
+        assert len(checked) > 3000 and any(r["free"] for r in got)
+        assert ("deepseek", "deepseek-v4-pro") in {(r["provider"], r["model"]) for r in checked
+                                                   if r["hourly"]}
+        assert sum(r["cached"] and not r["hourly"] for r in checked) > 100
+        if n == 0:
+            shot(page, "22-market-calculator", full_page=False)
+
+    # A workload of our own: 2,000,000 input tokens, half of them cache hits, 500,000 output,
+    # a quarter of the traffic off-peak. By hand from the curated files' prices:
+    #   DeepSeek v4-pro, off-peak (the rest of the week) 0.66 / 0.022 cached / 1.98 output,
+    #   peak 1.32 / 0.044 / 3.96: off-peak 2 × (0.66 + 0.022) / 2 + 0.5 × 1.98 = 1.672,
+    #   peak 2 × (1.32 + 0.044) / 2 + 0.5 × 3.96 = 3.344; 0.25 × 1.672 + 0.75 × 3.344 = 2.926.
+    #   OpenAI gpt-5.5, one price all week, 5 / 0.5 / 30: 2 × (5 + 0.5) / 2 + 0.5 × 30 = 20.5.
+    page.locator("#market-input-tokens").fill("2000000")
+    page.locator("#market-output-tokens").fill("500000")
+    page.locator("#market-cache-hit").fill("50")
+    page.locator("#market-offpeak").fill("25")
+    assert select.input_value() == ""
+    assert "2,000,000 input tokens (50 % cache hits)" in page.locator("#market-workload").inner_text()
+    mine = {(r["provider"], r["model"]): r for r in rows.evaluate_all(_CALCULATED, None)}
+    for key, usd in ((("deepseek", "deepseek-v4-pro"), 2.926), (("openai", "gpt-5.5"), 20.5)):
+        assert math.isclose(float(mine[key]["usd"]), usd, rel_tol=1e-9), mine[key]
+        assert math.isclose(float(mine[key]["tokens"]), 2_500_000 / usd, rel_tol=1e-9)
+    assert mine[("deepseek", "deepseek-v4-pro")]["usd_text"] == "2.93"
+    assert mine[("openai", "gpt-5.5")]["tokens_text"] == "121,951"
+
+    # Sortable like the other columns; free and unpriced rows last either way.
+    page.locator("#market-table th").nth(2).locator("button").click()
+    costs = rows.evaluate_all("rs => rs.map(r => r.cells[2].getAttribute('data-value'))")
+    priced = [float(v) for v in costs if v]
+    assert priced == sorted(priced) and costs[:len(priced)] == [v for v in costs if v]
+    # The sort holds as the workload changes, and each row keeps its own prices. No output now:
+    # DeepSeek v4-pro 0.25 × 2 × (0.66 + 0.022) / 2 + 0.75 × 2 × (1.32 + 0.044) / 2 = 1.1935.
+    page.locator("#market-output-tokens").fill("0")
+    costs = [float(v) for v in rows.evaluate_all(
+        "rs => rs.map(r => r.cells[2].getAttribute('data-value'))") if v]
+    assert costs == sorted(costs)
+    mine = {(r["provider"], r["model"]): r for r in rows.evaluate_all(_CALCULATED, None)}
+    assert math.isclose(float(mine[("deepseek", "deepseek-v4-pro")]["usd"]), 1.1935, rel_tol=1e-9)
+    assert math.isclose(float(mine[("openai", "gpt-5.5")]["usd"]), 5.5, rel_tol=1e-9)
+
+    page.set_viewport_size({"width": 390, "height": 844})
+    form.scroll_into_view_if_needed()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    for box in (page.locator(f"#market-{f}").bounding_box()
+                for f in ("input-tokens", "output-tokens", "cache-hit", "offpeak")):
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390
+    shot(page, "23-market-calculator-390px", full_page=False)
+
+
+def test_market_calculator_is_hidden_without_javascript(browser, site_url: str) -> None:
+    context = browser.new_context(java_script_enabled=False, viewport={"width": 1280, "height": 900})
+    pg = context.new_page()
+    pg.goto(site_url + "market/")
+    hidden = pg.locator("#market-calculator").is_hidden()
+    heads = pg.locator("#market-table th").all_inner_texts()
+    context.close()
+    assert hidden and heads[:3] == ["Provider", "Model", "Input"]

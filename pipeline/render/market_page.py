@@ -2,8 +2,12 @@
 files.
 
 The table is HTML written here (every cell escaped: catalogue text is third-party), sorted by
-output price, so it reads without JavaScript; `assets/market.js` adds sorting by any column and
-filtering by provider and text. Numbers carry their exact value in `data-value` for sorting.
+output price, so it reads without JavaScript; `assets/market.js` adds sorting by any column,
+filtering by provider and text, and the calculator: a workload's cost and tokens per dollar per
+model, two columns it computes from the prices in the rows. Numbers carry their exact value in
+`data-value` for sorting; a row whose price depends on the hour carries its off-peak and other
+hours' prices, and every priced row the build's own figures for each preset
+(`data-build-<profile>`: USD, then tokens per USD), which the browser test holds the page's to.
 """
 
 from __future__ import annotations
@@ -16,10 +20,19 @@ import pandas as pd
 
 from pipeline.compose.sources import Sources
 from pipeline.models.links import is_allowed_link
+from pipeline.models.prices import WorkloadProfile
 from pipeline.tables.catalogue_history import CHANGE_COLUMNS, history_changes
 from pipeline.tables.catalogue_history import COLUMNS as PERIOD_COLUMNS
 from pipeline.tables.frames import csv_bytes, json_bytes, records
-from pipeline.tables.market import COLUMNS, catalogue_rows, curated_rows, market_table
+from pipeline.tables.market import (
+    COLUMNS,
+    TIER_METERS,
+    calculator_profiles,
+    catalogue_rows,
+    curated_rows,
+    market_table,
+    preset_figures,
+)
 
 HISTORY_COLUMNS = ("catalogue", *PERIOD_COLUMNS)
 """The columns of `data/price-history.csv`: every period of every published catalogue."""
@@ -39,15 +52,102 @@ def _price(value: float) -> str:
     return f'<td data-value="{value!r}">{text}</td>'
 
 
-def market_page_md(table: pd.DataFrame, as_of: dt.date) -> str:
-    """Return the Market page: a count, how to read it, the filters and the table."""
+def _finite(value: float) -> bool:
+    return value is not None and math.isfinite(value)
+
+
+def _row_attributes(row, figures: list[tuple[str, float, float]]) -> str:
+    """Return a row's data attributes: its provider, `data-free`, its prices by kind of hour
+    where they depend on it, and the build's figures of each preset (`figures`: id, USD, tokens
+    per USD). Only finite numbers: an empty or absent attribute is the page's blank."""
+    attrs = [f'data-provider="{html.escape(row.provider)}"']
+    if row.free:
+        attrs.append("data-free")
+    if _finite(row.offpeak_week_share):
+        for prefix in ("offpeak", "peak"):
+            prices = [getattr(row, f"{prefix}_{m}_usd_per_mtok") for m in TIER_METERS]
+            if all(_finite(v) for v in prices):
+                attrs.append(f'data-{prefix}="{" ".join(repr(float(v)) for v in prices)}"')
+        attrs.append(f'data-offpeak-week="{float(row.offpeak_week_share)!r}"')
+    for profile_id, usd, tokens in figures:
+        if _finite(usd):
+            value = f"{float(usd)!r} {repr(float(tokens)) if _finite(tokens) else ''}".rstrip()
+            attrs.append(f'data-build-{profile_id}="{value}"')
+    return " ".join(attrs)
+
+
+def _field(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
+
+
+def calculator_html(profiles: list[WorkloadProfile]) -> str:
+    """Return the calculator's form, hidden until market.js runs: a preset select, the four
+    fields, a note on how it prices, and the output region that sums up the workload."""
+    presets = ['<option value="">your own</option>']
+    for p in profiles:
+        # A profile is a share of input tokens: as a workload, 1,000,000 tokens split by it.
+        input_tokens = 1_000_000 * p.input_share
+        offpeak = "" if p.offpeak_share is None else _field(100 * p.offpeak_share)
+        presets.append(
+            f'<option value="{html.escape(p.id)}" data-input-tokens="{_field(input_tokens)}" '
+            f'data-output-tokens="{_field(1_000_000 - input_tokens)}" '
+            f'data-cache-hit="{_field(100 * p.cache_hit_rate)}" data-offpeak="{offpeak}">'
+            f"{html.escape(p.title)}</option>")
+    first = profiles[0] if profiles else None
+    # The fields start as the first preset (without one, as the market's usual 3:1 chat).
+    start = 1_000_000 * first.input_share if first else 750_000
+    hits = _field(100 * first.cache_hit_rate) if first else "0"
+    offpeak = ("" if first is None or first.offpeak_share is None
+               else _field(100 * first.offpeak_share))
+
+    def field(ident: str, label: str, value: str, extra: str = "") -> str:
+        return (f'<p><label for="{ident}">{label}</label> <input id="{ident}" type="number" '
+                f'min="0" step="any" value="{value}"{extra}></p>')
+
+    return "".join([
+        '<form id="market-calculator" class="market-calculator" hidden>',
+        "<fieldset><legend>Price a workload</legend>",
+        ('<p><label for="market-preset">Preset</label> <select id="market-preset">'
+         f'{"".join(presets)}</select></p>' if profiles else ""),
+        field("market-input-tokens", "Input tokens", _field(start)),
+        field("market-output-tokens", "Output tokens", _field(1_000_000 - start)),
+        field("market-cache-hit", "Cache hits, % of input tokens", hits, ' max="100"'),
+        field("market-offpeak", "Off-peak share, % of traffic", offpeak,
+              ' max="100" placeholder="by the hours"'),
+        "</fieldset>",
+        ("<p>The <strong>Cost</strong> column is what this workload costs with each model, in "
+         "US dollars, and <strong>Tokens per $</strong> how many of its tokens one dollar buys. "
+         "Cache hits bill at the cached-input price, or at the input price where a model has "
+         "none. Where a price depends on the hour (DeepSeek's peak hours), the off-peak share "
+         "bills at the model's off-peak prices and the rest at its other hours' prices; left "
+         "empty, traffic is spread evenly over the week's hours. A model with one price all "
+         "week bills it all at the prices below. Each preset is a workload profile the "
+         "editions blend prices for, as 1,000,000 tokens split by its input share and with its "
+         "cache-hit rate: its cost is then the blended price per million tokens."
+         + (f" {html.escape(first.title)}, for one, is {start:,.0f} input and "
+            f"{1_000_000 - start:,.0f} output tokens." if first else "")
+         + " Base band, realtime; free models show as free, never ranked.</p>"),
+        '<p><output id="market-workload" for="market-input-tokens market-output-tokens '
+        'market-cache-hit market-offpeak" aria-live="polite"></output></p>',
+        "</form>"])
+
+
+def market_page_md(table: pd.DataFrame, as_of: dt.date,
+                   profiles: list[WorkloadProfile] | None = None) -> str:
+    """Return the Market page: a count, how to read it, the calculator (presets: `profiles`),
+    the filters and the table."""
+    profiles = calculator_profiles(profiles or [])
     providers = sorted(set(table["provider"]))
     free = int(table["free"].sum())
-    head = "".join(f'<th scope="col" data-kind="{"number" if number else "text"}">'
-                   f'<button type="button">{html.escape(title)}</button></th>'
-                   for _, title, number in SHOWN)
+    figures = preset_figures(table, profiles)
+    columns = [(p.id, figures[f"{p.id}_usd_per_mtok"].to_numpy(),
+                figures[f"{p.id}_tokens_per_usd"].to_numpy()) for p in profiles]
+    # data-column: market.js finds the prices it prices a workload with by it, not by position.
+    head = "".join(f'<th scope="col" data-kind="{"number" if number else "text"}" '
+                   f'data-column="{column}"><button type="button">{html.escape(title)}</button></th>'
+                   for column, title, number in SHOWN)
     rows = []
-    for row in table.itertuples(index=False):
+    for i, row in enumerate(table.itertuples(index=False)):
         cells = []
         for column, _, number in SHOWN:
             value = getattr(row, column)
@@ -61,7 +161,8 @@ def market_page_md(table: pd.DataFrame, as_of: dt.date) -> str:
                              if is_allowed_link(href) else f"<td>{text}</td>")
             else:
                 cells.append(f"<td>{html.escape(str(value))}</td>")
-        rows.append(f'<tr data-provider="{html.escape(row.provider)}">{"".join(cells)}</tr>')
+        attrs = _row_attributes(row, [(k, usd[i], tokens[i]) for k, usd, tokens in columns])
+        rows.append(f'<tr {attrs}>{"".join(cells)}</tr>')
     options = "".join(f'<option value="{html.escape(p)}">{html.escape(p)}</option>'
                       for p in providers)
     return "\n".join([
@@ -75,6 +176,7 @@ def market_page_md(table: pd.DataFrame, as_of: dt.date) -> str:
          f"ECB rate of their record's date. {free} models list a zero price: shown as free, "
          "never ranked. Sorted by output price; the data is in "
          "[market.csv](data/market.csv)."), "",
+        calculator_html(profiles), "",
         '<div class="market-filters" hidden>'
         '<label>Provider <select id="market-provider"><option value="">all</option>'
         f"{options}</select></label> "
@@ -96,7 +198,8 @@ def market_files(sources: Sources, as_of: dt.date) -> dict[str, str | bytes]:
     if curated is None and not rows:
         return {"market.md": "# Market\n\nNo prices in this repository.\n"}
     table = market_table([*([] if curated is None else [curated]), *rows])
-    files: dict[str, str | bytes] = {"market.md": market_page_md(table, as_of),
+    files: dict[str, str | bytes] = {"market.md": market_page_md(table, as_of,
+                                                                 sources.series.profiles),
                                      "data/market.csv": market_csv(table),
                                      "data/market.json": market_json(table)}
     if published:

@@ -5,6 +5,11 @@ the curated record winning for the same provider and model.
 Prices are the rest-of-week, base-band, realtime ones in USD per million tokens (batch beside);
 a catalogue price counts from the snapshot that first showed it, so a past date sees only what
 was known then. Zero is free: kept and marked, never ranked (`free`).
+
+The Market page's calculator prices a workload (a share of input tokens, cache hits, an
+off-peak share) with `workload_usd_per_mtok`: tables.cost.blended_per_mtok's blend over the whole
+table at once, from each row's listed prices and, where the price depends on the hour, its
+prices in off-peak hours and in the others (TIER_COLUMNS).
 """
 
 from __future__ import annotations
@@ -16,11 +21,12 @@ import numpy as np
 import pandas as pd
 
 from pipeline.models.catalogues import Catalogue
-from pipeline.models.prices import PriceFile
+from pipeline.models.prices import PriceFile, WorkloadProfile
 from pipeline.models.sourced import Sourced
 from pipeline.normalize.fx import RateNotFound, RateTable
+from pipeline.normalize.windows import record_windows, week_shares
 from pipeline.tables.catalogue_history import snapshot_time
-from pipeline.tables.cost import day_end, record_at, record_fx, tier_price
+from pipeline.tables.cost import day_end, record_at, record_fx, tier_price, week_start
 
 METERS = ("input", "cached_input", "cache_write", "output")
 COLUMNS = ("provider", "model", "input_usd_per_mtok", "cached_input_usd_per_mtok",
@@ -28,6 +34,14 @@ COLUMNS = ("provider", "model", "input_usd_per_mtok", "cached_input_usd_per_mtok
            "batch_output_usd_per_mtok", "currency", "list_input_per_mtok",
            "list_output_per_mtok", "free", "source", "source_url", "last_change")
 """The columns of `data/market.csv`, in order."""
+TIER_METERS = ("input", "cached_input", "output")
+TIER_COLUMNS = (*(f"offpeak_{m}_usd_per_mtok" for m in TIER_METERS),
+                *(f"peak_{m}_usd_per_mtok" for m in TIER_METERS), "offpeak_week_share")
+"""Beside COLUMNS, for a model whose price depends on the hour: its prices in off-peak hours
+and in the others (peak or standard), each averaged over those hours of the week as
+tables.cost.window_weights weighs them, cache hits at the input price where there is no cached
+one; and the off-peak hours' share of the week. NaN for a kind of hour a model does not have;
+all NaN for a model with one price all week, or without an input or output price."""
 
 
 def catalogue_rows(history: pd.DataFrame, catalogue: Catalogue, as_of: dt.date) -> pd.DataFrame:
@@ -39,9 +53,9 @@ def catalogue_rows(history: pd.DataFrame, catalogue: Catalogue, as_of: dt.date) 
     live = ((h["first_seen"] <= end) & ((h["gone_seen"] == "") | (h["gone_seen"] > end))
             & ((h["from_date"] == "") | (h["from_date"] <= day))
             & ((h["to_date"] == "") | (h["to_date"] > day))
-            & (h["context_above_tokens"] == "0") & (h["window_utc"] == "")
-            & h["ttl_minutes"].isin(["", "5"]))
-    h = h[live]
+            & (h["context_above_tokens"] == "0") & h["ttl_minutes"].isin(["", "5"]))
+    windowed = h[live & (h["window_utc"] != "")]
+    h = h[live & (h["window_utc"] == "")]
     # By the catalogue's own provider too: two of its providers that are one company for us
     # (gemini, vertex_ai) stay two rows here, and the first in key order is kept below, whole,
     # rather than one row mixing their meters.
@@ -56,10 +70,74 @@ def catalogue_rows(history: pd.DataFrame, catalogue: Catalogue, as_of: dt.date) 
     out["last_change"] = h.groupby(keys)["first_seen"].max().str[:10]
     out = out.reset_index()
     out = out[out[["input_usd_per_mtok", "output_usd_per_mtok"]].notna().any(axis=1)]
+    out = out.merge(_catalogue_tiers(windowed, out, keys), on=keys, how="left")
     out = out.drop_duplicates(["provider", "model"]).drop(columns="catalogue_provider")
     return out.assign(currency="USD", list_input_per_mtok=out["input_usd_per_mtok"],
                       list_output_per_mtok=out["output_usd_per_mtok"], source=catalogue.name,
                       source_url=str(catalogue.page))
+
+
+def _catalogue_tiers(windowed: pd.DataFrame, rest: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """Return `keys` and TIER_COLUMNS for the models of `rest` (rows with their rest-of-day
+    prices) that a catalogue also prices in a daily UTC window (`windowed`: its live rows)."""
+    w = windowed[(windowed["mode"] == "realtime") & windowed["meter"].isin(TIER_METERS)]
+    if w.empty:
+        return _tiers(pd.DataFrame(columns=[*keys, "share", "offpeak", *TIER_METERS]), keys)
+    meters = list(TIER_METERS)
+    prices = w.pivot_table(index=[*keys, "window_utc"], columns="meter", values="usd_per_mtok",
+                           aggfunc="first").reindex(columns=meters)
+    day = rest.set_index(keys)[[f"{m}_usd_per_mtok" for m in meters]].set_axis(meters, axis=1)
+    prices = prices[prices.index.droplevel("window_utc").isin(day.index)]
+    base = day.reindex(prices.index.droplevel("window_utc")).set_axis(prices.index)
+    # The catalogue names no tier. A window dearer than the rest of the day (by input, else by
+    # output) is peak and the rest off-peak (genai-prices lists DeepSeek's night discount as the
+    # rest of the day); any other window is off-peak, as `brief import` names them
+    # (formats/price_map.py).
+    by_input = prices["input"].notna() & base["input"].notna()
+    dearer = (prices["input"] > base["input"]).where(by_input, prices["output"] > base["output"])
+    # A meter the window does not price bills at the rest of the day's, as tier_price falls back.
+    prices = prices.fillna(base)
+    text = prices.index.get_level_values("window_utc").str
+    start = text[0:2].astype(int) * 60 + text[3:5].astype(int)
+    end = text[6:8].astype(int) * 60 + text[9:11].astype(int)
+    # A span that ends where it starts is the whole day, as normalize/windows.py reads one.
+    minutes = np.where((end - start) % 1440 == 0, 1440, (end - start) % 1440)
+    parts = prices.assign(share=minutes / 1440, offpeak=~dearer.to_numpy()).droplevel("window_utc")
+    by_model = parts.groupby(level=keys)
+    rest_share = 1 - by_model["share"].sum()
+    rest_part = day.reindex(rest_share.index).assign(
+        share=rest_share, offpeak=~by_model["offpeak"].any())
+    slots = pd.concat([parts, rest_part]).reset_index()
+    # Windows that overlap (more than a day between them): which price holds when is unknown.
+    overlapping = rest_share[rest_share < -1e-9].index
+    slots = slots[~pd.MultiIndex.from_frame(slots[keys]).isin(overlapping)]
+    return _tiers(slots, keys)
+
+
+def _tiers(slots: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """Return `keys` and TIER_COLUMNS from `slots`: one row per part of a model's week that has
+    its own prices (TIER_METERS, USD per Mtok), with its `share` of the week's hours and whether
+    it is `offpeak`."""
+    meters = list(TIER_METERS)
+    slots = slots[slots["share"].astype(float) > 0]
+    slots = slots.assign(share=slots["share"].astype(float), offpeak=slots["offpeak"].astype(bool),
+                         **{m: slots[m].astype(float) for m in meters})
+    # No cached price in those hours: cache hits bill as input (tables.cost.blended_per_mtok).
+    slots = slots.assign(cached_input=slots["cached_input"].fillna(slots["input"]))
+    weighted = slots[meters].mul(slots["share"], axis=0).assign(share=slots["share"])
+    out = slots[keys].drop_duplicates().set_index(keys)
+    for prefix, mask in (("offpeak", slots["offpeak"]), ("peak", ~slots["offpeak"])):
+        sums = weighted[mask].groupby([slots.loc[mask, k] for k in keys]).sum()
+        mean = sums[meters].div(sums["share"], axis=0)
+        for m in meters:
+            out[f"{prefix}_{m}_usd_per_mtok"] = mean[m].reindex(out.index)
+        if prefix == "offpeak":
+            out["offpeak_week_share"] = sums["share"].reindex(out.index).fillna(0.0)
+    # A part without an input or output price: the blend has none (blended_per_mtok gives None),
+    # and the rest of the week, at whose prices the parts without their own bill, lacks it too.
+    gaps = slots[meters].isna().any(axis=1).groupby([slots[k] for k in keys]).any()
+    out.loc[gaps.reindex(out.index).to_numpy(dtype=bool), list(TIER_COLUMNS)] = np.nan
+    return out.reset_index()[[*keys, *TIER_COLUMNS]].astype({c: float for c in TIER_COLUMNS})
 
 
 def curated_rows(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
@@ -67,7 +145,7 @@ def curated_rows(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
     """Return one row per curated model in force at the end of `as_of`, from the list it is
     quoted from (USD when it has one), converted at the ECB rate of its record's date."""
     at = day_end(as_of)
-    rows = []
+    rows, slots = [], []
     for provider, sourced in sorted(files.items()):
         for model, quoted in sourced.model.quote_lists.items():
             # The quoted list first (USD when it prices the model), else any list in force then.
@@ -83,7 +161,15 @@ def curated_rows(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
             listed = {m: tier_price(plist, record, m, None) for m in METERS}
             batch = {m: tier_price(plist, record, m, None, mode="batch")
                      for m in ("input", "output")}
-
+            windows = record_windows(plist, record)
+            tier = {w.name: w.tier for w in windows} | {None: record.rest_tier}
+            # Each part of the week (a window, the rest) with its time share, as window_weights
+            # starts from; none for a record without windows.
+            for name, share in (week_shares(windows, week_start(at)).items() if windows else ()):
+                slots.append({"provider": provider, "model": model, "share": share,
+                              "offpeak": tier[name] == "off-peak",
+                              **{m: _usd(tier_price(plist, record, m, name), usd)
+                                 for m in TIER_METERS}})
             rows.append({
                 "provider": provider, "model": model,
                 **{f"{m}_usd_per_mtok": _usd(listed[m], usd) for m in METERS},
@@ -94,7 +180,10 @@ def curated_rows(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
                 "list_output_per_mtok": np.nan if listed["output"] is None else listed["output"],
                 "source": f"{sourced.model.name} (curated)", "source_url": str(record.source_url),
                 "last_change": record.from_.date().isoformat()})
-    return pd.DataFrame(rows, columns=[c for c in COLUMNS if c != "free"])
+    keys = ["provider", "model"]
+    table = pd.DataFrame(rows, columns=[c for c in COLUMNS if c != "free"])
+    tiers = _tiers(pd.DataFrame(slots, columns=[*keys, "share", "offpeak", *TIER_METERS]), keys)
+    return table.merge(tiers, on=keys, how="left")
 
 
 def _usd(value: float | None, usd_per_unit: float) -> float:
@@ -111,4 +200,54 @@ def market_table(parts: Sequence[pd.DataFrame]) -> pd.DataFrame:
     table["free"] = (prices == 0).any(axis=1)
     table = table.sort_values(["free", "output_usd_per_mtok", "input_usd_per_mtok", "provider",
                                "model"], kind="stable", na_position="last", ignore_index=True)
-    return table[list(COLUMNS)]
+    return table.reindex(columns=[*COLUMNS, *TIER_COLUMNS])
+
+
+def workload_usd_per_mtok(table: pd.DataFrame, input_share: float, cache_hit_rate: float,
+                          offpeak_share: float | None = None) -> pd.Series:
+    """Return each row's blended USD per million tokens for a workload, as
+    tables.cost.blended_per_mtok blends a record: `input_share` of the tokens are input,
+    `cache_hit_rate` of those cache hits (at the cached-input price, else at input), and
+    `offpeak_share` of the traffic in off-peak hours (None: spread over the week's hours).
+    NaN for a free model and where the input or output price is missing."""
+    h = cache_hit_rate
+
+    def blend(p: dict[str, pd.Series]) -> pd.Series:
+        return (input_share * ((1 - h) * p["input"] + h * p["cached_input"])
+                + (1 - input_share) * p["output"])
+
+    listed = {m: table[f"{m}_usd_per_mtok"] for m in TIER_METERS}
+    listed["cached_input"] = listed["cached_input"].fillna(listed["input"])
+    off = {m: table[f"offpeak_{m}_usd_per_mtok"] for m in TIER_METERS}
+    on = {m: table[f"peak_{m}_usd_per_mtok"] for m in TIER_METERS}
+    # Hours of one kind only: all the traffic bills at them (window_weights then ignores the
+    # off-peak share).
+    off, on = ({m: off[m].fillna(on[m]) for m in TIER_METERS},
+               {m: on[m].fillna(off[m]) for m in TIER_METERS})
+    share = table["offpeak_week_share"] if offpeak_share is None else offpeak_share
+    by_hour = share * blend(off) + (1 - share) * blend(on)
+    usd = by_hour.where(table["offpeak_week_share"].notna(), blend(listed))
+    return usd.mask(table["free"].astype(bool))
+
+
+def tokens_per_usd(usd_per_mtok: pd.Series) -> pd.Series:
+    """Return how many tokens one US dollar buys at each price; NaN where the price is missing
+    or zero, never inf (a free model is not a figure to rank)."""
+    return 1_000_000 / usd_per_mtok.where(usd_per_mtok > 0)
+
+
+def calculator_profiles(profiles: Sequence[WorkloadProfile]) -> list[WorkloadProfile]:
+    """Return the profiles the Market page offers as presets: the realtime ones (the page prices
+    the realtime list; a batch profile's figures are data/blended.csv's)."""
+    return [p for p in profiles if p.mode == "realtime"]
+
+
+def preset_figures(table: pd.DataFrame, profiles: Sequence[WorkloadProfile]) -> pd.DataFrame:
+    """Return `<id>_usd_per_mtok` and `<id>_tokens_per_usd` of each calculator profile for every
+    row of `table`: what the page's calculator must show for the preset (the browser test)."""
+    out = pd.DataFrame(index=table.index)
+    for p in calculator_profiles(profiles):
+        usd = workload_usd_per_mtok(table, p.input_share, p.cache_hit_rate, p.offpeak_share)
+        out[f"{p.id}_usd_per_mtok"] = usd
+        out[f"{p.id}_tokens_per_usd"] = tokens_per_usd(usd)
+    return out

@@ -1,5 +1,6 @@
-// The Market page's table: sort by any column, filter by provider and text. Without JavaScript
-// the table is whole and sorted by output price; the filters stay hidden.
+// The Market page's table: sort by any column, filter by provider and text, and price a workload
+// (the calculator: two columns, Cost and Tokens per $). Without JavaScript the table is whole and
+// sorted by output price; the filters and the calculator stay hidden.
 (function () {
   "use strict";
   function setUp() {
@@ -13,6 +14,134 @@
     var search = document.getElementById("market-search");
     var count = document.getElementById("market-count");
     var headers = table.tHead.rows[0].cells;
+    var sorted = null;  // [column, ascending] of the last sort: kept as the workload changes
+    var form = document.getElementById("market-calculator");
+    if (form) { setUpCalculator(); }
+
+    // The blend of tables/market.py (workload_usd_per_mtok), which the build's figures of each
+    // preset come from (data-build-<profile> on each row; tests/test_browser.py compares them):
+    // USD per million tokens, `share` of them input, `hits` of those from the cache.
+    function blend(p, share, hits) {  // p: [input, cached input, output]
+      return share * ((1 - hits) * p[0] + hits * p[1]) + (1 - share) * p[2];
+    }
+
+    function usdPerMtok(r, share, hits, offpeak) {
+      if (r.week === null) {  // one price all week
+        var p = r.listed;
+        return p[0] === null || p[2] === null ? null : blend(p, share, hits);
+      }
+      // Hours of one kind only: all the traffic at their prices. Empty field: the week's hours.
+      var off = r.off || r.peak, on = r.peak || r.off;
+      var s = offpeak === null ? r.week : offpeak;
+      return s * blend(off, share, hits) + (1 - s) * blend(on, share, hits);
+    }
+
+    function setUpCalculator() {
+      var at = {};
+      Array.prototype.forEach.call(headers, function (th, i) {
+        at[th.getAttribute("data-column")] = i;
+      });
+      function price(row, column) {
+        var value = row.cells[at[column]].getAttribute("data-value");
+        return value ? parseFloat(value) : null;
+      }
+      function hourly(row, name) {
+        var text = row.getAttribute(name);
+        return text ? text.split(" ").map(parseFloat) : null;
+      }
+      // Read once, before the two columns shift the cells; its own array, which sorting leaves
+      // as it is (it reorders `rows`).
+      var priced = rows.map(function (row) {
+        var input = price(row, "input_usd_per_mtok");
+        var cached = price(row, "cached_input_usd_per_mtok");
+        var week = row.getAttribute("data-offpeak-week");
+        return {row: row, free: row.hasAttribute("data-free"),
+                listed: [input, cached === null ? input : cached, price(row, "output_usd_per_mtok")],
+                off: hourly(row, "data-offpeak"), peak: hourly(row, "data-peak"),
+                week: week ? parseFloat(week) : null};
+      });
+      var cost = at.model + 1, perUsd = at.model + 2;
+      [["workload_usd", "Cost, $"], ["tokens_per_usd", "Tokens per $"]].forEach(function (c, k) {
+        var th = document.createElement("th"), button = document.createElement("button");
+        th.scope = "col";
+        th.setAttribute("data-kind", "number");
+        th.setAttribute("data-column", c[0]);
+        button.type = "button";
+        button.textContent = c[1];
+        th.appendChild(button);
+        headers[0].parentNode.insertBefore(th, headers[cost + k]);
+        rows.forEach(function (row) {
+          var td = document.createElement("td");
+          td.setAttribute("data-value", "");
+          row.insertBefore(td, row.cells[cost + k]);
+        });
+      });
+
+      var inputTokens = document.getElementById("market-input-tokens");
+      var outputTokens = document.getElementById("market-output-tokens");
+      var cacheHit = document.getElementById("market-cache-hit");
+      var offpeak = document.getElementById("market-offpeak");
+      var summary = document.getElementById("market-workload");
+      var preset = document.getElementById("market-preset");
+      var fields = [[inputTokens, "data-input-tokens"], [outputTokens, "data-output-tokens"],
+                    [cacheHit, "data-cache-hit"], [offpeak, "data-offpeak"]];
+
+      function read(input, fallback, most) {  // a blank or unreadable field: its default
+        var value = parseFloat(input.value);
+        return isNaN(value) ? fallback : Math.min(Math.max(value, 0), most);
+      }
+      function money(v) {  // as the build writes prices (render/market_page.py, _price)
+        return v < 0.1 ? String(Number(v.toPrecision(4)))
+          : v.toLocaleString("en-US", {minimumFractionDigits: 2, maximumFractionDigits: 2});
+      }
+      function recompute() {
+        var tokensIn = read(inputTokens, 0, Infinity), tokensOut = read(outputTokens, 0, Infinity);
+        var hits = read(cacheHit, 0, 100) / 100, share = read(offpeak, null, 100);
+        var total = tokensIn + tokensOut, mtok = total / 1e6;
+        share = share === null ? null : share / 100;
+        priced.forEach(function (r) {
+          var a = r.row.cells[cost], b = r.row.cells[perUsd];
+          var per = r.free || total === 0 ? null : usdPerMtok(r, tokensIn / total, hits, share);
+          var usd = per === null ? null : per * mtok;
+          var tokens = usd === null || !(usd > 0) ? null : total / usd;
+          // Free: shown as free, never ranked (no value to sort by), no tokens per dollar.
+          a.textContent = r.free ? "free" : usd === null ? "" : money(usd);
+          a.setAttribute("data-value", usd === null ? "" : String(usd));
+          b.textContent = tokens === null ? "" : Math.round(tokens).toLocaleString("en-US");
+          b.setAttribute("data-value", tokens === null ? "" : String(tokens));
+        });
+        summary.textContent = total === 0 ? "Set some input or output tokens to price a workload."
+          : "Priced: " + tokensIn.toLocaleString("en-US") + " input tokens (" +
+            (hits * 100).toLocaleString("en-US") + " % cache hits) and " +
+            tokensOut.toLocaleString("en-US") + " output tokens, off-peak share " +
+            (share === null ? "by the week's hours" : (share * 100).toLocaleString("en-US") + " %") +
+            ": Cost and Tokens per $ are the columns after Model.";
+        if (preset) {  // the preset these fields are, else "your own"
+          var same = Array.prototype.filter.call(preset.options, function (o) {
+            return o.value && fields.every(function (f) { return f[0].value === o.getAttribute(f[1]); });
+          });
+          preset.value = same.length ? same[0].value : "";
+        }
+        if (sorted && (sorted[0] === cost || sorted[0] === perUsd)) { sortBy(sorted[0], sorted[1]); }
+      }
+
+      if (preset) {
+        preset.addEventListener("change", function () {
+          var chosen = preset.options[preset.selectedIndex];
+          if (chosen.value) {
+            fields.forEach(function (f) { f[0].value = chosen.getAttribute(f[1]); });
+          }
+          recompute();
+        });
+      }
+      // The select's own change is handled above; the fields' input events here.
+      form.addEventListener("input", function (event) {
+        if (event.target !== preset) { recompute(); }
+      });
+      form.addEventListener("submit", function (event) { event.preventDefault(); });
+      form.hidden = false;
+      recompute();
+    }
 
     function key(row, column, kind) {
       var cell = row.cells[column];
@@ -23,10 +152,10 @@
       return cell.textContent.toLowerCase();
     }
 
-    function sortBy(column) {
+    function sortBy(column, ascending) {
       var th = headers[column];
       var kind = th.getAttribute("data-kind");
-      var ascending = th.getAttribute("aria-sort") !== "ascending";
+      sorted = [column, ascending];
       for (var i = 0; i < headers.length; i++) { headers[i].removeAttribute("aria-sort"); }
       th.setAttribute("aria-sort", ascending ? "ascending" : "descending");
       rows.sort(function (a, b) {
@@ -51,7 +180,9 @@
     }
 
     Array.prototype.forEach.call(headers, function (th, column) {
-      th.querySelector("button").addEventListener("click", function () { sortBy(column); });
+      th.querySelector("button").addEventListener("click", function () {
+        sortBy(column, th.getAttribute("aria-sort") !== "ascending");
+      });
     });
     provider.addEventListener("change", filter);
     search.addEventListener("input", filter);
