@@ -7,7 +7,12 @@ import datetime as dt
 
 import pandas as pd
 
-from pipeline.compose.catalogue_moves import catalogue_figures, move_words, window_moves
+from pipeline.compose.catalogue_moves import (
+    catalogue_figures,
+    move_words,
+    window_moves,
+    without_models,
+)
 from pipeline.formats.price_map import ImportedPrice
 from pipeline.models.catalogues import Catalogue
 from pipeline.tables.catalogue_history import (
@@ -49,14 +54,14 @@ CHANGES = pd.DataFrame([
 
 
 def test_a_window_is_what_snapshots_first_showed_in_it_without_curated_models():
-    got = window_moves(CHANGES, day_end(dt.date(2026, 9, 4)), day_end(dt.date(2026, 9, 11)),
-                       {("curated-co", "kept")})
+    uncurated = without_models(CHANGES, {("curated-co", "kept")})
+    got = window_moves(uncurated, day_end(dt.date(2026, 9, 4)), day_end(dt.date(2026, 9, 11)))
     assert list(got["model"]) == ["small", "big", "big", "fresh", "fresh", "old"]
 
 
 def test_the_figure_lists_every_move_biggest_first_with_first_seen_dates():
-    moves = window_moves(CHANGES, day_end(dt.date(2026, 9, 4)), day_end(dt.date(2026, 9, 11)),
-                         {("curated-co", "kept")})
+    moves = window_moves(without_models(CHANGES, {("curated-co", "kept")}),
+                         day_end(dt.date(2026, 9, 4)), day_end(dt.date(2026, 9, 11)))
     (figure,) = catalogue_figures(moves, [CAT], dt.date(2026, 9, 4))
     assert figure.label == ("Cat map since 2026-09-04: 4 models moved (2 repriced, 1 newly "
                             "listed, 1 no longer listed)")

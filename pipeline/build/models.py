@@ -9,9 +9,8 @@ from pipeline.build.memo import Memo
 from pipeline.build.prices import prices_chart_key
 from pipeline.compose.model_pages import model_page, tracked_models
 from pipeline.compose.sources import Sources
-from pipeline.render import prices_page
 from pipeline.render.drawing import NOW, Drawing, Draws
-from pipeline.render.model_page import chart_path, model_page_md, models_index_md
+from pipeline.render.model_page import chart_path, chart_svg, model_page_md, models_index_md
 
 
 def model_files(sources: Sources, as_of: dt.date, memo: Memo, code: str,
@@ -24,6 +23,6 @@ def model_files(sources: Sources, as_of: dt.date, memo: Memo, code: str,
         files[f"models/{page.slug}.md"] = model_page_md(page, as_of)
         if page.lists:
             files[chart_path(page)] = memo.get(
-                prices_chart_key(page.chart, code),
-                lambda c=page.chart: drawer.submit(prices_page.svg, c))
+                "model-" + prices_chart_key(page.chart, code),
+                lambda c=page.chart: drawer.submit(chart_svg, c))
     return files

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 
 import pandas as pd
 
-from pipeline.compose.catalogue_moves import catalogue_figures, window_moves
+from pipeline.compose.catalogue_moves import catalogue_figures, window_moves, without_models
 from pipeline.compose.charts import ChartSpec
 from pipeline.compose.hardware import (
     FigureIndex,
@@ -112,6 +112,7 @@ class Parts:
         self._hardware_index: FigureIndex | None = None
         self._feed_index: FeedItems | None = None
         self._catalogue_changes: pd.DataFrame | None = None
+        self._uncurated_changes: pd.DataFrame | None = None
 
     def quotes(self, *dates: dt.date) -> Quotes:
         """Return the blended prices at the end of each edition date and of the week before the
@@ -175,9 +176,11 @@ class Parts:
     def catalogue_window(self, date: dt.date, previous: dt.date | None) -> pd.DataFrame:
         """Return the catalogue moves of the window (previous, date], without the models a
         curated file prices."""
+        if self._uncurated_changes is None:
+            self._uncurated_changes = without_models(self.catalogue_changes(),
+                                                     curated_models(self.sources))
         start = previous if previous is not None else date - FIRST_EDITION_LOOKBACK
-        return window_moves(self.catalogue_changes(), day_end(start), day_end(date),
-                            curated_models(self.sources))
+        return window_moves(self._uncurated_changes, day_end(start), day_end(date))
 
     def catalogues(self, date: dt.date, previous: dt.date | None,
                    moves: pd.DataFrame | None = None) -> list[Item]:
