@@ -144,7 +144,8 @@ def test_reading_path_home_edition_chart_search_archive(page, site_url: str) -> 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("path", ["", f"briefings/{EDITIONS[2]}/", "archive/", "about/", "data/",
-                                  "market/"])
+                                  "market/", "models/", "models/deepseek-deepseek-v4-flash/",
+                                  "models/openai-o3/", "discrepancies/", "changes/"])
 def test_no_serious_accessibility_violations(browser, site_url: str, path: str,
                                             scheme: str) -> None:
     axe = _ensure_axe()
@@ -197,7 +198,7 @@ def test_market_page_sorts_filters_and_fits_a_phone(page, site_url: str) -> None
     assert column(2) == ["deepseek-v4-flash"]
     assert count.inner_text() == f"1 of {total} models"
     # The curated record wins over the catalogues for the same model, and links its source.
-    source = page.locator("#market-table tbody tr:not([hidden]) td:nth-child(11) a")
+    source = page.locator("#market-table tbody tr:not([hidden]) td:nth-child(12) a")
     assert source.inner_text() == "DeepSeek (curated)"
     assert source.get_attribute("href").startswith("https://")
 
@@ -307,3 +308,49 @@ def test_market_calculator_is_hidden_without_javascript(browser, site_url: str) 
     heads = pg.locator("#market-table th").all_inner_texts()
     context.close()
     assert hidden and heads[:3] == ["Provider", "Model", "Input"]
+
+
+_MODEL_HEADS = ["From", "Input", "Cached input", "Output", "Source"]
+
+
+# (path, screenshot name, the header cells of its first table, whether every table has them)
+@pytest.mark.parametrize(("path", "name", "heads", "every_table"), [
+    ("models/deepseek-deepseek-v4-flash/", "24-model-deepseek-v4-flash", _MODEL_HEADS, True),
+    ("models/openai-o3/", "24-model-openai-o3", _MODEL_HEADS, True),
+    ("models/", "24-models", ["Model", "Input", "Cached input", "Output", "Since"], False),
+    ("discrepancies/", "25-discrepancies", ["Provider", "Model", "Price", "Curated", "Catalogue",
+                                            "Difference", "Since", "Days"], False),
+    ("changes/", "26-changes", ["First seen", "Catalogue", "Provider", "Model", "Price", "Was",
+                                "Now", "Change"], False),
+])
+def test_model_discrepancy_and_change_pages_load_and_fit_a_phone(
+        page, site_url: str, path: str, name: str, heads: list[str], every_table: bool) -> None:
+    """The models, discrepancies and changes pages at a desktop's and a phone's width: images
+    loaded, the tables' columns, links out or within the site, no sideways scroll at 390 px."""
+    page.goto(site_url + path)
+    tables = page.locator("article table")
+    assert tables.count() >= 1
+    for n in range(tables.count() if every_table else 1):  # a model page: one per price list
+        assert tables.nth(n).locator("thead th").all_inner_texts() == heads, (path, n)
+        assert tables.nth(n).locator("tbody tr").count() >= 1, (path, n)
+    if path.startswith("models/") and path != "models/":  # a tracked model: its price history
+        assert page.locator("article img").count() >= 1
+    # Resolved against the page: an internal link starts with the site's URL.
+    hrefs = page.locator("article td a").evaluate_all("as => as.map(a => a.href)")
+    assert hrefs, path
+    outside = [h for h in hrefs if not h.startswith((site_url, "https://", "http://"))]
+    assert outside == [], outside
+    for href in sorted({h.split("#")[0] for h in hrefs if h.startswith(site_url)}):
+        assert page.request.get(href).ok, href  # within the site, and there
+    for width, height in ((1280, 900), (390, 844)):
+        page.set_viewport_size({"width": width, "height": height})
+        for img in page.locator("article img").all():
+            img.scroll_into_view_if_needed()
+            assert img.evaluate("img => img.complete && img.naturalWidth") > 0, (
+                path, img.get_attribute("src"))
+        page.evaluate("window.scrollTo(0, 0)")
+        if width == 390:
+            # Material wraps each table in a box that scrolls; the page itself does not.
+            assert page.evaluate("document.documentElement.scrollWidth") <= width, path
+        assert page.errors == [], (path, width)
+        shot(page, f"{name}-{width}px", full_page=False)
