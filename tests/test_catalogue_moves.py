@@ -4,6 +4,8 @@ biggest move first, each with the date a snapshot first showed it."""
 from __future__ import annotations
 
 import datetime as dt
+import html
+import re
 
 import pandas as pd
 
@@ -108,3 +110,33 @@ def history_of(*snapshots: tuple[dt.datetime, list[ImportedPrice]]) -> pd.DataFr
     for at, prices in snapshots:
         history = update_history(history, snapshot_table(prices, {}, at.date()), at).history
     return history
+
+
+def test_a_price_gone_and_back_in_one_window_is_its_net_move():
+    flaps = pd.DataFrame([
+        move("same", "removed", 2.5, None, "2026-09-06T06:00Z"),
+        move("same", "new", None, 2.5, "2026-09-07T06:00Z"),  # back as it was: no move
+        move("lower", "removed", 1.0, None, "2026-09-06T06:00Z"),
+        move("lower", "new", None, 0.5, "2026-09-08T06:00Z"),  # back cheaper: one cut
+        move("twice", "cut", 4.0, 3.0, "2026-09-06T06:00Z"),
+        move("twice", "cut", 3.0, 2.0, "2026-09-09T06:00Z"),  # two cuts: one of -50 %
+    ])
+    (figure,) = catalogue_figures(flaps, [CAT], dt.date(2026, 9, 4))
+    assert figure.label == "Cat map since 2026-09-04: 2 models moved (2 repriced)"
+    assert figure.text_md.endswith(
+        "Repriced, biggest move first: acme lower: input $1.00 → $0.50 (-50%) (first seen "
+        "2026-09-08); acme twice: input $4.00 → $2.00 (-50%) (first seen 2026-09-09).")
+
+
+def test_catalogue_names_stay_text_on_every_page_they_reach():
+    """A model id that is Markdown (a link with attributes) renders as its characters."""
+    from pipeline.render.changes_page import changes_page_md
+    from pipeline.render.markdown_html import markdown_html
+
+    name = "gpt-x [claim free credits](https://evil.example/){: class=md-button } | <b>x</b>"
+    changes = pd.DataFrame([move(name, "cut", 2.0, 1.0, "2026-09-05T00:00Z")])
+    page = markdown_html(changes_page_md(changes, [CAT], set(), dt.date(2026, 9, 30)))
+    assert 'href="https://evil.example/"' not in page and "<b>" not in page
+    assert "md-button" not in page.split("claim free credits")[0][-80:]
+    assert "[claim free credits](https://evil.example/)" in html.unescape(
+        re.sub(r"<[^>]+>", "", page))

@@ -60,3 +60,12 @@ def test_two_catalogues_and_the_build_day_as_the_end():
     # As of day 8 the lag is eight days old but its figures are not yet known beyond that.
     early = disagreements([CURATED, CATALOGUE], day(8).to_pydatetime())
     assert [(r.model, r.days, r.ongoing) for r in early.itertuples()] == [("moving", 8.0, True)]
+
+
+def test_exactly_five_percent_agrees_ends_after_the_page_are_open_and_case_is_one_model():
+    curated = periods("curated", ("five", "input", 2.0, 0, None), ("GLM-5.2", "input", 1.0, 0, 60))
+    catalogue = periods("cat", ("five", "input", 2.1, 0, None), ("glm-5.2", "input", 2.0, 0, 50))
+    found = disagreements([curated, catalogue], day(20).to_pydatetime())
+    # 2.10 against 2.00 is 5 %, not more; both GLM periods end after day 20: still open then.
+    assert [(r.model, r.days, r.ongoing, r.until) for r in found.itertuples()] == [
+        ("GLM-5.2", 20.0, True, day(20))]

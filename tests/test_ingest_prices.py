@@ -204,10 +204,11 @@ def test_a_twentyfold_jump_is_held_until_a_second_snapshot_shows_it(server, tmp_
     assert taken.ok and health(root)["held"] == []
     table = history(root)
     a = table[(table["model"] == "model-a") & (table["meter"] == "input")]
-    # Dated from the snapshot that first showed it, not the one that confirmed it.
+    # Dated from the snapshot that showed it again: an edition built while it was held keeps
+    # its figures on a later build.
     assert list(a["usd_per_mtok"]) == [1.0, 100.0]
-    assert list(a["first_seen"]) == ["2026-11-01T06:00Z", "2026-11-01T07:00Z"]
-    assert list(a["gone_seen"]) == ["2026-11-01T07:00Z", ""]
+    assert list(a["first_seen"]) == ["2026-11-01T06:00Z", "2026-11-01T09:00Z"]
+    assert list(a["gone_seen"]) == ["2026-11-01T09:00Z", ""]
 
 
 def test_an_editor_confirmed_jump_is_taken_at_once(server, tmp_path):

@@ -78,3 +78,17 @@ def test_the_built_pages(bundled_site):
     # Google's curated gemini-3.6-flash (0.75/3.75 from 2026-08-13) against LiteLLM's map.
     assert ("google gemini-3.6-flash input $0.75 (Google (curated)) $1.50 (LiteLLM model price "
             "map) +100.0% 2026-08-13 (still)") in found
+
+
+def test_a_catalogue_models_rows_carry_every_price_in_force_and_end_when_it_went(sources):
+    # LiteLLM's gemini-2.5-pro: a cached-input price added, then cut; input and output held.
+    (history,) = model_page(sources, "google", "gemini-2.5-pro", AS_OF).lists
+    assert [(r.date, r.prices) for r in history.rows] == [
+        (dt.date(2025, 6, 18), (1.25, None, 10.0)), (dt.date(2025, 7, 15), (1.25, 0.3125, 10.0)),
+        (dt.date(2026, 1, 13), (1.25, 0.125, 10.0))]
+    # claude-3-5-sonnet-20241022 went on 2026-03-11, was back for a day, and went again.
+    page = model_page(sources, "anthropic", "claude-3-5-sonnet-20241022", AS_OF)
+    assert [(r.date, r.note) for r in page.lists[0].rows][-3:] == [
+        (dt.date(2026, 3, 11), "no longer listed"), (dt.date(2026, 3, 12), ""),
+        (dt.date(2026, 3, 12), "no longer listed")]
+    assert page.chart.end == dt.date(2026, 3, 12)

@@ -107,11 +107,11 @@ def site_files(sources: Sources, editions: list[Edition], cache: ChartCache | No
     files.update(price_files(sources, [e.date for e in editions], memo, parts,
                              cache.drawer if cache else NOW))
     files["sources.md"] = sources_page(sources, editions[-1])
-    files.update(market_files(sources, as_of))
+    changes = (parts or Parts(sources)).catalogue_changes()
+    files.update(market_files(sources, as_of, changes))
     # Each page in the navigation is written, saying so where the repository has nothing for it.
-    files["changes.md"] = changes_page_md((parts or Parts(sources)).catalogue_changes(),
-                                          sources.published_catalogues(),
-                                          curated_models(sources), as_of)
+    files["changes.md"] = changes_page_md(changes, sources.published_catalogues(),
+                                          curated_models(sources, as_of), as_of)
     files["discrepancies.md"] = discrepancies_page_md(sources, as_of)
     files.update(model_files(sources, as_of, memo, code, cache.drawer if cache else NOW))
     for c in itertools.chain(archive_charts, *charts_of.values()):

@@ -77,10 +77,10 @@ def _price(amount: float) -> str:
 
 
 def without_models(changes: pd.DataFrame, pairs: Collection[tuple[str, str]]) -> pd.DataFrame:
-    """Return `changes` without the moves of the (provider, model) `pairs`."""
+    """Return `changes` without the moves of the (provider, case-folded model) `pairs`."""
     if not pairs or changes.empty:
         return changes
-    keys = pd.MultiIndex.from_frame(changes[["provider", "model"]])
+    keys = pd.MultiIndex.from_arrays([changes["provider"], changes["model"].str.casefold()])
     return changes[~keys.isin(list(pairs))]
 
 
@@ -90,6 +90,31 @@ def window_moves(changes: pd.DataFrame, start: dt.datetime, end: dt.datetime) ->
     at = changes["at"].to_numpy()
     first, last = np.searchsorted(at, [snapshot_time(start), snapshot_time(end)], side="right")
     return changes.iloc[first:last]
+
+
+TIER = ("catalogue_provider", "meter", "ttl_minutes", "context_above_tokens", "mode",
+        "window_utc", "from_date", "to_date")
+"""What tells one of a model's prices from another in a catalogue."""
+
+
+def net_moves(rows: list[Any]) -> list[Any]:
+    """Return each price's move over a window from its moves in it (in time order): from the
+    price at the window's start to the one at its end, so a price gone and back is one move
+    (none at the same price), and two cuts are one. Dated by the last of them."""
+    by_tier: dict[tuple, list[Any]] = {}
+    for r in rows:
+        by_tier.setdefault(tuple(getattr(r, k) for k in TIER), []).append(r)
+    out = []
+    for moves in by_tier.values():
+        first, last = moves[0], moves[-1]
+        old = np.nan if first.kind == "new" else float(first.old_usd_per_mtok)
+        new = np.nan if last.kind == "removed" else float(last.new_usd_per_mtok)
+        if np.isnan(old) and np.isnan(new) or old == new:
+            continue
+        kind = ("new" if np.isnan(old) else "removed" if np.isnan(new)
+                else "cut" if new < old else "rise")
+        out.append(last._replace(kind=kind, old_usd_per_mtok=old, new_usd_per_mtok=new))
+    return out
 
 
 def catalogue_figures(moves: pd.DataFrame, catalogues: list[Catalogue],
@@ -108,7 +133,10 @@ def catalogue_figures(moves: pd.DataFrame, catalogues: list[Catalogue],
         groups: dict[tuple[str, str], list[Any]] = {}
         for r in own.itertuples(index=False):
             groups.setdefault((r.provider, r.model), []).append(r)
-        for (provider, model), rows in sorted(groups.items()):
+        for (provider, model), moved in sorted(groups.items()):
+            rows = net_moves(moved)
+            if not rows:
+                continue  # gone and back at the same prices within the window
             kinds = {r.kind for r in rows}
             seen = min(r.at for r in rows)[:10]
             # Our words and numbers; only the names are the catalogue's text.

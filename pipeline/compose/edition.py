@@ -112,7 +112,6 @@ class Parts:
         self._hardware_index: FigureIndex | None = None
         self._feed_index: FeedItems | None = None
         self._catalogue_changes: pd.DataFrame | None = None
-        self._uncurated_changes: pd.DataFrame | None = None
 
     def quotes(self, *dates: dt.date) -> Quotes:
         """Return the blended prices at the end of each edition date and of the week before the
@@ -175,12 +174,12 @@ class Parts:
 
     def catalogue_window(self, date: dt.date, previous: dt.date | None) -> pd.DataFrame:
         """Return the catalogue moves of the window (previous, date], without the models a
-        curated file prices."""
-        if self._uncurated_changes is None:
-            self._uncurated_changes = without_models(self.catalogue_changes(),
-                                                     curated_models(self.sources))
+        curated file priced by `date`."""
         start = previous if previous is not None else date - FIRST_EDITION_LOOKBACK
-        return window_moves(self._uncurated_changes, day_end(start), day_end(date))
+        # Curated as of the edition: a model added to a curated file later leaves the past
+        # editions' figures as they were.
+        return without_models(window_moves(self.catalogue_changes(), day_end(start),
+                                           day_end(date)), curated_models(self.sources, date))
 
     def catalogues(self, date: dt.date, previous: dt.date | None,
                    moves: pd.DataFrame | None = None) -> list[Item]:
@@ -239,11 +238,13 @@ class Parts:
         return self._feed_index
 
 
-def curated_models(sources: Sources) -> set[tuple[str, str]]:
-    """Return the (provider, model) pairs a curated provider file prices: there a catalogue's
-    price is not the site's."""
-    return {(provider, r.model) for provider, sourced in sources.prices.items()
-            for plist in sourced.model.lists for r in plist.records}
+def curated_models(sources: Sources, by: dt.date | None = None) -> set[tuple[str, str]]:
+    """Return the (provider, model) pairs a curated provider file prices (by `by`: a record
+    in force or announced by then): there a catalogue's price is not the site's. Model ids
+    case-folded, as catalogues spell them both ways (`GLM-5.2`, `glm-5.2`)."""
+    return {(provider, r.model.casefold()) for provider, sourced in sources.prices.items()
+            for plist in sourced.model.lists for r in plist.records
+            if by is None or min(r.from_.date(), r.checked) <= by}
 
 
 def _numbered_sources(sections: list[SectionContent]) -> tuple[Citation, ...]:

@@ -84,8 +84,10 @@ def model_page(sources: Sources, provider: str, model: str, as_of: dt.date) -> M
                 lines.append((METER_NAMES[meter], points))
     last = max((p[-1][0] for _, p in lines), default=as_of)
     # The lines run to the first of the edition's month (or the last change, if later): the
-    # drawing then changes once a month, not with every edition.
-    end = max(last, as_of.replace(day=1))
+    # drawing then changes once a month, not with every edition; a model no longer listed
+    # ends where it went.
+    ended = charted is not None and charted.rows and not any(charted.rows[-1].prices)
+    end = charted.rows[-1].date if ended else max(last, as_of.replace(day=1))
     unit = charted.currency if charted else "USD"
     chart = PriceHistory(f"{provider} {model}: base prices, {unit} per Mtok", end, tuple(lines))
     return ModelPage(provider, model, model_slug(provider, model), tuple(lists), chart)
@@ -106,7 +108,9 @@ def _curated_list(name: str, plist: PriceList, model: str,
                  f"{r.rest_tier} tier outside its time windows" if r.rest_tier != "standard"
                  else ""]
         note = "; ".join(n for n in notes if n)
-        rows.append(PriceRow(r.from_.date(), prices, f"{name} pricing", str(r.source_url), note))
+        # Labelled by where the link goes: a record may cite a page other than the provider's.
+        rows.append(PriceRow(r.from_.date(), prices, r.source_url.host or str(r.source_url),
+                             str(r.source_url), note))
     return PriceListHistory(f"{name}, {plist.currency} list (curated)", plist.currency,
                             tuple(rows))
 
@@ -124,16 +128,16 @@ def _from_catalogue(sources: Sources, provider: str, model: str,
         if h.empty:
             continue
         h = h[h["catalogue_provider"] == h["catalogue_provider"].min()]
+        # A row at each snapshot that changed something, with every price in force then
+        # (carried over from earlier snapshots), and one where nothing was left.
         rows = []
-        for seen, group in h.groupby("first_seen", sort=True):
-            prices = dict(zip(group["meter"], group["usd_per_mtok"], strict=True))
-            rows.append(PriceRow(dt.date.fromisoformat(seen[:10]),
+        gone = h["gone_seen"].where(h["gone_seen"] <= end, "")
+        for at in sorted(set(h["first_seen"]) | set(gone[gone != ""])):
+            held = h[(h["first_seen"] <= at) & ((gone == "") | (gone > at))]
+            prices = dict(zip(held["meter"], held["usd_per_mtok"], strict=True))
+            rows.append(PriceRow(dt.date.fromisoformat(at[:10]),
                                  tuple(prices.get(m) for m in METERS), catalogue.name,
-                                 str(catalogue.page)))
-        gone = h["gone_seen"]
-        if (gone != "").all() and gone.max() <= end:  # every price of it gone by then
-            rows.append(PriceRow(dt.date.fromisoformat(gone.max()[:10]), (None,) * len(METERS),
-                                 catalogue.name, str(catalogue.page), "no longer listed"))
+                                 str(catalogue.page), "" if prices else "no longer listed"))
         return PriceListHistory(catalogue.name, "USD", tuple(sorted(rows, key=lambda r: r.date)))
     return None
 

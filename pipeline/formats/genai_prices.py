@@ -15,7 +15,7 @@ import json
 import yaml
 
 from pipeline.formats.numbers import finite
-from pipeline.formats.price_map import ImportedPrice, ImportResult
+from pipeline.formats.price_map import ImportedPrice, ImportResult, with_context_window
 
 _METERS = {"input_mtok": ("input", None), "output_mtok": ("output", None),
            "cache_read_mtok": ("cached_input", None), "cache_write_mtok": ("cache_write", 5),
@@ -78,7 +78,7 @@ def _provider(doc: dict, result: ImportResult) -> None:
                              result, checked)
         if found:
             result.models += 1
-            result.prices += found
+            result.prices += with_context_window(found, model.get("context_window"))
         else:
             result.skipped["model without token prices"] += 1
 

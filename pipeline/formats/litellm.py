@@ -13,7 +13,12 @@ import json
 import re
 
 from pipeline.formats.numbers import finite
-from pipeline.formats.price_map import ImportedPrice, ImportResult, per_mtok_from_per_token
+from pipeline.formats.price_map import (
+    ImportedPrice,
+    ImportResult,
+    per_mtok_from_per_token,
+    with_context_window,
+)
 
 _FIELD = re.compile(
     r"^(?P<base>input_cost_per_token_cache_hit|input_cost_per_token|output_cost_per_token|"
@@ -42,7 +47,8 @@ def read_litellm(data: bytes) -> ImportResult:
             continue
         provider = str(entry.get("litellm_provider") or "unknown")
         model = key.removeprefix(f"{provider}/")
-        prices = _entry_prices(provider, model, entry, result, key)
+        prices = with_context_window(_entry_prices(provider, model, entry, result, key),
+                                     entry.get("max_input_tokens"))
         if not prices:
             result.skipped["chat model without token prices"] += 1
             continue

@@ -4,9 +4,10 @@ it becomes our provider files. Pure: rows in, documents out."""
 from __future__ import annotations
 
 import datetime as dt
+import math
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 
 @dataclass(frozen=True)
@@ -28,6 +29,9 @@ class ImportedPrice:
     """When the map's authors last checked the price, where the map says (genai-prices)."""
     entry: str = ""
     """The map's own key of the entry the price came from (LiteLLM: `openai/gpt-4o`)."""
+    context_window_tokens: int | None = None
+    """The model's context window (input tokens) where the map gives one: the model's, repeated
+    on each of its prices."""
 
 
 @dataclass
@@ -124,3 +128,13 @@ def provider_documents(result: ImportResult, source_url: str, dated: dt.date,
 def per_mtok_from_per_token(value: float) -> float:
     """Return a per-token USD float as USD per million tokens, without float noise (5e-06 → 5)."""
     return round(value * 1_000_000, 9)
+
+
+def with_context_window(prices: list[ImportedPrice], tokens: object) -> list[ImportedPrice]:
+    """Return `prices` carrying a model's context window, when `tokens` is a positive whole
+    number of tokens (anything else is no context window, not an error: it is not a price)."""
+    if isinstance(tokens, bool) or not isinstance(tokens, int | float):
+        return prices
+    if not math.isfinite(tokens) or tokens <= 0 or tokens != int(tokens):
+        return prices
+    return [replace(p, context_window_tokens=int(tokens)) for p in prices]

@@ -14,6 +14,7 @@ import pandas as pd
 
 from pipeline.compose.catalogue_moves import change_share, tier_words, usd
 from pipeline.models.catalogues import Catalogue
+from pipeline.render.escape import md_cell
 from pipeline.tables.catalogue_history import snapshot_time
 from pipeline.tables.cost import day_end
 
@@ -21,8 +22,6 @@ MAX_ROWS = 2_000
 """Rows on the page; every move is in data/changes.csv."""
 
 
-def _cell(text: str) -> str:
-    return html.escape(text).replace("|", "&#124;").replace("\n", " ")
 
 
 def _price(value: float) -> str:
@@ -32,7 +31,8 @@ def _price(value: float) -> str:
 def changes_page_md(changes: pd.DataFrame, catalogues: list[Catalogue],
                     curated: Collection[tuple[str, str]], as_of: dt.date) -> str:
     """Return the Changes page: the moves of `changes` (tables/catalogue_history
-    `catalogue_changes`) first seen by the end of `as_of`, newest first."""
+    `catalogue_changes`) first seen by the end of `as_of`, newest first; `curated`: the
+    (provider, case-folded model) pairs our files price, marked."""
     names = {c.id: c for c in catalogues}
     shown = changes[changes["at"] <= snapshot_time(day_end(as_of))]
     shown = shown.iloc[::-1]
@@ -57,14 +57,15 @@ def changes_page_md(changes: pd.DataFrame, catalogues: list[Catalogue],
               "|---|---|---|---|---|---|---|---|"]
     for row in shown.head(MAX_ROWS).itertuples(index=False):
         catalogue = names.get(row.catalogue)
-        source = (f"[{_cell(catalogue.name)}]({html.escape(str(catalogue.page))})"
-                  if catalogue else _cell(row.catalogue))
+        source = (f"[{md_cell(catalogue.name)}]({html.escape(str(catalogue.page))})"
+                  if catalogue else md_cell(row.catalogue))
         share = change_share(row.old_usd_per_mtok, row.new_usd_per_mtok)
         what = {"new": "new", "removed": "no longer listed"}.get(
             row.kind, "" if share is None else f"{share:+.1%}")
-        model = _cell(row.model) + (" *curated*" if (row.provider, row.model) in curated else "")
-        lines.append(f"| {row.at[:10]} | {source} | {_cell(row.provider)} | {model} | "
-                     f"{_cell(tier_words(row))} | {_price(row.old_usd_per_mtok)} | "
+        mark = " *curated*" if (row.provider, row.model.casefold()) in curated else ""
+        model = md_cell(row.model) + mark
+        lines.append(f"| {row.at[:10]} | {source} | {md_cell(row.provider)} | {model} | "
+                     f"{md_cell(tier_words(row))} | {_price(row.old_usd_per_mtok)} | "
                      f"{_price(row.new_usd_per_mtok)} | {what} |")
     return "\n".join([*lines, ""])
 

@@ -81,6 +81,8 @@ _MARKET_COLUMNS = tuple(Column(name, text) for name, text in (
     ("output_usd_per_mtok", "US dollars per million output tokens."),
     ("batch_input_usd_per_mtok", "US dollars per million input tokens in batch mode."),
     ("batch_output_usd_per_mtok", "US dollars per million output tokens in batch mode."),
+    ("context_window_tokens", "The model's context window in input tokens, as the newest "
+                              "catalogue snapshot gives it; empty when none does."),
     ("currency", "The currency of the list the prices come from (ISO 4217)."),
     ("list_input_per_mtok", "The input price in that currency, per million tokens."),
     ("list_output_per_mtok", "The output price in that currency, per million tokens."),
@@ -110,6 +112,8 @@ _HISTORY_COLUMNS = tuple(Column(n, t) for n, t in (
     ("first_seen", "The first snapshot that showed the price (UTC, YYYY-MM-DDTHH:MMZ)."),
     ("gone_seen", "The first snapshot that no longer showed it; empty while it holds."),
     ("checked", "The catalogue's own date for the price (its checked date, else the file's)."),
+    ("context_window_tokens", "The model's context window in input tokens, as the newest "
+                              "snapshot showing the price gave it; empty when it gave none."),
 ))
 _CHANGE_COLUMNS = tuple(Column(n, t) for n, t in (
     *_KEY_COLUMNS,

@@ -16,6 +16,7 @@ from pipeline.compose.catalogue_moves import usd
 from pipeline.compose.sources import Sources
 from pipeline.models.links import is_allowed_link
 from pipeline.normalize.units import METER_TITLES
+from pipeline.render.escape import md_cell
 from pipeline.tables.cost import day_end
 from pipeline.tables.discrepancies import (
     MIN_DAYS,
@@ -29,12 +30,10 @@ MAX_ROWS = 1_000
 """Rows per table on the page."""
 
 
-def _cell(text: str) -> str:
-    return html.escape(str(text)).replace("|", "&#124;").replace("\n", " ")
 
 
 def _source(name: str, url: str, price: float) -> str:
-    text = f"{usd(price)} ({_cell(name)})"
+    text = f"{usd(price)} ({md_cell(name)})"
     return f"[{text}]({html.escape(url)})" if is_allowed_link(url) else text
 
 
@@ -44,7 +43,7 @@ def _table(rows: pd.DataFrame, first: str, second: str) -> list[str]:
     for r in rows.head(MAX_ROWS).itertuples(index=False):
         until = "still" if r.ongoing else f"until {r.until.date().isoformat()}"
         lines.append(
-            f"| {_cell(r.provider)} | {_cell(r.model)} | {METER_TITLES[r.meter]} | "
+            f"| {md_cell(r.provider)} | {md_cell(r.model)} | {METER_TITLES[r.meter]} | "
             f"{_source(r.source_a, r.url_a, r.usd_per_mtok_a)} | "
             f"{_source(r.source_b, r.url_b, r.usd_per_mtok_b)} | {r.difference:+.1%} | "
             f"{r.since.date().isoformat()} ({until}) | {r.days:,.0f} |")

@@ -18,6 +18,12 @@ def md_text(text: str) -> str:
     return _MD_SPECIAL.sub(r"\\\1", html.escape(flat, quote=False))
 
 
+def md_cell(text: str) -> str:
+    """Return `text` as inert Markdown inside a table cell: `md_text`, with the pipe as an
+    entity (a cell ends at a pipe, escaped or not, in some renderers)."""
+    return md_text(text).replace("\\|", "&#124;")
+
+
 _RAW_TAG = re.compile(r"<(?!(?:https?://|mailto:)[^>\s]*>)")
 
 

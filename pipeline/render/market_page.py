@@ -15,13 +15,15 @@ from __future__ import annotations
 import datetime as dt
 import html
 import math
+from collections.abc import Collection
 
 import pandas as pd
 
+from pipeline.compose.model_pages import model_slug, tracked_models
 from pipeline.compose.sources import Sources
 from pipeline.models.links import is_allowed_link
 from pipeline.models.prices import WorkloadProfile
-from pipeline.tables.catalogue_history import CHANGE_COLUMNS, history_changes
+from pipeline.tables.catalogue_history import CHANGE_COLUMNS
 from pipeline.tables.catalogue_history import COLUMNS as PERIOD_COLUMNS
 from pipeline.tables.frames import csv_bytes, json_bytes, records
 from pipeline.tables.market import (
@@ -41,6 +43,7 @@ SHOWN = (("provider", "Provider", False), ("model", "Model", False),
          ("cache_write_usd_per_mtok", "Cache write", True),
          ("output_usd_per_mtok", "Output", True),
          ("batch_output_usd_per_mtok", "Batch output", True),
+         ("context_window_tokens", "Context", True),
          ("currency", "List", False), ("source", "Source", False),
          ("last_change", "Since", False))
 
@@ -50,6 +53,15 @@ def _price(value: float) -> str:
         return '<td data-value=""></td>'
     text = "free" if value == 0 else (f"{value:.4g}" if value < 0.1 else f"{value:,.2f}")
     return f'<td data-value="{value!r}">{text}</td>'
+
+
+def _tokens(value: float) -> str:
+    """A context window: `128K`, `1M`, `1.05M` tokens; empty when unknown."""
+    if pd.isna(value) or value <= 0:
+        return '<td data-value=""></td>'
+    text = (f"{value / 1e6:.3g}M" if value >= 1e6 else f"{value / 1e3:.4g}K" if value >= 1e3
+            else f"{value:.0f}")
+    return f'<td data-value="{int(value)}">{text}</td>'
 
 
 def _finite(value: float) -> bool:
@@ -133,9 +145,10 @@ def calculator_html(profiles: list[WorkloadProfile]) -> str:
 
 
 def market_page_md(table: pd.DataFrame, as_of: dt.date,
-                   profiles: list[WorkloadProfile] | None = None) -> str:
+                   profiles: list[WorkloadProfile] | None = None,
+                   pages: Collection[tuple[str, str]] = ()) -> str:
     """Return the Market page: a count, how to read it, the calculator (presets: `profiles`),
-    the filters and the table."""
+    the filters and the table; the models of `pages` (provider, model) link to their pages."""
     profiles = calculator_profiles(profiles or [])
     providers = sorted(set(table["provider"]))
     free = int(table["free"].sum())
@@ -151,7 +164,13 @@ def market_page_md(table: pd.DataFrame, as_of: dt.date,
         cells = []
         for column, _, number in SHOWN:
             value = getattr(row, column)
-            if number:
+            if column == "context_window_tokens":
+                cells.append(_tokens(value))
+            elif column == "model" and (row.provider, value) in pages:
+                # A tracked model links to its page (the HTML is raw: the built page's URL).
+                slug = model_slug(row.provider, value)
+                cells.append(f'<td><a href="../models/{slug}/">{html.escape(str(value))}</a></td>')
+            elif number:
                 cells.append(_price(value))
             elif column == "source":
                 # Raw HTML is not in the tree the SafeLinks guard walks: checked here.
@@ -173,7 +192,9 @@ def market_page_md(table: pd.DataFrame, as_of: dt.date,
          "beside). Our curated provider files come first and win for the same model; the rest "
          "are from the public catalogues listed on the [Sources](sources.md) page, each as its "
          "newest snapshot by then showed it. Prices in another currency are converted at the "
-         f"ECB rate of their record's date. {free} models list a zero price: shown as free, "
+         "ECB rate of their record's date. Context is the model's context window in input "
+         "tokens, as the newest catalogue snapshot gives it (for a curated model too). "
+         f"{free} models list a zero price: shown as free, "
          "never ranked. Sorted by output price; the data is in "
          "[market.csv](data/market.csv)."), "",
         calculator_html(profiles), "",
@@ -187,31 +208,27 @@ def market_page_md(table: pd.DataFrame, as_of: dt.date,
         "</tbody></table>", ""])
 
 
-def market_files(sources: Sources, as_of: dt.date) -> dict[str, str | bytes]:
+def market_files(sources: Sources, as_of: dt.date,
+                 changes: pd.DataFrame) -> dict[str, str | bytes]:
     """Return the Market page and its data files as of the newest edition (a page that says so
-    when the repository follows no catalogue and has no prices)."""
-    catalogues = sources.catalogues.catalogues if sources.catalogues else []
-    published = [c for c in catalogues if c.use == "published" and c.id in sources.price_histories]
+    when the repository follows no catalogue and has no prices); `changes`: every move of the
+    published catalogues (compose.edition.Parts.catalogue_changes), for data/changes.csv."""
+    published = sources.published_catalogues()
     rows = [catalogue_rows(sources.price_histories[c.id], c, as_of) for c in published]
     curated = (curated_rows(sources.prices, sources.rates, as_of)
                if sources.prices and sources.rates is not None else None)
     if curated is None and not rows:
         return {"market.md": "# Market\n\nNo prices in this repository.\n"}
     table = market_table([*([] if curated is None else [curated]), *rows])
-    files: dict[str, str | bytes] = {"market.md": market_page_md(table, as_of,
-                                                                 sources.series.profiles),
+    page = market_page_md(table, as_of, sources.series.profiles, set(tracked_models(sources)))
+    files: dict[str, str | bytes] = {"market.md": page,
                                      "data/market.csv": market_csv(table),
                                      "data/market.json": market_json(table)}
     if published:
         histories = [sources.price_histories[c.id].assign(catalogue=c.id) for c in published]
         files["data/price-history.csv"] = csv_bytes(pd.concat(histories, ignore_index=True),
                                                     HISTORY_COLUMNS)
-        health = sources.catalogue_health
-        moves = [history_changes(sources.price_histories[c.id], c.id,
-                                 health[c.id].whole_since if c.id in health else None)
-                 for c in published]
-        files["data/changes.csv"] = csv_bytes(pd.concat(moves, ignore_index=True),
-                                              CHANGE_COLUMNS)
+        files["data/changes.csv"] = csv_bytes(changes, CHANGE_COLUMNS)
     return files
 
 

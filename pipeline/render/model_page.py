@@ -11,10 +11,7 @@ from pipeline.compose.prices import money
 from pipeline.compose.prices_page import PriceHistory
 from pipeline.models.links import is_allowed_link
 from pipeline.render.charts import svg_bytes
-
-
-def _cell(text: str) -> str:
-    return html.escape(str(text)).replace("|", "&#124;").replace("\n", " ")
+from pipeline.render.escape import md_cell
 
 
 def chart_path(page: ModelPage) -> str:
@@ -24,7 +21,7 @@ def chart_path(page: ModelPage) -> str:
 
 def model_page_md(page: ModelPage, as_of: dt.date) -> str:
     """Return the page: what it shows, the chart, and one table per list of every dated price."""
-    name = f"{_cell(page.provider)} {_cell(page.model)}"
+    name = f"{md_cell(page.provider)} {md_cell(page.model)}"
     lines = ["---", "search:", "  exclude: true", "---", "", f"# {name}", "",
              (f"Every dated base price of {name} we have up to {as_of.isoformat()} (realtime, "
               "no time window, no long-context band), per million tokens, each with its source. "
@@ -38,15 +35,15 @@ def model_page_md(page: ModelPage, as_of: dt.date) -> str:
     lines += [f"![{meters} price of {name} over time, from the table below]"
               f"(../{chart_path(page)})", ""]
     for history in page.lists:
-        lines += [f"## {_cell(history.title)}", "",
+        lines += [f"## {md_cell(history.title)}", "",
                   "| From | " + " | ".join(METER_NAMES[m] for m in METERS) + " | Source |",
                   "|---|" + "---:|" * len(METERS) + "---|"]
         for row in history.rows:
             prices = " | ".join("" if p is None else money(p, history.currency)
                                 for p in row.prices)
-            source = (f"[{_cell(row.source)}]({html.escape(row.url)})"
-                      if is_allowed_link(row.url) else _cell(row.source))
-            note = f" ({_cell(row.note)})" if row.note else ""
+            source = (f"[{md_cell(row.source)}]({html.escape(row.url)})"
+                      if is_allowed_link(row.url) else md_cell(row.source))
+            note = f" ({md_cell(row.note)})" if row.note else ""
             lines.append(f"| {row.date.isoformat()} | {prices} | {source}{note} |")
         lines.append("")
     return "\n".join(lines)
@@ -69,7 +66,7 @@ def models_index_md(pages: list[ModelPage], as_of: dt.date) -> str:
                              for p in last.prices) if last and history else " | ".join(
                   [""] * len(METERS)))
         since = last.date.isoformat() if last else ""
-        lines.append(f"| [{_cell(page.provider)} {_cell(page.model)}]({page.slug}.md) | "
+        lines.append(f"| [{md_cell(page.provider)} {md_cell(page.model)}]({page.slug}.md) | "
                      f"{prices} | {since} |")
     return "\n".join([*lines, ""])
 

@@ -24,8 +24,10 @@ from pipeline.normalize.providers import our_provider
 KEY = ["provider", "catalogue_provider", "model", "meter", "ttl_minutes",
        "context_above_tokens", "mode", "window_utc", "from_date", "to_date"]
 """A price's key, every part as text (empty when the catalogue leaves it out)."""
-COLUMNS = [*KEY, "usd_per_mtok", "first_seen", "gone_seen", "checked"]
-"""The history file's columns, in order."""
+COLUMNS = [*KEY, "usd_per_mtok", "first_seen", "gone_seen", "checked", "context_window_tokens"]
+"""The history file's columns, in order. `context_window_tokens` is the model's as the newest
+snapshot showing the price gave it (empty when it gave none): a fact about the model, not a
+price, so it is kept up to date on the open periods rather than opening new ones."""
 JUMP_FACTOR = 20.0
 """A price more than this many times above or below the one before is held back."""
 
@@ -41,8 +43,8 @@ def snapshot_time(at: dt.datetime) -> str:
 
 def snapshot_table(prices: Iterable[ImportedPrice], providers: Mapping[str, str],
                    checked: dt.date) -> pd.DataFrame:
-    """Return one row per key of a catalogue's prices: KEY, `usd_per_mtok` and `checked` (the
-    price's own checked date, else the catalogue's).
+    """Return one row per key of a catalogue's prices: KEY, `usd_per_mtok`, `checked` (the
+    price's own checked date, else the catalogue's) and `context_window_tokens`.
 
     Aliases: a catalogue may list one model under several entries (LiteLLM's `gpt-4o` and
     `openai/gpt-4o`), which map to one key. The rule: the entry under the model's own name wins;
@@ -56,11 +58,13 @@ def snapshot_table(prices: Iterable[ImportedPrice], providers: Mapping[str, str]
                      p.from_date.isoformat() if p.from_date else "",
                      p.to_date.isoformat() if p.to_date else "", float(p.usd_per_mtok),
                      (p.checked or checked).isoformat(),
+                     "" if p.context_window_tokens is None else str(p.context_window_tokens),
                      not p.entry or p.entry == p.model, order))
-    table = pd.DataFrame(rows, columns=[*KEY, "usd_per_mtok", "checked", "own_name", "order"])
+    table = pd.DataFrame(rows, columns=[*KEY, "usd_per_mtok", "checked", "context_window_tokens",
+                                        "own_name", "order"])
     table = table.sort_values(["own_name", "order"], ascending=[False, True], kind="stable")
     table = table.drop_duplicates(KEY).sort_values(KEY, kind="stable", ignore_index=True)
-    return table[[*KEY, "usd_per_mtok", "checked"]]
+    return table[[*KEY, "usd_per_mtok", "checked", "context_window_tokens"]]
 
 
 def empty_history() -> pd.DataFrame:
@@ -79,6 +83,8 @@ def history_csv(history: pd.DataFrame) -> bytes:
 def read_history_csv(data: bytes) -> pd.DataFrame:
     """Return the history of `history_csv` bytes: every column text but the price."""
     table = pd.read_csv(io.BytesIO(data), dtype=str, keep_default_na=False)
+    if "context_window_tokens" not in table.columns:  # written before the column was
+        table["context_window_tokens"] = ""
     missing = [c for c in COLUMNS if c not in table.columns]
     if missing:
         raise ValueError(f"not a price history: no column {', '.join(missing)}")
@@ -112,8 +118,9 @@ def update_history(history: pd.DataFrame, snapshot: pd.DataFrame, at: dt.datetim
     A price new to a key opens a period, a key the snapshot lacks closes its period, a changed
     price does both. A change by more than JUMP_FACTOR either way is held back (a problem,
     and the old period stays open) until the next snapshot shows the same price again, and
-    then dates from the snapshot that first showed it; or, when an editor lists (provider,
-    model, meter, price) as confirmed, it is taken at this snapshot."""
+    is taken then, at that snapshot (not back-dated to the one that first showed it: an
+    edition built while it was held must not gain it on a later build); or, when an editor
+    lists (provider, model, meter, price) as confirmed, it is taken at this snapshot."""
     stamp = snapshot_time(at)
     history = history.reset_index(drop=True)
     is_open = history["gone_seen"] == ""
@@ -130,7 +137,6 @@ def update_history(history: pd.DataFrame, snapshot: pd.DataFrame, at: dt.datetim
     keys = [tuple(r) for r in both[KEY].itertuples(index=False)]
     waiting = {tuple(h.key): h for h in held}
     sure = {(p, m, meter, float(price)) for p, m, meter, price in confirmed}
-    taken_since: dict[int, str] = {}
     hold = np.zeros(len(both), dtype=bool)
     kept_held, problems = [], []
     for i in np.flatnonzero(jump.to_numpy()):
@@ -140,8 +146,7 @@ def update_history(history: pd.DataFrame, snapshot: pd.DataFrame, at: dt.datetim
         if (provider, model, meter, price) in sure:
             continue
         if before is not None and before.usd_per_mtok == price:
-            taken_since[i] = snapshot_time(before.first_seen)  # shown twice: taken
-            continue
+            continue  # shown twice: taken
         hold[i] = True
         kept_held.append(HeldPrice(key=list(key), usd_per_mtok=price,
                                    was_usd_per_mtok=float(old[i]), first_seen=at))
@@ -149,15 +154,16 @@ def update_history(history: pd.DataFrame, snapshot: pd.DataFrame, at: dt.datetim
                         f"{ratio[i]:.0f}-fold move; held back until the next snapshot shows it "
                         "again, or an editor confirms it in sources/catalogues.yaml")
 
+    # Context windows: an open period still shown takes the newest snapshot's, when it gives one.
+    window = both["context_window_tokens"].fillna("")
+    refresh = present & ~moved & (window != "") & (window != both["context_window_tokens_old"])
+    history.loc[both.loc[refresh, "index"].astype(int).to_numpy(),
+                "context_window_tokens"] = window[refresh].to_numpy()
     closing = ((both["_merge"] == "left_only") | moved) & ~hold
     opening = ((both["_merge"] == "right_only") | moved) & ~hold
-    # A held price taken now ends the old one where it began: when it was first shown.
-    ends = np.array([taken_since.get(i, stamp) for i in np.flatnonzero(closing.to_numpy())],
-                    dtype=object)
-    history.loc[both.loc[closing, "index"].astype(int).to_numpy(), "gone_seen"] = ends
-    firsts = [taken_since.get(i, stamp) for i in np.flatnonzero(opening.to_numpy())]
-    added = both.loc[opening, [*KEY, "usd_per_mtok", "checked"]].assign(first_seen=firsts,
-                                                                      gone_seen="")
+    history.loc[both.loc[closing, "index"].astype(int).to_numpy(), "gone_seen"] = stamp
+    added = both.loc[opening, [*KEY, "usd_per_mtok", "checked", "context_window_tokens"]].assign(
+        first_seen=stamp, gone_seen="")
     history = pd.concat([history, added[COLUMNS]], ignore_index=True) if len(added) else history
     with np.errstate(invalid="ignore"):  # NaN on one side: new or removed, decided first
         kind = np.where(both["_merge"] == "right_only", "new",
@@ -166,7 +172,7 @@ def update_history(history: pd.DataFrame, snapshot: pd.DataFrame, at: dt.datetim
     moving = (closing | opening).to_numpy()
     changes = both.loc[moving, KEY].assign(
         kind=kind[moving], old=old[moving], new=new[moving],
-        at=[taken_since.get(i, stamp) for i in np.flatnonzero(moving)])
+        at=stamp)
     return Update(history[COLUMNS], changes.reset_index(drop=True), kept_held, problems)
 
 

@@ -100,17 +100,25 @@ def disagreements(sources: Sequence[pd.DataFrame], as_of: dt.datetime) -> pd.Dat
 
 
 def _pair(a: pd.DataFrame, b: pd.DataFrame, now: pd.Timestamp) -> pd.DataFrame:
-    both = a.merge(b, on=KEY, suffixes=("_a", "_b"))
+    # Model ids matched case-folded (`GLM-5.2` and `glm-5.2` are one model); the first
+    # source's spelling is shown.
+    on = ["provider", "match", "meter"]
+    both = a.assign(match=a["model"].str.casefold()).merge(
+        b.assign(match=b["model"].str.casefold()).drop(columns="model"), on=on,
+        suffixes=("_a", "_b"))
     start = np.maximum(both["start_a"], both["start_b"])
-    end = np.minimum(both["end_a"].fillna(now), both["end_b"].fillna(now))
+    # Up to the page's date: a period a later snapshot ended is still open then.
+    end = np.minimum(np.minimum(both["end_a"].fillna(now), both["end_b"].fillna(now)), now)
     pa, pb = both["usd_per_mtok_a"], both["usd_per_mtok_b"]
-    apart = (start < end) & (pa > 0) & (pb > 0) & ((pb / pa - 1).abs() > THRESHOLD)
+    # Rounded, so a difference of exactly 5 % (2.00 against 2.10) is not over by a float's ulp.
+    share = ((pb / pa - 1).abs()).round(9)
+    apart = (start < end) & (pa > 0) & (pb > 0) & (share > THRESHOLD)
     seg = both[apart].assign(since=start[apart], until=end[apart])
     if seg.empty:
         return pd.DataFrame(columns=COLUMNS)
-    seg = seg.sort_values([*KEY, "source_b", "since"], kind="stable", ignore_index=True)
+    seg = seg.sort_values([*on, "source_b", "since"], kind="stable", ignore_index=True)
     # A stretch joins the one before when it begins where that one ended, for the same key.
-    same = (seg[KEY].shift() == seg[KEY]).all(axis=1) & (seg["since"] == seg["until"].shift())
+    same = (seg[on].shift() == seg[on]).all(axis=1) & (seg["since"] == seg["until"].shift())
     run = (~same).cumsum()
     runs = seg.groupby(run).agg(
         provider=("provider", "first"), model=("model", "first"), meter=("meter", "first"),

@@ -31,7 +31,7 @@ from pipeline.tables.cost import day_end, record_at, record_fx, tier_price, week
 METERS = ("input", "cached_input", "cache_write", "output")
 COLUMNS = ("provider", "model", "input_usd_per_mtok", "cached_input_usd_per_mtok",
            "cache_write_usd_per_mtok", "output_usd_per_mtok", "batch_input_usd_per_mtok",
-           "batch_output_usd_per_mtok", "currency", "list_input_per_mtok",
+           "batch_output_usd_per_mtok", "context_window_tokens", "currency", "list_input_per_mtok",
            "list_output_per_mtok", "free", "source", "source_url", "last_change")
 """The columns of `data/market.csv`, in order."""
 TIER_METERS = ("input", "cached_input", "output")
@@ -68,6 +68,8 @@ def catalogue_rows(history: pd.DataFrame, catalogue: Catalogue, as_of: dt.date) 
     out["batch_input_usd_per_mtok"] = wide.get(("batch", "input"), np.nan)
     out["batch_output_usd_per_mtok"] = wide.get(("batch", "output"), np.nan)
     out["last_change"] = h.groupby(keys)["first_seen"].max().str[:10]
+    out["context_window_tokens"] = pd.to_numeric(h["context_window_tokens"], errors="coerce").groupby(
+        [h[k] for k in keys]).max()
     out = out.reset_index()
     out = out[out[["input_usd_per_mtok", "output_usd_per_mtok"]].notna().any(axis=1)]
     out = out.merge(_catalogue_tiers(windowed, out, keys), on=keys, how="left")
@@ -181,7 +183,8 @@ def curated_rows(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
                 "source": f"{sourced.model.name} (curated)", "source_url": str(record.source_url),
                 "last_change": record.from_.date().isoformat()})
     keys = ["provider", "model"]
-    table = pd.DataFrame(rows, columns=[c for c in COLUMNS if c != "free"])
+    table = pd.DataFrame(rows, columns=[c for c in COLUMNS if c != "free"]).astype(
+        {"context_window_tokens": float})
     tiers = _tiers(pd.DataFrame(slots, columns=[*keys, "share", "offpeak", *TIER_METERS]), keys)
     return table.merge(tiers, on=keys, how="left")
 
@@ -193,14 +196,22 @@ def _usd(value: float | None, usd_per_unit: float) -> float:
 def market_table(parts: Sequence[pd.DataFrame]) -> pd.DataFrame:
     """Return the market from `parts` in order of precedence (the curated rows, then each
     catalogue's in the order listed): a (provider, model) pair priced by an earlier part keeps
-    that part's row; `free` where a token price is zero; sorted by output price, free last."""
-    table = pd.concat(list(parts), ignore_index=True).drop_duplicates(
-        ["provider", "model"], keep="first")
+    that part's row (model ids compared case-folded); `free` where a token price is zero;
+    sorted by output price, free last."""
+    table = pd.concat(list(parts), ignore_index=True)
+    # One model, however each source spells its id (`GLM-5.2`, `glm-5.2`).
+    same = [table["provider"], table["model"].str.casefold()]
+    # A context window is the model's: a curated row, which gives none, takes a catalogue's.
+    table["context_window_tokens"] = table.groupby(same, sort=False)[
+        "context_window_tokens"].transform("first")
+    table = table[~pd.DataFrame({"p": same[0], "m": same[1]}).duplicated(keep="first")]
     prices = table[[f"{m}_usd_per_mtok" for m in ("input", "output")]]
     table["free"] = (prices == 0).any(axis=1)
     table = table.sort_values(["free", "output_usd_per_mtok", "input_usd_per_mtok", "provider",
                                "model"], kind="stable", na_position="last", ignore_index=True)
-    return table.reindex(columns=[*COLUMNS, *TIER_COLUMNS])
+    table = table.reindex(columns=[*COLUMNS, *TIER_COLUMNS])
+    # Whole tokens, written as such (NaN where no source gives one).
+    return table.astype({"context_window_tokens": "Int64"})
 
 
 def workload_usd_per_mtok(table: pd.DataFrame, input_share: float, cache_hit_rate: float,
