@@ -48,8 +48,8 @@ def test_a_curated_model_has_every_record_of_each_list(sources):
         (dt.date(2026, 8, 16), (0.22, 0.007, 0.66),
          "off-peak tier outside its time windows")]
     assert usd.rows[1].url == "https://github.com/Portkey-AI/models/issues/900"
-    # The chart is of the USD list, one step line per meter, to the first of November.
-    assert page.chart.end == dt.date(2026, 11, 1)
+    # The chart is of the USD list, one step line per meter, to its last change.
+    assert page.chart.end == dt.date(2026, 8, 16)
     assert [name for name, _ in page.chart.lines] == ["Input", "Cached input", "Output"]
 
 

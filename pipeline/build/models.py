@@ -18,9 +18,9 @@ def model_files(sources: Sources, as_of: dt.date, memo: Memo, code: str,
     """Return `models/index.md`, each tracked model's page and its chart, as of `as_of`."""
     pages = [model_page(sources, provider, model, as_of)
              for provider, model in tracked_models(sources)]
-    files: dict[str, str | bytes | Drawing] = {"models/index.md": models_index_md(pages, as_of)}
+    files: dict[str, str | bytes | Drawing] = {"models/index.md": models_index_md(pages)}
     for page in pages:
-        files[f"models/{page.slug}.md"] = model_page_md(page, as_of)
+        files[f"models/{page.slug}.md"] = model_page_md(page)
         if page.lists:
             files[chart_path(page)] = memo.get(
                 "model-" + prices_chart_key(page.chart, code),

@@ -112,6 +112,7 @@ class Parts:
         self._hardware_index: FigureIndex | None = None
         self._feed_index: FeedItems | None = None
         self._catalogue_changes: pd.DataFrame | None = None
+        self._curated_since: dict[tuple[str, str], dt.date] | None = None
 
     def quotes(self, *dates: dt.date) -> Quotes:
         """Return the blended prices at the end of each edition date and of the week before the
@@ -178,8 +179,10 @@ class Parts:
         start = previous if previous is not None else date - FIRST_EDITION_LOOKBACK
         # Curated as of the edition: a model added to a curated file later leaves the past
         # editions' figures as they were.
-        return without_models(window_moves(self.catalogue_changes(), day_end(start),
-                                           day_end(date)), curated_models(self.sources, date))
+        if self._curated_since is None:
+            self._curated_since = curated_since(self.sources)
+        moves = window_moves(self.catalogue_changes(), day_end(start), day_end(date))
+        return without_models(moves, {p for p, d in self._curated_since.items() if d <= date})
 
     def catalogues(self, date: dt.date, previous: dt.date | None,
                    moves: pd.DataFrame | None = None) -> list[Item]:
@@ -238,13 +241,22 @@ class Parts:
         return self._feed_index
 
 
+def curated_since(sources: Sources) -> dict[tuple[str, str], dt.date]:
+    """Return the (provider, case-folded model) pairs a curated provider file prices, each with
+    the first day one of its records was in force or announced: from then on a catalogue's
+    price of it is not the site's. Case-folded, as catalogues spell ids both ways (`GLM-5.2`)."""
+    since: dict[tuple[str, str], dt.date] = {}
+    for provider, sourced in sources.prices.items():
+        for plist in sourced.model.lists:
+            for r in plist.records:
+                pair, day = (provider, r.model.casefold()), min(r.from_.date(), r.checked)
+                since[pair] = min(day, since.get(pair, day))
+    return since
+
+
 def curated_models(sources: Sources, by: dt.date | None = None) -> set[tuple[str, str]]:
-    """Return the (provider, model) pairs a curated provider file prices (by `by`: a record
-    in force or announced by then): there a catalogue's price is not the site's. Model ids
-    case-folded, as catalogues spell them both ways (`GLM-5.2`, `glm-5.2`)."""
-    return {(provider, r.model.casefold()) for provider, sourced in sources.prices.items()
-            for plist in sourced.model.lists for r in plist.records
-            if by is None or min(r.from_.date(), r.checked) <= by}
+    """Return the pairs of `curated_since` priced by `by` (all of them without it)."""
+    return {pair for pair, day in curated_since(sources).items() if by is None or day <= by}
 
 
 def _numbered_sources(sections: list[SectionContent]) -> tuple[Citation, ...]:

@@ -82,12 +82,10 @@ def model_page(sources: Sources, provider: str, model: str, as_of: dt.date) -> M
             points = tuple((r.date, r.prices[i]) for r in charted.rows if r.prices[i])
             if points:
                 lines.append((METER_NAMES[meter], points))
-    last = max((p[-1][0] for _, p in lines), default=as_of)
-    # The lines run to the first of the edition's month (or the last change, if later): the
-    # drawing then changes once a month, not with every edition; a model no longer listed
-    # ends where it went.
-    ended = charted is not None and charted.rows and not any(charted.rows[-1].prices)
-    end = charted.rows[-1].date if ended else max(last, as_of.replace(day=1))
+    # The lines end at the model's last change (where it went, if no longer listed), not at the
+    # edition's date: a drawing then changes only when its prices do, and a new edition does
+    # not redraw every model's (1,200 of them in the benchmark's year).
+    end = charted.rows[-1].date if charted is not None and charted.rows else as_of
     unit = charted.currency if charted else "USD"
     chart = PriceHistory(f"{provider} {model}: base prices, {unit} per Mtok", end, tuple(lines))
     return ModelPage(provider, model, model_slug(provider, model), tuple(lists), chart)

@@ -19,10 +19,19 @@ _KNOWN = {"input", "output", "input_cached", "from_date", "to_date"}
 
 
 def read_llm_prices(data: bytes) -> ImportResult:
-    """Return the dated token prices of every model in one vendor file."""
+    """Return the dated token prices of every model in one vendor file, or in a JSON array of
+    vendor files (how `brief ingest prices` reads the catalogue's files as one snapshot)."""
     doc = json.loads(data)
-    vendor = str(doc.get("vendor") or "unknown")
     result = ImportResult()
+    for vendor_doc in doc if isinstance(doc, list) else [doc]:
+        if not isinstance(vendor_doc, dict) or not isinstance(vendor_doc.get("models"), list):
+            raise ValueError("not an llm-prices vendor file: expected an object with models")
+        _vendor(vendor_doc, result)
+    return result
+
+
+def _vendor(doc: dict, result: ImportResult) -> None:
+    vendor = str(doc.get("vendor") or "unknown")
     for model in doc.get("models", []):
         model_id = str(model.get("id"))
         if _LONG_CONTEXT_ID.search(model_id):
@@ -46,7 +55,6 @@ def read_llm_prices(data: bytes) -> ImportResult:
             result.models += 1
         else:
             result.skipped["model without token prices"] += 1
-    return result
 
 
 def _day(value: object) -> dt.date | None:

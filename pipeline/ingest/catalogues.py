@@ -21,6 +21,7 @@ import pandas as pd
 
 from pipeline.formats.genai_prices import read_genai_data
 from pipeline.formats.litellm import read_litellm
+from pipeline.formats.llm_prices import read_llm_prices
 from pipeline.formats.price_map import ImportResult
 from pipeline.ingest.http import FetchSettings, Refused, describe, get
 from pipeline.models.catalogues import Catalogue, CatalogueHealth, CataloguesFile
@@ -35,7 +36,7 @@ from pipeline.tables.catalogue_history import (
 from pipeline.whole_files import write_whole
 
 READERS: Mapping[str, Callable[[bytes], ImportResult]] = {
-    "litellm": read_litellm, "genai-prices": read_genai_data}
+    "litellm": read_litellm, "genai-prices": read_genai_data, "llm-prices": read_llm_prices}
 TRUNCATED_SHARE = 0.5
 """A snapshot with fewer prices than this share of those in force looks truncated."""
 TRUNCATION_FLOOR = 20
@@ -89,6 +90,9 @@ async def _one(root: Path, client: httpx.AsyncClient, catalogues: CataloguesFile
     def failed(message: str, status: int | None) -> CatalogueRun:
         return _failed(root, catalogue, health, now, start, message, status)
 
+    if catalogue.files:
+        return await _files(root, client, catalogues, catalogue, history, health, now,
+                            settings, failed, start)
     try:
         async with asyncio.timeout(settings.deadline_s):
             answer = await get(client, url, settings, now,
@@ -113,6 +117,32 @@ async def _one(root: Path, client: httpx.AsyncClient, catalogues: CataloguesFile
     assert answer.body is not None
     return _take(root, catalogues, catalogue, answer.body, answer.headers, history, health, now,
                  start)
+
+
+async def _files(root: Path, client: httpx.AsyncClient, catalogues: CataloguesFile,
+                 catalogue: Catalogue, history: pd.DataFrame, health: CatalogueHealth,
+                 now: dt.datetime, settings: FetchSettings,
+                 failed: Callable[[str, int | None], CatalogueRun], start: float) -> CatalogueRun:
+    """Fetch a catalogue published as several files, each with the same checks and the whole
+    run within one deadline, and read them as one snapshot (a JSON array of the bodies). No
+    conditional GET: one validator per catalogue cannot stand for several files, and these
+    are small. Any file that fails fails the run, which keeps the history."""
+    bodies = []
+    try:
+        async with asyncio.timeout(settings.deadline_s):
+            for name in catalogue.files:
+                url = f"{catalogue.url}{name}"
+                answer = await get(client, url, settings, now,
+                                   accept="application/json, */*;q=0.5")
+                if answer.body is None or answer.status != 200:
+                    return failed(f"{name}: HTTP {answer.status} {answer.reason}", answer.status)
+                bodies.append(answer.body)
+    except Refused as err:
+        return failed(f"{str(err)}", err.status)
+    except (TimeoutError, httpx.HTTPError, OSError) as err:
+        return failed(describe(err, settings), None)
+    return _take(root, catalogues, catalogue, b"[" + b",".join(bodies) + b"]", {}, history,
+                 health, now, start)
 
 
 def ingest_file(root: Path, catalogues: CataloguesFile, catalogue: Catalogue, data: bytes,

@@ -5,6 +5,7 @@ is a table, tables/catalogue_history.py)."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 from typing import Literal
 
 from pydantic import Field, model_validator
@@ -12,7 +13,7 @@ from pydantic import Field, model_validator
 from pipeline.models.base import SourceModel
 from pipeline.models.entries import HttpUrl, Slug
 
-CatalogueFormat = Literal["litellm", "genai-prices"]
+CatalogueFormat = Literal["litellm", "genai-prices", "llm-prices"]
 
 
 class Catalogue(SourceModel):
@@ -27,14 +28,28 @@ class Catalogue(SourceModel):
     page: HttpUrl
     """Where a reader can see the catalogue and its history (cited beside its prices)."""
     format: CatalogueFormat
-    """How the file is read: `litellm` (model_prices_and_context_window.json) or
-    `genai-prices` (prices/new_data/v2/data.json)."""
+    """How the file is read: `litellm` (model_prices_and_context_window.json),
+    `genai-prices` (prices/new_data/v2/data.json) or `llm-prices` (simonw/llm-prices'
+    data/<vendor>.json files)."""
+    files: list[str] = Field(default=[], max_length=200)
+    """For a catalogue published as several files (llm-prices: one per vendor): their names,
+    each fetched from `url` (then a folder, ending in `/`) and read together as one snapshot.
+    Empty: `url` is the one file."""
     licence: str = Field(min_length=1, max_length=60)
     """The data's licence (SPDX id), or `none` when the repository gives none."""
     attribution: str = Field(min_length=1, max_length=300)
     """The credit its licence asks for, as the site prints it."""
     use: Literal["published", "cross-check"]
     """`published`: its prices appear on the site; `cross-check`: only compared with others."""
+
+    @model_validator(mode="after")
+    def _files_in_a_folder(self) -> Catalogue:
+        bad = [f for f in self.files if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*", f)]
+        if bad:
+            raise ValueError(f"files must be plain file names: {', '.join(bad)}")
+        if self.files and not str(self.url).endswith("/"):
+            raise ValueError("with files, url is their folder and ends in /")
+        return self
 
     @model_validator(mode="after")
     def _licensed_to_publish(self) -> Catalogue:

@@ -40,12 +40,14 @@ def changes_page_md(changes: pd.DataFrame, catalogues: list[Catalogue],
     lines = [
         "---", "search:", "  exclude: true", "---", "",
         "# Price changes in the catalogues", "",
+        # No date, and links to built URLs rather than .md files: the page then keeps its
+        # HTML between builds until a move is added (build/page_cache.py).
         (f"{len(shown):,} price moves of {len(models):,} models, as the snapshots of the public "
-         f"catalogues showed them up to {as_of.isoformat()}, newest first: a move dates from the "
+         "catalogues showed them up to the newest edition, newest first: a move dates from the "
          "first snapshot that showed it, not from a date the catalogue claims. US dollars per "
          "million tokens. Where one of our curated provider files prices the model (marked "
          "*curated*), the curated price is the site's and its own changes are in the editions "
-         "and on the [Prices](prices.md) page."
+         "and on the [Prices](../prices/) page."
          + (" Every move is in [changes.csv](data/changes.csv)." if catalogues else "")), ""]
     if shown.empty:
         said = ("No catalogue price has moved since its first snapshot." if catalogues

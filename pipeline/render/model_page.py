@@ -19,15 +19,18 @@ def chart_path(page: ModelPage) -> str:
     return f"charts/model-{page.slug}.svg"
 
 
-def model_page_md(page: ModelPage, as_of: dt.date) -> str:
+def model_page_md(page: ModelPage) -> str:
     """Return the page: what it shows, the chart, and one table per list of every dated price."""
     name = f"{md_cell(page.provider)} {md_cell(page.model)}"
     lines = ["---", "search:", "  exclude: true", "---", "", f"# {name}", "",
-             (f"Every dated base price of {name} we have up to {as_of.isoformat()} (realtime, "
+             # No date here: the page changes only when its prices do.
+             (f"Every dated base price of {name} we have up to the newest edition (realtime, "
               "no time window, no long-context band), per million tokens, each with its source. "
               "A curated list's prices hold from the record's effective date; a catalogue's "
               "from the first snapshot that showed them. Every tier is in the price files of "
-              "the [Data](../data.md) page; the current prices on the [Market](../market.md) "
+              # The built pages' URLs, not their .md: a page linking no Markdown file keeps
+              # its HTML between builds (build/page_cache.py), and there are many of these.
+              "the [Data](../../data/) page; the current prices on the [Market](../../market/) "
               "page."), ""]
     if not page.lists:
         return "\n".join([*lines, "No price of this model is recorded yet.", ""])
@@ -49,10 +52,11 @@ def model_page_md(page: ModelPage, as_of: dt.date) -> str:
     return "\n".join(lines)
 
 
-def models_index_md(pages: list[ModelPage], as_of: dt.date) -> str:
+def models_index_md(pages: list[ModelPage]) -> str:
     """Return the index of the tracked models' pages, with each one's newest base prices."""
     lines = ["---", "search:", "  exclude: true", "---", "", "# Tracked models", "",
-             (f"{len(pages)} models with a page of their own as of {as_of.isoformat()}: those our "
+             # No date, and links to built URLs: the page keeps its HTML between builds.
+             (f"{len(pages)} models with a page of their own: those our "
               "curated provider files price, and those `sources/catalogues.yaml` tracks from "
               "the public catalogues. Their newest base prices per million tokens, in the "
               "currency of the list charted on each page."), "",
@@ -66,7 +70,7 @@ def models_index_md(pages: list[ModelPage], as_of: dt.date) -> str:
                              for p in last.prices) if last and history else " | ".join(
                   [""] * len(METERS)))
         since = last.date.isoformat() if last else ""
-        lines.append(f"| [{md_cell(page.provider)} {md_cell(page.model)}]({page.slug}.md) | "
+        lines.append(f"| [{md_cell(page.provider)} {md_cell(page.model)}]({page.slug}/) | "
                      f"{prices} | {since} |")
     return "\n".join([*lines, ""])
 
@@ -83,9 +87,13 @@ def chart_svg(chart: PriceHistory) -> bytes:
     fig = Figure(figsize=(6, 2.6))
     fig.subplots_adjust(left=0.11, right=0.8, bottom=0.16, top=0.88)
     ax = fig.add_subplot()
+    first = min((points[0][0] for _, points in chart.lines), default=chart.end)
+    # One price, never changed: a day wide, so the date axis has a range to place ticks in.
+    end = max(chart.end, first + dt.timedelta(days=1))
     for label, points in chart.lines:
-        # Rows mark changes only; the last value holds to the last date.
-        ax.step(*zip(*[*points, (chart.end, points[-1][1])]), where="post", label=label)
+        # Rows mark changes only, each a dot; the last value holds to the last change.
+        ax.step(*zip(*[*points, (end, points[-1][1])]), where="post", label=label,
+                marker="o", markersize=3, markevery=list(range(len(points))))
     locator = AutoDateLocator(maxticks=5)
     ax.xaxis.set_major_locator(locator)
     ax.xaxis.set_major_formatter(ConciseDateFormatter(locator))

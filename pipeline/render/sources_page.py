@@ -85,8 +85,11 @@ def catalogues_md(catalogues: CataloguesFile, healths: Mapping[str, CatalogueHea
     lines = ["## Price catalogues", "",
              ("Public price maps fetched by the same scheduled job, each kept as a history of "
               "price periods in the repository; a price that moves more than 20-fold is held "
-              "back until a second snapshot shows it. No figure of the site uses them yet: the "
-              "curated provider files under sources/prices/ are the editors' truth."),
+              "back until a second snapshot shows it. A published catalogue's prices fill the "
+              "[Market](market.md) and [Changes](changes.md) pages and the editions' catalogue "
+              "figures; a cross-check's appear only on the [Discrepancies](discrepancies.md) "
+              "page. The curated provider files under sources/prices/ stay the editors' truth "
+              "and win for the same model."),
              "", "| Catalogue | Used | Licence | Health | Last success | Its own date | "
              "Prices in force |", "|---|---|---|---|---|---|---:|"]
     failing = []

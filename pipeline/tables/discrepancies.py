@@ -5,7 +5,8 @@ against each other.
 Each source is a table of price periods of one key (provider, model, meter) in US dollars per
 million tokens: the base price only (realtime, no time window, no long-context band, the
 default cache lifetime). Curated periods run from a record's effective start to its end, a
-catalogue's from the first snapshot that showed a price to the first that no longer did. Two
+catalogue's from the first snapshot that showed a price to the first that no longer did (and
+within the dates the catalogue gives it, if any). Two
 sources disagree over the stretch where both hold a price and they differ by more than
 THRESHOLD; consecutive stretches of one key join (a source may move and still disagree), and a
 disagreement is listed once it has lasted more than MIN_DAYS. Zero is free, not a price: never
@@ -68,19 +69,25 @@ def catalogue_periods(history: pd.DataFrame, source: str, url: str) -> pd.DataFr
     stands for it, as on the Market page."""
     h = history[history["meter"].isin(METERS) & (history["context_above_tokens"] == "0")
                 & (history["mode"] == "realtime") & (history["window_utc"] == "")
-                & (history["from_date"] == "") & (history["to_date"] == "")
                 & history["ttl_minutes"].isin(["", "5"])]
     first = h[["provider", "model", "catalogue_provider"]].sort_values(
         "catalogue_provider", kind="stable").drop_duplicates(["provider", "model"])
     h = h.merge(first, on=["provider", "model", "catalogue_provider"])
-    return pd.DataFrame({
+    periods = pd.DataFrame({
         "provider": h["provider"], "model": h["model"], "meter": h["meter"],
         "usd_per_mtok": h["usd_per_mtok"].astype(float),
         "start": pd.to_datetime(h["first_seen"], utc=True, format=SNAPSHOT_FORMAT),
         "end": pd.to_datetime(h["gone_seen"].replace("", None), utc=True,
                               format=SNAPSHOT_FORMAT),
         "source": source, "source_url": url}, columns=PERIOD_COLUMNS).astype(
-            {"start": INSTANT, "end": INSTANT}).reset_index(drop=True)
+            {"start": INSTANT, "end": INSTANT})
+    # A price the catalogue dates holds only within its dates, once a snapshot showed it.
+    since = pd.to_datetime(h["from_date"].replace("", None), utc=True).astype(INSTANT)
+    until = pd.to_datetime(h["to_date"].replace("", None), utc=True).astype(INSTANT)
+    periods["start"] = periods["start"].where(since.isna() | (since <= periods["start"]), since)
+    periods["end"] = periods["end"].where(until.isna() | (periods["end"] <= until), until)
+    return periods[periods["end"].isna() | (periods["start"] < periods["end"])].reset_index(
+        drop=True)
 
 
 def disagreements(sources: Sequence[pd.DataFrame], as_of: dt.datetime) -> pd.DataFrame:
