@@ -8,15 +8,15 @@ import datetime as dt
 import html
 import json
 import re
-import shutil
 
 import pytest
 import yaml
 from conftest import REPO
 from test_ingest_prices import T0, CatalogueServer, history, run
+from test_market_build import market_root
 
 from pipeline.build.site import build_site
-from pipeline.paths import PRICE_SNAPSHOTS, price_health_path
+from pipeline.paths import price_health_path
 
 
 @pytest.fixture
@@ -26,21 +26,12 @@ def server():
     s.httpd.shutdown()
 
 
-def cross_check_root(tmp_path, url: str):
-    root = tmp_path / "root"
-    shutil.copytree(REPO / "sources", root / "sources")
-    shutil.rmtree(root / PRICE_SNAPSHOTS)
-    path = root / "sources" / "catalogues.yaml"
-    doc = yaml.safe_load(path.read_text())
-    doc["catalogues"] = [dict(c, url=url) for c in doc["catalogues"] if c["id"] == "llm-prices"]
-    path.write_text(yaml.safe_dump(doc, sort_keys=False))
-    return root, doc["catalogues"][0]["files"]
-
-
 def test_the_vendor_files_are_one_snapshot_compared_but_not_published(real_data, server,
                                                                      tmp_path):
     folder = real_data / "llm-prices" / "data"
-    root, files = cross_check_root(tmp_path, server.url("/data/"))
+    root = market_root(tmp_path, REPO, server.url("/data/"), "llm-prices")
+    files = yaml.safe_load((root / "sources" / "catalogues.yaml").read_text())[
+        "catalogues"][0]["files"]
     assert sorted(files) == sorted(p.name for p in folder.glob("*.json"))  # all eleven
     for name in files:
         server.bodies[f"/data/{name}"] = (folder / name).read_bytes()

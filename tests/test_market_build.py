@@ -37,14 +37,15 @@ def server():
     s.httpd.shutdown()
 
 
-def market_root(tmp_path: Path, repo: Path, url: str) -> Path:
-    """The bundled sources, following only LiteLLM (served at `url`), with no snapshot yet."""
+def market_root(tmp_path: Path, repo: Path, url: str, catalogue: str = "litellm") -> Path:
+    """The bundled sources, following only `catalogue` (served at `url`), with no snapshot
+    yet."""
     root = tmp_path / "root"
     shutil.copytree(repo / "sources", root / "sources")
     shutil.rmtree(root / PRICE_SNAPSHOTS)
     path = root / "sources" / "catalogues.yaml"
     doc = yaml.safe_load(path.read_text())
-    doc["catalogues"] = [dict(c, url=url) for c in doc["catalogues"] if c["id"] == "litellm"]
+    doc["catalogues"] = [dict(c, url=url) for c in doc["catalogues"] if c["id"] == catalogue]
     path.write_text(yaml.safe_dump(doc, sort_keys=False))
     return root
 

@@ -17,17 +17,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from pipeline.compose.prices import money
 from pipeline.compose.types import Citation, Figure
 from pipeline.models.catalogues import Catalogue
 from pipeline.normalize.items import md_text
 from pipeline.normalize.units import METER_TITLES
 from pipeline.paths import PRICE_SNAPSHOTS
 from pipeline.tables.catalogue_history import snapshot_time
-
-
-def usd(amount: float) -> str:
-    """Return a USD price with enough digits for sub-cent prices."""
-    return f"${amount:.4g}" if abs(amount) < 0.1 else f"${amount:,.2f}"
 
 
 def tier_words(row: Any) -> str:
@@ -64,16 +60,17 @@ def move_words(row: Any, whole: bool = False) -> str:
     old, new = float(row.old_usd_per_mtok), float(row.new_usd_per_mtok)
     kind = row.kind
     if kind == "new":
-        return f"{tier} {_price(new)}"
+        return f"{tier} {usd_text(new)}"
     if kind == "removed":
-        return f"{tier} {_price(old)}" + ("" if whole else " no longer listed")
+        return f"{tier} {usd_text(old)}" + ("" if whole else " no longer listed")
     share = change_share(old, new)
-    return f"{tier} {_price(old)} → {_price(new)}" + (f" ({share:+.0%})" if share is not None
+    return f"{tier} {usd_text(old)} → {usd_text(new)}" + (f" ({share:+.0%})" if share is not None
                                                       else "")
 
 
-def _price(amount: float) -> str:
-    return "free" if amount == 0 else usd(amount)
+def usd_text(amount: float) -> str:
+    """Return a catalogue price in words: `$2.50`, `$0.075`, or `free` for zero."""
+    return "free" if amount == 0 else money(amount, "USD")
 
 
 def without_models(changes: pd.DataFrame, pairs: Collection[tuple[str, str]]) -> pd.DataFrame:

@@ -15,11 +15,13 @@ from dataclasses import dataclass
 from pipeline.compose.prices_page import PriceHistory
 from pipeline.compose.sources import Sources
 from pipeline.models.prices import PriceList
-from pipeline.tables.catalogue_history import snapshot_time
+from pipeline.normalize.units import METER_TITLES
+from pipeline.tables.catalogue_history import base_prices, snapshot_time
 from pipeline.tables.cost import day_end, tier_price
 
 METERS = ("input", "cached_input", "output")
-METER_NAMES = {"input": "Input", "cached_input": "Cached input", "output": "Output"}
+METER_NAMES = {m: METER_TITLES[m].capitalize() for m in METERS}
+"""The meters as column heads and chart lines: `Cached input`."""
 
 
 @dataclass(frozen=True)
@@ -119,13 +121,10 @@ def _from_catalogue(sources: Sources, provider: str, model: str,
     end = snapshot_time(day_end(as_of))
     for catalogue in sources.published_catalogues():
         h = sources.price_histories[catalogue.id]
-        h = h[(h["provider"] == provider) & (h["model"] == model) & h["meter"].isin(METERS)
-              & (h["context_above_tokens"] == "0") & (h["mode"] == "realtime")
-              & (h["window_utc"] == "") & h["ttl_minutes"].isin(["", "5"])
-              & (h["first_seen"] <= end)]
+        h = h[(h["provider"] == provider) & (h["model"] == model) & (h["first_seen"] <= end)]
+        h = base_prices(h, METERS)
         if h.empty:
             continue
-        h = h[h["catalogue_provider"] == h["catalogue_provider"].min()]
         # A row at each snapshot that changed something, with every price in force then
         # (carried over from earlier snapshots), and one where nothing was left.
         rows = []

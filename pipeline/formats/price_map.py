@@ -4,10 +4,11 @@ it becomes our provider files. Pure: rows in, documents out."""
 from __future__ import annotations
 
 import datetime as dt
-import math
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+
+from pipeline.formats.numbers import finite
 
 
 @dataclass(frozen=True)
@@ -133,8 +134,7 @@ def per_mtok_from_per_token(value: float) -> float:
 def with_context_window(prices: list[ImportedPrice], tokens: object) -> list[ImportedPrice]:
     """Return `prices` carrying a model's context window, when `tokens` is a positive whole
     number of tokens (anything else is no context window, not an error: it is not a price)."""
-    if isinstance(tokens, bool) or not isinstance(tokens, int | float):
+    number = finite(tokens)
+    if number is None or number <= 0 or number != int(number):
         return prices
-    if not math.isfinite(tokens) or tokens <= 0 or tokens != int(tokens):
-        return prices
-    return [replace(p, context_window_tokens=int(tokens)) for p in prices]
+    return [replace(p, context_window_tokens=int(number)) for p in prices]

@@ -12,7 +12,7 @@ from collections.abc import Collection
 
 import pandas as pd
 
-from pipeline.compose.catalogue_moves import change_share, tier_words, usd
+from pipeline.compose.catalogue_moves import change_share, tier_words, usd_text
 from pipeline.models.catalogues import Catalogue
 from pipeline.render.escape import md_cell
 from pipeline.tables.catalogue_history import snapshot_time
@@ -25,7 +25,7 @@ MAX_ROWS = 2_000
 
 
 def _price(value: float) -> str:
-    return "" if pd.isna(value) else ("free" if value == 0 else usd(float(value)))
+    return "" if pd.isna(value) else usd_text(float(value))
 
 
 def changes_page_md(changes: pd.DataFrame, catalogues: list[Catalogue],

@@ -12,7 +12,7 @@ import html
 
 import pandas as pd
 
-from pipeline.compose.catalogue_moves import usd
+from pipeline.compose.prices import money
 from pipeline.compose.sources import Sources
 from pipeline.models.links import is_allowed_link
 from pipeline.normalize.units import METER_TITLES
@@ -33,7 +33,7 @@ MAX_ROWS = 1_000
 
 
 def _source(name: str, url: str, price: float) -> str:
-    text = f"{usd(price)} ({md_cell(name)})"
+    text = f"{money(price, 'USD')} ({md_cell(name)})"
     return f"[{text}]({html.escape(url)})" if is_allowed_link(url) else text
 
 

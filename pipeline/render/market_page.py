@@ -21,6 +21,7 @@ import pandas as pd
 
 from pipeline.compose.model_pages import model_slug, tracked_models
 from pipeline.compose.sources import Sources
+from pipeline.formats.numbers import finite
 from pipeline.models.links import is_allowed_link
 from pipeline.models.prices import WorkloadProfile
 from pipeline.tables.catalogue_history import CHANGE_COLUMNS
@@ -64,8 +65,8 @@ def _tokens(value: float) -> str:
     return f'<td data-value="{int(value)}">{text}</td>'
 
 
-def _finite(value: float) -> bool:
-    return value is not None and math.isfinite(value)
+def _is_finite(value: object) -> bool:
+    return finite(value) is not None
 
 
 def _row_attributes(row, figures: list[tuple[str, float, float]]) -> str:
@@ -75,15 +76,15 @@ def _row_attributes(row, figures: list[tuple[str, float, float]]) -> str:
     attrs = [f'data-provider="{html.escape(row.provider)}"']
     if row.free:
         attrs.append("data-free")
-    if _finite(row.offpeak_week_share):
+    if _is_finite(row.offpeak_week_share):
         for prefix in ("offpeak", "peak"):
             prices = [getattr(row, f"{prefix}_{m}_usd_per_mtok") for m in TIER_METERS]
-            if all(_finite(v) for v in prices):
+            if all(_is_finite(v) for v in prices):
                 attrs.append(f'data-{prefix}="{" ".join(repr(float(v)) for v in prices)}"')
         attrs.append(f'data-offpeak-week="{float(row.offpeak_week_share)!r}"')
     for profile_id, usd, tokens in figures:
-        if _finite(usd):
-            value = f"{float(usd)!r} {repr(float(tokens)) if _finite(tokens) else ''}".rstrip()
+        if _is_finite(usd):
+            value = f"{float(usd)!r} {repr(float(tokens)) if _is_finite(tokens) else ''}".rstrip()
             attrs.append(f'data-build-{profile_id}="{value}"')
     return " ".join(attrs)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import io
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -179,6 +179,19 @@ def update_history(history: pd.DataFrame, snapshot: pd.DataFrame, at: dt.datetim
 def prices_in_force(history: pd.DataFrame) -> int:
     """Return how many prices the history holds now (periods not ended)."""
     return int((history["gone_seen"] == "").sum())
+
+
+def base_prices(history: pd.DataFrame, meters: Collection[str]) -> pd.DataFrame:
+    """Return the periods of `meters` at a model's base price: realtime, all day, the base
+    context band, the default cache lifetime. Where two of the catalogue's own providers are
+    one company for us (gemini, vertex_ai), the first in key order stands for it, as on the
+    Market page, rather than a mix of both."""
+    h = history[history["meter"].isin(list(meters)) & (history["context_above_tokens"] == "0")
+                & (history["mode"] == "realtime") & (history["window_utc"] == "")
+                & history["ttl_minutes"].isin(["", "5"])]
+    first = h[["provider", "model", "catalogue_provider"]].sort_values(
+        "catalogue_provider", kind="stable").drop_duplicates(["provider", "model"])
+    return h.merge(first, on=["provider", "model", "catalogue_provider"])
 
 
 CHANGE_COLUMNS = ("catalogue", *KEY, "kind", "old_usd_per_mtok", "new_usd_per_mtok", "at")

@@ -25,7 +25,7 @@ import pandas as pd
 from pipeline.models.prices import PriceFile
 from pipeline.models.sourced import Sourced
 from pipeline.normalize.units import per_mtok
-from pipeline.tables.catalogue_history import SNAPSHOT_FORMAT
+from pipeline.tables.catalogue_history import SNAPSHOT_FORMAT, base_prices
 
 THRESHOLD = 0.05
 """A difference above this share of the first source's price is a disagreement."""
@@ -64,15 +64,8 @@ def curated_periods(files: Mapping[str, Sourced[PriceFile]]) -> pd.DataFrame:
 
 
 def catalogue_periods(history: pd.DataFrame, source: str, url: str) -> pd.DataFrame:
-    """Return the base prices of a catalogue's history (tables/catalogue_history.py). Where
-    two of its own providers are one company for us (gemini, vertex_ai), the first in key order
-    stands for it, as on the Market page."""
-    h = history[history["meter"].isin(METERS) & (history["context_above_tokens"] == "0")
-                & (history["mode"] == "realtime") & (history["window_utc"] == "")
-                & history["ttl_minutes"].isin(["", "5"])]
-    first = h[["provider", "model", "catalogue_provider"]].sort_values(
-        "catalogue_provider", kind="stable").drop_duplicates(["provider", "model"])
-    h = h.merge(first, on=["provider", "model", "catalogue_provider"])
+    """Return the base prices of a catalogue's history (catalogue_history.base_prices)."""
+    h = base_prices(history, METERS)
     periods = pd.DataFrame({
         "provider": h["provider"], "model": h["model"], "meter": h["meter"],
         "usd_per_mtok": h["usd_per_mtok"].astype(float),
