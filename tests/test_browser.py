@@ -250,7 +250,12 @@ def test_market_calculator_matches_the_build_for_every_preset(page, site_url: st
             checked.append(r)
         # Every priced row, among them DeepSeek's v4-pro (peak and off-peak prices) and models
         # with a cached-input price (which the second preset's cache hits bill at).
-        assert len(checked) > 3000 and any(r["free"] for r in got)
+        # A preset with cache hits leaves out a model whose list has no cached-input price.
+        if profile == "cached-agent":
+            assert 500 < len(checked) < 1500 and all(r["cached"] or r["hourly"] for r in checked)
+        else:
+            assert len(checked) > 3000
+        assert any(r["free"] for r in got)
         assert ("deepseek", "deepseek-v4-pro") in {(r["provider"], r["model"]) for r in checked
                                                    if r["hourly"]}
         assert sum(r["cached"] and not r["hourly"] for r in checked) > 100

@@ -190,9 +190,10 @@ def test_a_workload_is_priced_by_the_hour_as_the_build_blends_it_worked_by_hand(
     # Off-peak input, cached, output; the other hours' the same; the off-peak share of the week.
     # w: nights at 1.0 / 4.0, cache hits at the rest-of-week cached price (tier_price falls back).
     assert tiers.loc["w"].tolist() == [1.0, 0.5, 4.0, 2.0, 0.5, 8.0, 0.25]
-    # q: no off-peak hours; its other hours averaged by time: (4 + 2) / 2, (8 + 4) / 2, and cache
-    # hits as input in each.
-    assert tiers.loc["q"].tolist()[3:] == [3.0, 3.0, 6.0, 0.0]
+    # q: no off-peak hours; its other hours averaged by time: (4 + 2) / 2, (8 + 4) / 2, and no
+    # cached price.
+    assert tiers.loc["q"].tolist()[3] == 3.0
+    assert tiers.loc["q"].tolist()[5:] == [6.0, 0.0] and math.isnan(tiers.loc["q"].tolist()[4])
     assert tiers.loc["q"].isna().tolist()[:3] == [True] * 3
     # cat: the window is dearer than the rest of the day, so it is peak and the rest off-peak.
     assert tiers.loc["cat"].tolist() == [0.5, 0.1, 2.0, 1.0, 0.1, 4.0, 0.5]
@@ -201,17 +202,24 @@ def test_a_workload_is_priced_by_the_hour_as_the_build_blends_it_worked_by_hand(
     # 75 % input, a fifth of it cache hits: per kind of hour 0.75 × (0.8 in + 0.2 cached) + 0.25 out.
     #   w off-peak 0.75 × 0.9 + 1.0 = 1.675, other 0.75 × 1.7 + 2.0 = 3.275;
     #     by the week's hours 0.25 × 1.675 + 0.75 × 3.275 = 2.875; 60 % off-peak 2.315.
-    #   q 0.75 × 4 + 0.25 × 8 = 5 by day, 2.5 else: 3.75 whatever the off-peak share.
-    #   flat 0.75 × 3 + 0.25 × 7 = 4.0 (hits bill as input); cat 0.815 off-peak, 1.615 peak:
+    #   q and flat have no cached price: no cost with cache hits.
+    #   cat 0.815 off-peak, 1.615 peak:
     #     1.215 by the hours (half each), 0.6 × 0.815 + 0.4 × 1.615 = 1.135 at 60 %.
     by_hours = workload_usd_per_mtok(table, 0.75, 0.2)
     sixty = workload_usd_per_mtok(table, 0.75, 0.2, offpeak_share=0.6)
-    want = {"w": (2.875, 2.315), "q": (3.75, 3.75), "flat": (4.0, 4.0), "cat": (1.215, 1.135)}
+    want = {"w": (2.875, 2.315), "cat": (1.215, 1.135)}
     for model, (hours, at_sixty) in want.items():
         assert by_hours[model] == pytest.approx(hours, rel=1e-12), model
         assert sixty[model] == pytest.approx(at_sixty, rel=1e-12), model
+    assert math.isnan(by_hours["q"]) and math.isnan(by_hours["flat"])
     assert math.isnan(by_hours["gratis"]) and bool(table.loc["gratis", "free"])
-    tokens = tokens_per_usd(by_hours)
+    # No cache hits: q 0.75 × 4 + 0.25 × 8 = 5 by day, 2.5 else: 3.75 whatever the off-peak
+    # share; flat 0.75 × 3 + 0.25 × 7 = 4.0.
+    no_hits = workload_usd_per_mtok(table, 0.75, 0.0)
+    assert no_hits["q"] == pytest.approx(3.75, rel=1e-12)
+    assert workload_usd_per_mtok(table, 0.75, 0.0, offpeak_share=0.6)["q"] == pytest.approx(3.75)
+    assert no_hits["flat"] == pytest.approx(4.0, rel=1e-12)
+    tokens = tokens_per_usd(no_hits)
     assert tokens["flat"] == pytest.approx(250_000, rel=1e-12)
     # Free has no tokens per dollar; nor does a workload that costs nothing: never inf.
     assert math.isnan(tokens["gratis"])

@@ -111,10 +111,11 @@ def test_batch_band_and_cache_tiers_are_chosen_for_every_record_at_once():
     batch = WorkloadProfile(id="batch", title="b", input_share=0.75, mode="batch")
     long_prompt = WorkloadProfile(id="long", title="l", input_share=0.75, prompt_tokens=300000)
     table = quotes(f, RATES, [CHAT, AGENT, batch, long_prompt], [at])
-    got = {p.id: table.priced(at, p)[0].list_per_mtok for p in (CHAT, AGENT, batch, long_prompt)}
+    got = {p.id: table.priced(at, p)[0].list_per_mtok for p in (CHAT, batch, long_prompt)}
+    # No cache price: a profile with cache hits leaves the model out rather than bill the hits
+    # at the input price.
+    assert table.priced(at, AGENT) == []
     assert got == pytest.approx({"chat-3-1": 0.75 * 5 + 0.25 * 30,
-                   # no cache price: hits bill as input
-                   "cached-agent": 0.9 * 5 + 0.1 * 30,
                    "batch": 0.75 * 2.5 + 0.25 * 15,
                    "long": 0.75 * 10 + 0.25 * 45})
 

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from pipeline.compose.prices import money
+from pipeline.compose.numbers import money
 from pipeline.compose.types import Citation, Figure
 from pipeline.models.catalogues import Catalogue
 from pipeline.normalize.items import md_text

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable, Mapping
 
+from pipeline.compose.numbers import money, three_figures
 from pipeline.compose.types import Citation, Figure, RadarItem
 from pipeline.models.prices import PriceFile, PriceList, PriceRecord, WorkloadProfile
 from pipeline.models.sourced import Sourced
@@ -18,15 +19,8 @@ from pipeline.tables.quotes import Quotes, quotes
 
 FIRST_EDITION_LOOKBACK = dt.timedelta(days=7)
 """The first edition has no previous one; it reports moves of the week before it."""
-SYMBOLS = {"USD": "$", "CNY": "¥", "EUR": "€", "GBP": "£", "JPY": "¥"}
 CLAIM_TOLERANCE = 0.02
 
-
-def money(amount: float, currency: str) -> str:
-    """Return `amount` with its currency sign and enough digits for sub-cent prices."""
-    sign = SYMBOLS.get(currency)
-    digits = f"{amount:.4g}" if abs(amount) < 0.1 else f"{amount:,.2f}"
-    return f"{sign}{digits}" if sign else f"{digits} {currency}"
 
 
 def citation(sourced: Sourced[PriceFile], plist: PriceList, record: PriceRecord) -> Citation:
@@ -109,7 +103,7 @@ def price_figures(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
             fx_date = best.fx_date.isoformat() if best.fx_date else ""
             figures.append(Figure(
                 label=f"Cheapest tokens per dollar, {profile.title}",
-                text_md=(f"{q.sourced.model.name} {q.record.model}: {best.tokens_per_usd:,.0f} "
+                text_md=(f"{q.sourced.model.name} {q.record.model}: {three_figures(best.tokens_per_usd)} "
                          f"tokens per US dollar ({money(best.usd_per_mtok, 'USD')} per Mtok "
                          "blended" + (f", from the {q.plist.currency} list at the ECB rate of "
                                       f"{fx_date}" if q.plist.currency != "USD" else "")

@@ -12,7 +12,7 @@ import html
 
 import pandas as pd
 
-from pipeline.compose.prices import money
+from pipeline.compose.numbers import money
 from pipeline.compose.sources import Sources
 from pipeline.models.links import is_allowed_link
 from pipeline.normalize.units import METER_TITLES

@@ -79,8 +79,10 @@ def _row_attributes(row, figures: list[tuple[str, float, float]]) -> str:
     if _is_finite(row.offpeak_week_share):
         for prefix in ("offpeak", "peak"):
             prices = [getattr(row, f"{prefix}_{m}_usd_per_mtok") for m in TIER_METERS]
-            if all(_is_finite(v) for v in prices):
-                attrs.append(f'data-{prefix}="{" ".join(repr(float(v)) for v in prices)}"')
+            # Input and output, or no prices for those hours; a missing cached price is blank.
+            if _is_finite(prices[0]) and _is_finite(prices[-1]):
+                text = " ".join(repr(float(v)) if _is_finite(v) else "" for v in prices)
+                attrs.append(f'data-{prefix}="{text}"')
         attrs.append(f'data-offpeak-week="{float(row.offpeak_week_share)!r}"')
     for profile_id, usd, tokens in figures:
         if _is_finite(usd):
@@ -130,8 +132,9 @@ def calculator_html(profiles: list[WorkloadProfile]) -> str:
         "</fieldset>",
         ("<p>The <strong>Cost</strong> column is what this workload costs with each model, in "
          "US dollars, and <strong>Tokens per $</strong> how many of its tokens one dollar buys. "
-         "Cache hits bill at the cached-input price, or at the input price where a model has "
-         "none. Where a price depends on the hour (DeepSeek's peak hours), the off-peak share "
+         "Cache hits bill at the cached-input price; a model whose list gives none has no cost "
+         "for a workload with cache hits (set them to 0 % to price it), as in the editions' "
+         "blends. Where a price depends on the hour (DeepSeek's peak hours), the off-peak share "
          "bills at the model's off-peak prices and the rest at its other hours' prices; left "
          "empty, traffic is spread evenly over the week's hours. A model with one price all "
          "week bills it all at the prices below. Each preset is a workload profile the "

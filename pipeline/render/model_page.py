@@ -7,7 +7,7 @@ import datetime as dt
 import html
 
 from pipeline.compose.model_pages import METER_NAMES, METERS, ModelPage
-from pipeline.compose.prices import money
+from pipeline.compose.numbers import money
 from pipeline.compose.prices_page import PriceHistory
 from pipeline.models.links import is_allowed_link
 from pipeline.render.charts import svg_bytes

@@ -138,7 +138,9 @@ def window_weights(plist: PriceList, record: PriceRecord, profile: WorkloadProfi
 def blended_per_mtok(plist: PriceList, record: PriceRecord, profile: WorkloadProfile,
                      at: dt.datetime) -> float | None:
     """Return the blended price per Mtok (list currency) of a record for a profile, or None when
-    the input or output price is missing."""
+    the input or output price is missing, or the profile has cache hits and the record no
+    cached-input price (billing the hits at the input price would price the model dearer than
+    its list: the record does not say, so the profile leaves the model out)."""
     total = 0.0
     for window, weight in window_weights(plist, record, profile, at).items():
         def price(meter: str, window: str | None = window) -> float | None:
@@ -146,9 +148,10 @@ def blended_per_mtok(plist: PriceList, record: PriceRecord, profile: WorkloadPro
         p_in, p_out = price("input"), price("output")
         if p_in is None or p_out is None:
             return None
-        p_cached = price("cached_input")
-        p_cached = p_in if p_cached is None else p_cached  # no cache price: hits bill as input
         h = profile.cache_hit_rate
+        p_cached = price("cached_input") if h else p_in
+        if p_cached is None:
+            return None
         total += weight * (profile.input_share * ((1 - h) * p_in + h * p_cached)
                            + (1 - profile.input_share) * p_out)
     return total

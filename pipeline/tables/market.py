@@ -124,8 +124,6 @@ def _tiers(slots: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     slots = slots[slots["share"].astype(float) > 0]
     slots = slots.assign(share=slots["share"].astype(float), offpeak=slots["offpeak"].astype(bool),
                          **{m: slots[m].astype(float) for m in meters})
-    # No cached price in those hours: cache hits bill as input (tables.cost.blended_per_mtok).
-    slots = slots.assign(cached_input=slots["cached_input"].fillna(slots["input"]))
     weighted = slots[meters].mul(slots["share"], axis=0).assign(share=slots["share"])
     out = slots[keys].drop_duplicates().set_index(keys)
     for prefix, mask in (("offpeak", slots["offpeak"]), ("peak", ~slots["offpeak"])):
@@ -137,8 +135,15 @@ def _tiers(slots: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
             out["offpeak_week_share"] = sums["share"].reindex(out.index).fillna(0.0)
     # A part without an input or output price: the blend has none (blended_per_mtok gives None),
     # and the rest of the week, at whose prices the parts without their own bill, lacks it too.
-    gaps = slots[meters].isna().any(axis=1).groupby([slots[k] for k in keys]).any()
+    gaps = slots[["input", "output"]].isna().any(axis=1).groupby([slots[k] for k in keys]).any()
     out.loc[gaps.reindex(out.index).to_numpy(dtype=bool), list(TIER_COLUMNS)] = np.nan
+    # Hours of one kind where some part has no cached price: none for those hours (a workload
+    # with cache hits then has no cost, as tables.cost.blended_per_mtok).
+    for prefix, mask in (("offpeak", slots["offpeak"]), ("peak", ~slots["offpeak"])):
+        no_cache = slots.loc[mask, "cached_input"].isna().groupby(
+            [slots.loc[mask, k] for k in keys]).any()
+        out.loc[no_cache.reindex(out.index, fill_value=False).to_numpy(dtype=bool),
+                f"{prefix}_cached_input_usd_per_mtok"] = np.nan
     return out.reset_index()[[*keys, *TIER_COLUMNS]].astype({c: float for c in TIER_COLUMNS})
 
 
@@ -218,23 +223,25 @@ def workload_usd_per_mtok(table: pd.DataFrame, input_share: float, cache_hit_rat
                           offpeak_share: float | None = None) -> pd.Series:
     """Return each row's blended USD per million tokens for a workload, as
     tables.cost.blended_per_mtok blends a record: `input_share` of the tokens are input,
-    `cache_hit_rate` of those cache hits (at the cached-input price, else at input), and
+    `cache_hit_rate` of those cache hits at the cached-input price (none: no cost), and
     `offpeak_share` of the traffic in off-peak hours (None: spread over the week's hours).
-    NaN for a free model and where the input or output price is missing."""
+    NaN for a free model, where the input or output price is missing, and where there are cache
+    hits and no cached-input price."""
     h = cache_hit_rate
 
     def blend(p: dict[str, pd.Series]) -> pd.Series:
-        return (input_share * ((1 - h) * p["input"] + h * p["cached_input"])
+        hits = p["cached_input"] if h else p["input"]
+        return (input_share * ((1 - h) * p["input"] + h * hits)
                 + (1 - input_share) * p["output"])
 
     listed = {m: table[f"{m}_usd_per_mtok"] for m in TIER_METERS}
-    listed["cached_input"] = listed["cached_input"].fillna(listed["input"])
     off = {m: table[f"offpeak_{m}_usd_per_mtok"] for m in TIER_METERS}
     on = {m: table[f"peak_{m}_usd_per_mtok"] for m in TIER_METERS}
     # Hours of one kind only: all the traffic bills at them (window_weights then ignores the
     # off-peak share).
-    off, on = ({m: off[m].fillna(on[m]) for m in TIER_METERS},
-               {m: on[m].fillna(off[m]) for m in TIER_METERS})
+    has_off, has_on = off["input"].notna(), on["input"].notna()
+    off, on = ({m: off[m].where(has_off, on[m]) for m in TIER_METERS},
+               {m: on[m].where(has_on, off[m]) for m in TIER_METERS})
     share = table["offpeak_week_share"] if offpeak_share is None else offpeak_share
     by_hour = share * blend(off) + (1 - share) * blend(on)
     usd = by_hour.where(table["offpeak_week_share"].notna(), blend(listed))

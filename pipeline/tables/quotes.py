@@ -4,7 +4,7 @@ profile, as one pandas table built in whole-table passes:
 - the record in force at each instant, by an interval join: `merge_asof` on the periods' starts
   (a period holds from its start, inclusive), then a cut at their ends (exclusive);
 - each record's blend per profile: tiers chosen for every record at once (mode, context band,
-  batch discount, cache hits billed as input when there is no cache price); a record with time
+  batch discount; no blend with cache hits for a record without a cache price); a record with time
   windows is weighted per week by its windows' share of the week in their time zone
   (normalize/windows.py), so a DST change or a weekday-only window moves its blend;
 - USD per Mtok by an as-of join on the ECB table: the last fixing on or before the record's
@@ -326,6 +326,7 @@ def _flat_blends(periods: pd.DataFrame, tiers: pd.DataFrame,
         # No batch price of its own: the realtime price times the record's batch discount.
         prices = prices.fillna(pick("realtime").mul(flat, axis=0))
     p_in, p_out = prices["input"], prices["output"]
-    p_cached = prices["cached_input"].fillna(p_in)  # no cache price: hits bill as input
     h, share = profile.cache_hit_rate, profile.input_share
+    # No cache price and cache hits: no blend (tables.cost.blended_per_mtok).
+    p_cached = prices["cached_input"] if h else p_in
     return share * ((1 - h) * p_in + h * p_cached) + (1 - share) * p_out

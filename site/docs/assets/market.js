@@ -21,8 +21,10 @@
     // The blend of tables/market.py (workload_usd_per_mtok), which the build's figures of each
     // preset come from (data-build-<profile> on each row; tests/test_browser.py compares them):
     // USD per million tokens, `share` of them input, `hits` of those from the cache.
-    function blend(p, share, hits) {  // p: [input, cached input, output]
-      return share * ((1 - hits) * p[0] + hits * p[1]) + (1 - share) * p[2];
+    // No cached-input price and some cache hits: no cost (the build's rule, tables/cost.py).
+    function blend(p, share, hits) {  // p: [input, cached input or null, output]
+      if (hits > 0 && p[1] === null) { return null; }
+      return share * ((1 - hits) * p[0] + hits * (hits > 0 ? p[1] : p[0])) + (1 - share) * p[2];
     }
 
     function usdPerMtok(r, share, hits, offpeak) {
@@ -33,7 +35,8 @@
       // Hours of one kind only: all the traffic at their prices. Empty field: the week's hours.
       var off = r.off || r.peak, on = r.peak || r.off;
       var s = offpeak === null ? r.week : offpeak;
-      return s * blend(off, share, hits) + (1 - s) * blend(on, share, hits);
+      var a = blend(off, share, hits), b = blend(on, share, hits);
+      return a === null || b === null ? null : s * a + (1 - s) * b;
     }
 
     function setUpCalculator() {
@@ -47,7 +50,8 @@
       }
       function hourly(row, name) {
         var text = row.getAttribute(name);
-        return text ? text.split(" ").map(parseFloat) : null;
+        return text ? text.split(" ").map(function (v) { return v === "" ? null : parseFloat(v); })
+          : null;
       }
       // Read once, before the two columns shift the cells; its own array, which sorting leaves
       // as it is (it reorders `rows`).
@@ -56,7 +60,7 @@
         var cached = price(row, "cached_input_usd_per_mtok");
         var week = row.getAttribute("data-offpeak-week");
         return {row: row, free: row.hasAttribute("data-free"),
-                listed: [input, cached === null ? input : cached, price(row, "output_usd_per_mtok")],
+                listed: [input, cached, price(row, "output_usd_per_mtok")],
                 off: hourly(row, "data-offpeak"), peak: hourly(row, "data-peak"),
                 week: week ? parseFloat(week) : null};
       });
