@@ -65,3 +65,29 @@ def test_cadence_dates() -> None:
     assert s.edition_dates(D("2026-10-01")) == []
     s = Series(**base, cadence=Cadence(start=D("2026-11-01"), every_days=1, until=D("2026-11-03")))
     assert len(s.edition_dates(D("2027-01-01"))) == 3
+
+
+def test_the_radar_carries_one_item_per_change_dated_once_and_says_since_when() -> None:
+    """On the bundled sources: the Sonnet 5 entry and the price record it announces are one item;
+    Gemini 3.6 Flash's 2027 prices (checked 2026-08-13, so first carried by the edition of
+    2026-08-21) say since when in every later edition, and each date is printed once."""
+    root = Path(__file__).resolve().parents[1]
+    sources = load_sources(root)
+    editions = {e.date: e for e in compose_editions(sources, sources.series.dates)}
+
+    def radar(date: str) -> list:
+        return next(s for s in editions[D(date)].sections if s.id == "radar").items
+
+    first = radar("2026-08-21")
+    sonnet = [i for i in first if "Sonnet 5" in i.label or "claude-sonnet-5" in i.label]
+    assert len(sonnet) == 1
+    (item,) = sonnet
+    assert item.when == "due 2026-09-01"
+    assert item.text_md.endswith("Per Mtok: input $3.00 (now $2.00), output $15.00 (now $10.00).")
+    assert {c.label for c in item.citations} >= {"Anthropic pricing", "Anthropic"}
+    gemini = [i for i in first if "gemini-3.6-flash" in i.label]
+    assert [(i.label, i.when) for i in gemini] == [
+        ("Google gemini-3.6-flash: new prices", "due 2027-01-01")]
+    for date in ("2026-09-04", "2026-09-12", "2026-11-20"):
+        (later,) = [i for i in radar(date) if "gemini-3.6-flash" in i.label]
+        assert later.when == "due 2027-01-01; on the radar since 2026-08-21", date

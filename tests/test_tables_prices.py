@@ -43,7 +43,9 @@ def test_2026_09_12_edition_shows_the_deepseek_cut_in_yuan_and_usd(bundled):
     files, rates = bundled
     figures = price_figures(files, rates, PROFILES, dt.date(2026, 9, 12), dt.date(2026, 9, 5))
     deepseek = next(f for f in figures if "deepseek-v4-flash (CNY list)" in f.label)
-    usd = f"{0.02 * ecb_usd_per_unit('CNY', '2026-09-10'):.4g}"
+    # Three significant figures of a conversion: 0.02 / 6.7063 = 0.0029822…
+    usd = f"{0.02 * ecb_usd_per_unit('CNY', '2026-09-10'):.3g}"
+    assert usd == "0.00298"
     assert (f"cached input, off-peak: ¥0.02 per Mtok, ≈ ${usd} at the ECB rate of 2026-09-10"
             in deepseek.text_md)
     assert "DeepSeek's own USD list: $0.007" in deepseek.text_md
@@ -80,9 +82,9 @@ def test_blend_moves_are_listed_biggest_first_with_the_count(bundled):
     # = 0.175 before; Pro 0.75 * 0.435 + 0.25 * 0.87 = 0.54375 before.
     flash, pro = text.split("; ")
     assert flash.startswith("Chat (3:1 input:output, no cache), each in its list's currency: "
-                            "DeepSeek deepseek-v4-flash (USD list) $0.18 → $0.40 per Mtok "
+                            "DeepSeek deepseek-v4-flash (USD list) $0.175 → $0.399 per Mtok "
                             "(+127.9%, from 2026-08-16)")
-    assert pro == ("DeepSeek deepseek-v4-pro (USD list) $0.54 → $1.20 per Mtok (+120.0%, from "
+    assert pro == ("DeepSeek deepseek-v4-pro (USD list) $0.544 → $1.20 per Mtok (+120.0%, from "
                    "2026-08-16).")
     label, text = labels[dt.date(2026, 9, 4)]
     assert label == "Blended prices since 2026-08-21: 1 of 16 tracked models moved"
@@ -93,7 +95,7 @@ def test_radar_has_future_dated_records(bundled):
     files, _ = bundled
     items = price_radar(files, dt.date(2026, 9, 12))
     assert [(i.label, i.due) for i in items] == [
-        ("Google gemini-3.6-flash: new prices from 2027-01-01", dt.date(2027, 1, 1))]
+        ("Google gemini-3.6-flash: new prices", dt.date(2027, 1, 1))]
     assert "input $1.50 (now $0.75)" in items[0].text_md
     earlier = price_radar(files, dt.date(2026, 8, 20))
     assert any("claude-sonnet-5" in i.label for i in earlier)

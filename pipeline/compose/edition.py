@@ -23,6 +23,7 @@ from pipeline.compose.hardware import (
 )
 from pipeline.compose.prices import FIRST_EDITION_LOOKBACK, price_figures, price_radar
 from pipeline.compose.prices_page import cheapest_chart_spec
+from pipeline.compose.radar import radar_section
 from pipeline.compose.rank import FeedItems, feed_items, feed_stories
 from pipeline.compose.sources import Sources
 from pipeline.compose.types import (
@@ -74,11 +75,16 @@ def compose_edition(sources: Sources, date: dt.date, previous: dt.date | None,
     curated_urls = {str(link.url) for c in chosen for link in c.entry.links}
     sections = []
     for section in series.sections:
-        items = [curated_item(c) for c in chosen if c.entry.section == section.id]
+        curated = [(c, curated_item(c)) for c in chosen if c.entry.section == section.id]
+        items = [item for _, item in curated]
         if section.id in ("top", "local") and len(items) < section.quota:
             items += parts.feed_items(date, previous, local=section.id == "local",
                                       limit=section.quota - len(items), exclude_urls=curated_urls)
-        items += computed.get(section.id, [])
+        if section.id == "radar":
+            items = radar_section(curated, computed.get("radar", []),
+                                  series.edition_dates(date), date)
+        else:
+            items += computed.get(section.id, [])
         sections.append(SectionContent(section.id, section.title, tuple(items[: section.quota])))
     corrections = tuple((x.date, c.id, x.note) for c in chosen for x in c.entry.corrections)
     return Edition(date=date, title=series.edition_title(date), previous=previous,

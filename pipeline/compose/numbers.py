@@ -15,20 +15,21 @@ SOURCE_DIGITS = 6
 source wrote; a computed one (0.16187…) has up to 17."""
 
 
-def _decimals(amount: float) -> int:
+def _decimals(amount: float, computed: bool) -> int:
     size = abs(amount)
     if size == 0 or not math.isfinite(size):
         return 2
     exact = Decimal(repr(size)).normalize().as_tuple()
-    if len(exact.digits) <= SOURCE_DIGITS:
+    if not computed and len(exact.digits) <= SOURCE_DIGITS:
         return max(2, -int(exact.exponent))
     return 2 if size >= 1 else max(2, 2 - math.floor(math.log10(size)))
 
 
-def money(amount: float, currency: str) -> str:
-    """Return `amount` with its currency sign, at the precision the figure has (module doc)."""
+def money(amount: float, currency: str, *, computed: bool = False) -> str:
+    """Return `amount` with its currency sign, at the precision the figure has (module doc);
+    `computed`: a blend or a conversion, whatever its digits (0.39875 is "$0.399")."""
     sign = SYMBOLS.get(currency)
-    digits = f"{amount:,.{_decimals(amount)}f}"
+    digits = f"{amount:,.{_decimals(amount, computed)}f}"
     return f"{sign}{digits}" if sign else f"{digits} {currency}"
 
 

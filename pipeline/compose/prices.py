@@ -60,7 +60,7 @@ def _move_text(sourced: Sourced[PriceFile], plist: PriceList, move: PriceMove,
     if cur != "USD":
         try:
             rate = rate_on(rates, cur, move.record.from_.date())
-            text += (f", ≈ {money(new * rate.usd_per_unit, 'USD')} at the ECB rate of "
+            text += (f", ≈ {money(new * rate.usd_per_unit, 'USD', computed=True)} at the ECB rate of "
                      f"{rate.date.isoformat()} ({1 / rate.usd_per_unit:.4f} {cur} per USD)")
         except RateNotFound:
             text += ", no ECB rate to convert it"
@@ -104,7 +104,7 @@ def price_figures(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
             figures.append(Figure(
                 label=f"Cheapest tokens per dollar, {profile.title}",
                 text_md=(f"{q.sourced.model.name} {q.record.model}: {three_figures(best.tokens_per_usd)} "
-                         f"tokens per US dollar ({money(best.usd_per_mtok, 'USD')} per Mtok "
+                         f"tokens per US dollar ({money(best.usd_per_mtok, 'USD', computed=True)} per Mtok "
                          "blended" + (f", from the {q.plist.currency} list at the ECB rate of "
                                       f"{fx_date}" if q.plist.currency != "USD" else "")
                          + ")."),
@@ -167,7 +167,8 @@ def _blend_moves_figure(table: Quotes, profile: WorkloadProfile, start: dt.datet
                       text_md=(f"No blended price moved across the {len(found)} tracked models "
                                f"({profile.title}){why}."), citations=(), id="blend-moves")
     parts = [f"{q.sourced.model.name} {q.record.model} ({q.plist.currency} list) "
-             f"{money(old, q.plist.currency)} → {money(new, q.plist.currency)} per Mtok "
+             f"{money(old, q.plist.currency, computed=True)} → "
+             f"{money(new, q.plist.currency, computed=True)} per Mtok "
              f"({change:+.1%}, from {q.record.from_.date().isoformat()})"
              for change, old, new, q in moved]
     return Figure(label=f"Blended prices since {since}: {len(moved)} of {len(found)} "
@@ -201,9 +202,10 @@ def price_radar(files: Mapping[str, Sourced[PriceFile]], date: dt.date) -> list[
                     parts.append(text)
                 due = record.from_.date()
                 items.append(RadarItem(
-                    label=f"{sourced.model.name} {record.model}: new prices from {due.isoformat()}",
+                    label=f"{sourced.model.name} {record.model}: new prices",
                     text_md="Per Mtok: " + ", ".join(parts) + ".",
-                    citations=(citation(sourced, plist, record),), due=due,
+                    citations=(citation(sourced, plist, record),), due=due, known=record.checked,
+                    provider=provider,
                     id=f"radar-{provider}-{record.model}-{due.isoformat()}"))
     return items
 

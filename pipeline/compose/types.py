@@ -51,13 +51,27 @@ class Figure:
 
 @dataclass(frozen=True)
 class RadarItem:
-    """One bullet of On the radar: something due, with the day when known."""
+    """One bullet of On the radar: something due, with the day when known. `known`: the day
+    it became known (a price record's checked date), from which `since` is the first edition
+    that carried it, set on the editions after that one."""
 
     label: str
     text_md: str
     citations: tuple[Citation, ...]
     due: dt.date | None = None
     id: str = ""
+    known: dt.date | None = None
+    since: dt.date | None = None
+    provider: str = ""
+    """The provider whose prices it announces, for a computed item."""
+
+    @property
+    def when(self) -> str:
+        """The item's dates in words, each once: `due 2027-01-01; on the radar since …`."""
+        words = [f"due {self.due.isoformat()}"] if self.due else []
+        if self.since:
+            words.append(f"on the radar since {self.since.isoformat()}")
+        return "; ".join(words)
 
 
 Item = Story | Figure | RadarItem
