@@ -69,3 +69,38 @@ def test_feed_stories_split_global_and_local_and_keep_original_titles() -> None:
     assert top[0].citations[0].source_path == "sources/snapshots/feeds/glob.json"
     assert local[0].original_headline == "DeepSeek 降价" and local[0].summary_md == "0\\.02元"
     assert feed_stories(*args, local=False, limit=0, exclude_urls=set()) == []
+
+
+def test_a_sample_snapshot_is_labelled_and_never_adds_a_source() -> None:
+    real, sample = feed("real"), feed("sample")
+    snaps = {"real": Snapshot(feed_id="real", url="https://r.example/feed", items=[
+        it("r", "MLPerf price", "2026-09-11T08:00:00", url="https://r.example/a")]),
+        "sample": Snapshot(feed_id="sample", url="https://s.example/feed", note="bundled sample",
+                           items=[it("s", "MLPerf price", "2026-09-11T10:00:00",
+                                     url="https://s.example/b"),
+                                  it("t", "Another price cut", "2026-09-11T09:00:00",
+                                     url="https://s.example/c")])}
+    stories = feed_stories([real, sample], snaps, TOPICS, dt.date(2026, 9, 12),
+                           dt.date(2026, 9, 5), local=False, limit=5, exclude_urls=set())
+    by_id = {s.id: s for s in stories}
+    # The fetched story: the sample's copy of it is neither "also reported by" nor a source.
+    assert by_id["feed-r"].also_reported_by == () and not by_id["feed-r"].sample
+    assert [c.url for c in by_id["feed-r"].citations] == ["https://r.example/a"]
+    # A story only the sample has: there, and labelled as sample in its story and its source.
+    assert by_id["feed-t"].sample
+    assert by_id["feed-t"].citations[0].label == "SAMPLE (sample item, not fetched)"
+
+
+def test_the_bundled_mlperf_story_is_labelled_as_sample(tmp_path) -> None:
+    from pathlib import Path
+
+    from pipeline.build.site import build_site
+    root = Path(__file__).resolve().parents[1]
+    out = tmp_path / "public"
+    build_site(root, out, today=dt.date(2026, 12, 1))
+    page = (out / "briefings" / "2026-09-12" / "index.html").read_text(encoding="utf-8")
+    text = (out / "briefings" / "2026-09-12.txt").read_text(encoding="utf-8")
+    assert "also reported by" not in page and "From the feeds" not in page
+    assert page.count("Sample item: bundled with the project") == 1
+    assert "(Sample item: bundled with the project" in text
+    assert "MLCommons (sample item, not fetched)" in text

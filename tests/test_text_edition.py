@@ -51,3 +51,31 @@ def test_plain_text_drops_markup() -> None:
         "A link with bold, code and https://x.org."
     assert plain_text(md_text("5.1-0069 *not* <b>html</b> & [x](y)")) == \
         "5.1-0069 *not* <b>html</b> & [x](y)"
+
+
+def test_text_markers_match_the_sources_list_and_the_html_edition() -> None:
+    """Each story and bullet of the text edition ends in the markers of its sources, numbered as
+    in its Sources list, the same numbers as the HTML page's <sup> markers."""
+    import re
+
+    from pipeline.render.pages import edition_page
+
+    root = Path(__file__).resolve().parents[1]
+    sources = load_sources(root)
+    editions = compose_editions(sources, sources.series.edition_dates(dt.date(2026, 11, 30)))
+    for edition in editions:
+        text = text_edition(edition)
+        body, _, listed = text.partition("\nSources\n")
+        numbers = {int(n): url for n, url in re.findall(r"^\[(\d+)\] .*?: (\S+)$", listed, re.M)}
+        assert sorted(numbers) == list(range(1, len(edition.sources) + 1))
+        page = edition_page(edition, sources.series, editions, home=False)
+        for section in edition.sections:
+            for item in section.items:
+                urls = list(dict.fromkeys(c.url for c in item.citations))
+                number_of = {u: n for n, u in numbers.items()}
+                want = "".join(f" [{number_of[u]}]" for u in urls)
+                assert want in body, (edition.date, item)  # "" for a figure with no source
+        # Every number the body cites is in the list, and every listed source is cited.
+        cited = {int(n) for n in re.findall(r" \[(\d+)\]", body)}
+        assert cited == set(numbers), edition.date
+        assert cited == {int(n) for n in re.findall(r"<sup>\[(\d+)\]", page)}, edition.date

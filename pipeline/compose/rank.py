@@ -7,6 +7,7 @@ Ranking is a plain formula so an editor can predict it:
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import re
 from bisect import bisect_right
@@ -178,11 +179,16 @@ def feed_stories(feeds: Sequence[Feed], snapshots: Mapping[str, Snapshot],
         index = feed_items(feeds, snapshots)
     # The window in feed order, keeping the section's feeds: as if only those were indexed.
     pairs = [(f, i) for f, i in index.window(date, previous) if (f.region != "global") == local]
+    # Sample snapshots (bundled, never fetched) are labelled, and never add a source to a story.
+    samples = {feed_id for feed_id, s in snapshots.items() if s.note}
     stories = []
     for c in ranked(pairs, topics, date, exclude_urls):
         if not c.topics or not c.item.url:
             continue
-        cites = [Citation(c.feed.title, c.item.url, c.source_path, c.item.id)]
+        c = dataclasses.replace(c, also=tuple((f, i) for f, i in c.also if f.id not in samples))
+        sample = c.feed.id in samples
+        title = f"{c.feed.title} (sample item, not fetched)" if sample else c.feed.title
+        cites = [Citation(title, c.item.url, c.source_path, c.item.id)]
         cites += [Citation(f.title, i.url, (SNAPSHOT_DIR / f"{f.id}.json").as_posix(), i.id)
                   for f, i in c.also if i.url and i.url != c.item.url]
         language = c.item.language or c.feed.language
@@ -190,7 +196,8 @@ def feed_stories(feeds: Sequence[Feed], snapshots: Mapping[str, Snapshot],
         stories.append(Story(id=f"feed-{c.item.id}", headline=c.item.title,
                              summary_md=md_text(c.item.summary_text), citations=tuple(cites),
                              origin="feed", original_headline=original,
-                             also_reported_by=c.also_reported_by))
+                             also_reported_by=c.also_reported_by,
+                             sample=sample))
         if len(stories) == limit:
             break
     return stories

@@ -36,6 +36,8 @@ class Story:
     original_headline: str | None = None
     also_reported_by: tuple[str, ...] = ()
     corrections: tuple[tuple[dt.date, str], ...] = ()
+    sample: bool = False
+    """A feed story from sample data bundled for the offline build, not fetched news."""
 
 
 @dataclass(frozen=True)

@@ -92,7 +92,8 @@ def edition_page(edition: Edition, series: Series, editions: list[Edition], *, h
 
 def text_edition(edition: Edition, templates: Path = TEMPLATES) -> str:
     """Return the plain-text edition, laid out like the editions we publish by e-mail."""
-    text = environment(templates).get_template("briefing.txt.j2").render(edition=edition)
+    text = environment(templates).get_template("briefing.txt.j2").render(
+        edition=edition, numbers=_numbers(edition))
     # Collapse runs of blank lines the template's conditionals leave behind.
     lines = [line.rstrip() for line in text.splitlines()]
     out: list[str] = []
