@@ -150,3 +150,37 @@ def test_a_map_without_a_date_of_its_own_needs_since(real_data, tmp_path):
     res = CliRunner().invoke(cli(), ["import", "llm-prices", str(path), "--out",
                                      str(tmp_path / "p"), "--root", str(tmp_path)])
     assert res.exit_code == 1 and "gives no date of its own: pass --since" in res.output
+
+
+def test_bundled_sonnet_4_5_keeps_the_long_context_tier_genai_prices_gives_it(real_data):
+    """The record's cited catalogues agree: genai-prices ends the >200k surcharge on 2026-03-13
+    for claude-sonnet-4-6 and claude-opus-4-6 only, so our claude-sonnet-4-5 keeps it."""
+    import datetime as dt
+    from pathlib import Path
+
+    from pipeline.load.prices import load_prices
+    from pipeline.tables.cost import record_at, tier_price
+
+    anthropic = read_genai_prices(
+        (real_data / "genai-prices" / "providers" / "anthropic.yml").read_bytes())
+
+    def above(model: str) -> set[tuple[str, str, float]]:
+        return {(p.meter, str(p.from_date), p.usd_per_mtok) for p in anthropic.prices
+                if p.model == model and p.context_above_tokens == 200000}
+
+    assert {("input", "None", 6), ("output", "None", 22.5)} <= above("claude-sonnet-4-5")
+    assert all(date == "None" for _, date, _ in above("claude-sonnet-4-5"))
+    ended = {p.to_date for p in anthropic.prices
+             if p.model == "claude-sonnet-4-6" and p.context_above_tokens == 200000}
+    assert ended == {dt.date(2026, 3, 13)}
+
+    root = Path(__file__).resolve().parents[1]
+    files, problems = load_prices(root)
+    assert problems == []
+    plist = files["anthropic"].model.lists[0]
+    for day in (dt.date(2026, 3, 1), dt.date(2026, 9, 4), dt.date(2026, 11, 20)):
+        at = dt.datetime.combine(day, dt.time(12), tzinfo=dt.UTC)
+        record = record_at(plist, "claude-sonnet-4-5", at)
+        assert record is not None
+        assert tier_price(plist, record, "input", None, 300_000) == 6.0
+        assert tier_price(plist, record, "output", None, 300_000) == 22.5
