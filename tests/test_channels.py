@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import email
 import email.policy
+import hashlib
 import json
 import re
 from pathlib import Path
@@ -98,13 +99,26 @@ def test_brief_email_writes_a_multipart_message(tmp_path: Path, bundled_site: Pa
     msg = email.message_from_bytes(raw, policy=email.policy.default)
     assert msg.get_content_type() == "multipart/alternative"
     assert msg["Date"] == "Sat, 12 Sep 2026 00:00:00 +0000"
-    assert msg["Message-ID"] == "<briefing-2026-09-12@inference-brief.github.io>"
+    # Unique per edition and recipient: a hash of the address, never the address.
+    reader = hashlib.sha256(b"reader@example.org").hexdigest()[:20]
+    assert msg["Message-ID"].strip() == f"<briefing-2026-09-12-{reader}@inference-brief.github.io>"
     assert msg["To"] == "reader@example.org" and msg["Subject"].endswith("2026-09-12")
-    text = msg.get_body(("plain",)).get_content()
-    html = msg.get_body(("html",)).get_content()
-    assert text.replace("\r\n", "\n") == (bundled_site / "briefings" / "2026-09-12.txt").read_text()
-    assert html.replace("\r\n", "\n") == (bundled_site / "briefings" / "2026-09-12" /
-                                          "email.html").read_text()
+    text = msg.get_body(("plain",)).get_content().replace("\r\n", "\n")
+    html = msg.get_body(("html",)).get_content().replace("\r\n", "\n")
+    # The text edition, wrapped at 76 columns (a web address is never broken), then how to leave.
+    site_text = (bundled_site / "briefings" / "2026-09-12.txt").read_text()
+    assert " ".join(text.split()) == " ".join(site_text.split()) + (
+        ' To unsubscribe, write to unsubscribe@inference-brief.github.io with the subject '
+        '"unsubscribe".')
+    assert all(len(line) <= 76 or " " not in line.strip() for line in text.splitlines())
+    # The HTML of the site's e-mail page, each chart an inline part in place of its URL.
+    images = [p for p in msg.walk() if p.get_content_type() == "image/png"]
+    assert len(images) == 1
+    for part in images:
+        cid = part["Content-ID"].strip().strip("<>")
+        html = html.replace(f"cid:{cid}", "https://inference-brief.github.io/inference-brief/"
+                                          f"charts/{part.get_filename()}")
+    assert html == (bundled_site / "briefings" / "2026-09-12" / "email.html").read_text()
     again = tmp_path / "again.eml"
     CliRunner().invoke(main, ["email", "2026-09-12", "--root", str(REPO), "--out", str(again),
                               "--to", "reader@example.org"])

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
@@ -37,6 +37,28 @@ class Cadence(SourceModel):
     """The last edition; when absent, the build stops at the day it runs."""
 
 
+Address = Annotated[str, Field(pattern=r"^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$")]
+
+
+class Mail(SourceModel):
+    """How the e-mail edition is sent: who it is from and how a reader leaves the list."""
+
+    sender: str = Field(min_length=3, pattern=r"@")
+    """The From header: `Inference Brief <briefing@example.org>`."""
+    unsubscribe: Address
+    """The address a reader writes to to leave the list (List-Unsubscribe mailto, RFC 2369);
+    it must be read, by a person or a script, and the address added to the suppression file."""
+    unsubscribe_url: HttpUrl | None = None
+    """An https page that unsubscribes with one POST (RFC 8058), only where one exists: a static
+    site cannot take the POST, so without it the mailto address is the only way."""
+
+    @model_validator(mode="after")
+    def _https(self) -> Mail:
+        if self.unsubscribe_url is not None and self.unsubscribe_url.scheme != "https":
+            raise ValueError("`unsubscribe_url` must be https (RFC 8058 one-click)")
+        return self
+
+
 class Series(SourceModel):
     """The briefing series."""
 
@@ -52,6 +74,8 @@ class Series(SourceModel):
     """The edition dates, when they are not on a cadence."""
     cadence: Cadence | None = None
     """A regular schedule of editions, instead of `dates`."""
+    mail: Mail | None = None
+    """Sender and unsubscribe addresses of the e-mail edition (`brief send` needs them)."""
     sections: list[Section] = Field(min_length=1)
     """The sections of every edition, in order."""
     profiles: list[WorkloadProfile] = list(DEFAULT_PROFILES)

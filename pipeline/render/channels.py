@@ -12,6 +12,7 @@ import datetime as dt
 import io
 import itertools
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from pipeline.compose.charts import ChartSeries, ChartSpec
@@ -111,12 +112,37 @@ def edition_body_md(edition: Edition, editions: Sequence[Edition], series: Serie
                          base_url=str(series.site_url))
 
 
+@dataclass(frozen=True)
+class MailParts:
+    """What every message of an edition shares: its e-mail HTML, its text edition and the PNGs of
+    its charts by the URL the HTML shows them at; `message` adds one recipient's headers."""
+
+    edition: Edition
+    series: Series
+    html: str
+    text: str
+    images: Mapping[str, bytes]
+
+    def message(self, *, sender: str | None = None, to: str | None = None,
+                sent_at: dt.datetime | None = None) -> bytes:
+        return email_message(self.edition, self.series, self.html, self.text, sender=sender,
+                             to=to, images=self.images, sent_at=sent_at)
+
+
+def mail_parts(edition: Edition, editions: Sequence[Edition], series: Series,
+               charts: Sequence[Chart] = ()) -> MailParts:
+    """Return the parts of an edition's messages (the HTML inlined once for every recipient)."""
+    html = email_html(edition, series, edition_body_html(edition, editions, series, charts))
+    images = {f"{series.site_url}{c.png_path}": c.png for c in charts}
+    return MailParts(edition, series, html, text_edition(edition), images)
+
+
 def edition_email(edition: Edition, editions: Sequence[Edition], series: Series,
                   charts: Sequence[Chart] = (), *, sender: str | None = None,
                   to: str | None = None) -> bytes:
-    """Return the .eml of an edition: its text edition and its e-mail HTML as alternatives."""
-    html = email_html(edition, series, edition_body_html(edition, editions, series, charts))
-    return email_message(edition, series, html, text_edition(edition), sender=sender, to=to)
+    """Return the .eml of an edition: its text edition and its e-mail HTML as alternatives, the
+    charts inline."""
+    return mail_parts(edition, editions, series, charts).message(sender=sender, to=to)
 
 
 def channel_files(editions: list[Edition], series: Series,

@@ -1,0 +1,203 @@
+"""`brief send` against an SMTP server started on 127.0.0.1 (aiosmtpd): every message parsed back,
+a server that drops the connection halfway, a rerun, suppressions, refusals, the rate limit
+with an injected clock."""
+
+from __future__ import annotations
+
+import datetime as dt
+import email
+import email.policy
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from aiosmtpd.controller import Controller
+
+from pipeline.problems import BuildError
+from pipeline.publish.mail_send import Outcome, SendLog, Server, pending, read_addresses, send_all
+
+REPO = Path(__file__).resolve().parents[1]
+DAY = "2026-09-12"
+
+
+class Inbox:
+    """An aiosmtpd handler that keeps every message, refuses some recipients, and can drop the
+    connection once it has taken `drop_after` messages."""
+
+    def __init__(self, drop_after: int | None = None, refuse: set[str] = frozenset()) -> None:
+        self.messages: list[tuple[list[str], bytes]] = []
+        self.drop_after = drop_after
+        self.refuse = refuse
+
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        if address in self.refuse:
+            return "550 5.1.1 no such mailbox here"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+    async def handle_DATA(self, server, session, envelope):
+        if self.drop_after is not None and len(self.messages) >= self.drop_after:
+            server.transport.close()  # the connection drops before the message is taken
+            return "421 closing"
+        self.messages.append((list(envelope.rcpt_tos), envelope.original_content))
+        return "250 Message accepted"
+
+
+@pytest.fixture
+def smtp():
+    started = []
+
+    def start(inbox: Inbox) -> int:
+        # A free port: the controller checks that it serves by connecting to its own port.
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        controller = Controller(inbox, hostname="127.0.0.1", port=port)
+        controller.start()
+        started.append(controller)
+        return port
+
+    yield start
+    for c in started:
+        c.stop()
+
+
+def addresses(n: int) -> list[str]:
+    return [f"reader{i:03d}@example.org" for i in range(n)]
+
+
+def brief(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pipeline.cli.main", *args], cwd=REPO,
+                          capture_output=True, text=True, env={**os.environ, **(env or {})},
+                          timeout=300)
+
+
+def test_send_delivers_one_message_per_recipient_and_a_rerun_sends_only_the_rest(smtp, tmp_path):
+    people = addresses(100)
+    folder = tmp_path / "subscribers"
+    folder.mkdir()
+    listed = folder / "list.txt"
+    listed.write_text("# the list\n" + "\n".join(people) + "\n", encoding="utf-8")
+    (folder / "list.txt.unsubscribed").write_text("Reader099@example.org\n", encoding="utf-8")
+
+    dropping = Inbox(drop_after=40)
+    port = smtp(dropping)
+    first = brief("send", DAY, "--list", str(listed), "--host", "127.0.0.1", "--port", str(port),
+                  "--rate", "100000")
+    assert first.returncode == 1, first.stderr
+    assert "Traceback" not in first.stderr
+    assert "connection was lost after 40 messages" in first.stderr
+    assert "run the same command again" in first.stderr
+    assert len(dropping.messages) == 40
+
+    inbox = Inbox()
+    port = smtp(inbox)
+    again = brief("send", DAY, "--list", str(listed), "--host", "127.0.0.1", "--port", str(port),
+                  "--rate", "100000")
+    assert again.returncode == 0, again.stderr
+    assert "59 to send, 40 sent before, 1 unsubscribed" in again.stderr
+    got = [to for tos, _ in dropping.messages + inbox.messages for to in tos]
+    # Every recipient exactly once; the unsubscribed one never.
+    assert sorted(got) == people[:99]
+    log = (folder / "list.txt.sent.csv").read_text(encoding="utf-8").splitlines()
+    assert log[0] == "edition,address,status,reply,at" and len(log) == 100
+
+    # Each message parsed back: one recipient's headers, both parts, the chart inline.
+    ids = set()
+    for tos, raw in inbox.messages:
+        msg = email.message_from_bytes(raw, policy=email.policy.default)
+        assert msg["To"] == tos[0]
+        assert msg["Subject"].endswith("2026-09-12") and "  " not in msg["Subject"]
+        assert msg["List-Id"] and msg["List-Unsubscribe"].strip().startswith("<mailto:")
+        assert msg["List-Unsubscribe-Post"] is None  # no https one-click page configured
+        ids.add(msg["Message-ID"])
+        text = msg.get_body(("plain",)).get_content()
+        html = msg.get_body(("html",)).get_content()
+        assert "To unsubscribe, write to" in text and "To unsubscribe, write to" in html
+        assert max(len(line) for line in text.splitlines()) <= 78
+        images = [p for p in msg.walk() if p.get_content_type() == "image/png"]
+        assert images and all(f'src="cid:{p["Content-ID"].strip("<>")}"' in html for p in images)
+        assert all(p.get_content()[:8] == b"\x89PNG\r\n\x1a\n" for p in images)
+    assert len(ids) == len(inbox.messages)  # a Message-ID unique per message
+
+
+def test_a_refused_address_is_logged_with_the_reply_and_the_run_goes_on(smtp, tmp_path):
+    inbox = Inbox(refuse={"gone@example.org"})
+    port = smtp(inbox)
+    log = SendLog(tmp_path / "list.txt.sent.csv")
+    people = ["a@example.org", "gone@example.org", "b@example.org"]
+    outcome = send_all(dt.date(2026, 9, 12), people, lambda r: b"Subject: x\r\n\r\nhi\r\n",
+                       "Brief <brief@example.org>", Server("127.0.0.1", port), log,
+                       per_minute=1e6)
+    assert outcome.sent == ["a@example.org", "b@example.org"]
+    assert outcome.refused == [("gone@example.org", "550 5.1.1 no such mailbox here")]
+    # Refused for good (5xx): not tried again; sent: not sent again.
+    assert log.done(dt.date(2026, 9, 12)) == set(people)
+    assert log.done(dt.date(2026, 9, 25)) == set()
+
+
+class FakeClock:
+    """Time that moves only when slept: the rate limit, checked without waiting."""
+
+    def __init__(self) -> None:
+        self.t = 1000.0
+        self.sleeps: list[float] = []
+
+    def monotonic(self) -> float:
+        return self.t
+
+    def sleep(self, seconds: float) -> None:
+        self.sleeps.append(seconds)
+        self.t += seconds
+
+
+def test_the_rate_limit_spaces_messages_by_the_injected_clock(smtp, tmp_path):
+    inbox = Inbox()
+    port = smtp(inbox)
+    clock = FakeClock()
+    wall = time.monotonic()
+    send_all(dt.date(2026, 9, 12), addresses(5), lambda r: b"Subject: x\r\n\r\nhi\r\n",
+             "brief@example.org", Server("127.0.0.1", port), SendLog(tmp_path / "log.csv"),
+             per_minute=6, clock=clock)
+    # 6 a minute: 10 s between messages, so four waits of 10 s on the clock and none in fact.
+    assert clock.sleeps == pytest.approx([10.0] * 4)
+    assert time.monotonic() - wall < 30 and len(inbox.messages) == 5
+
+
+def test_lists_and_suppressions_are_read_strictly(tmp_path):
+    listed = tmp_path / "l.txt"
+    listed.write_text("A <a@example.org>\n\na@EXAMPLE.org\n# note\nb@example.org\n")
+    assert read_addresses(listed) == ["A <a@example.org>", "b@example.org"]
+    outcome = Outcome()
+    assert pending(read_addresses(listed), ["B@example.org"], set(), outcome) == [
+        "A <a@example.org>"]
+    assert outcome.suppressed == ["b@example.org"]
+    listed.write_text("a@example.org\nnot an address\n")
+    with pytest.raises(BuildError, match=r"l.txt:2: 'not an address' is not an e-mail address"):
+        read_addresses(listed)
+
+
+def test_dry_run_sends_nothing_and_a_list_inside_the_repository_is_refused(tmp_path):
+    listed = tmp_path / "list.txt"
+    listed.write_text("a@example.org\nb@example.org\n")
+    # Port 9 on loopback: nothing listens, and a dry run never connects.
+    dry = brief("send", DAY, "--list", str(listed), "--host", "127.0.0.1", "--port", "9",
+                "--dry-run")
+    assert dry.returncode == 0, dry.stderr
+    assert dry.stdout.splitlines() == [f"would send {DAY} to a@example.org via 127.0.0.1:9",
+                                       f"would send {DAY} to b@example.org via 127.0.0.1:9"]
+    assert not (tmp_path / "list.txt.sent.csv").exists()
+    inside = REPO / "test-artifacts" / "list.txt"
+    inside.parent.mkdir(exist_ok=True)
+    inside.write_text("a@example.org\n")
+    try:
+        refused = brief("send", DAY, "--list", str(inside), "--host", "127.0.0.1", "--dry-run")
+    finally:
+        inside.unlink()
+    assert refused.returncode == 1 and "keep subscriber addresses outside the repository" in (
+        refused.stderr)
+    assert "Traceback" not in refused.stderr
