@@ -40,8 +40,20 @@ def test_schema_carries_field_docs() -> None:
     assert entry["$schema"] == "https://json-schema.org/draft/2020-12/schema"
     assert entry["additionalProperties"] is False
     assert entry["properties"]["headline"]["description"] == "The headline, in our words."
-    assert entry["$defs"]["Link"]["properties"]["url"]["description"] == (
-        "The address of the page (http or https).")
+    assert " ".join(entry["$defs"]["Link"]["properties"]["url"]["description"].split()) == (
+        "The address of the page that states the claim (http or https), not the publisher's "
+        "home page; leave it out when no such page is known, and give `published` instead.")
+    assert "site itself" in entry["$defs"]["Link"]["properties"]["site"]["description"]
+
+
+def test_schema_wants_a_page_or_a_day_per_link() -> None:
+    schema = json.loads((REPO / "schemas" / "entry.schema.json").read_text(encoding="utf-8"))
+    validator = jsonschema.Draft202012Validator(schema,
+                                                format_checker=jsonschema.FormatChecker())
+    entry = {"date": "2026-09-12", "section": "top", "headline": "H", "summary": "S"}
+    assert validator.is_valid({**entry, "links": [{"publisher": "Sohu", "published": "2026-09-11"}]})
+    assert validator.is_valid({**entry, "links": [{"publisher": "X", "url": "https://x.org/a"}]})
+    assert not validator.is_valid({**entry, "links": [{"publisher": "Sohu"}]})
 
 
 def test_every_kind_has_bundled_files() -> None:
