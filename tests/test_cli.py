@@ -148,7 +148,7 @@ def test_check_github_annotations_count_the_schema_line(tiny: Path) -> None:
     lines = [line for line in result.output.splitlines() if line.startswith("::error")]
     assert lines == [
         "::error file=sources/entries/2026/09-10-bad.yaml,line=2,title=date::"
-        "Input should be a valid date or datetime, day value is outside expected range "
+        "expected a date as YYYY-MM-DD: day value is outside expected range "
         "(got '2026-09-31')",
         "::error file=sources/entries/2026/09-10-bad.yaml,line=2,title=section::"
         "required field is missing",
@@ -157,3 +157,30 @@ def test_check_github_annotations_count_the_schema_line(tiny: Path) -> None:
         "::error file=sources/entries/2026/09-10-bad.yaml,line=6,title=links.0.url::"
         "link must start with http:// or https://",
     ]
+
+
+def test_github_annotation_of_a_missing_field_points_at_its_mapping(tiny: Path) -> None:
+    # The second link lacks its publisher: the annotation sits on that link's first line (5),
+    # not on line 1 of the file.
+    write_entry(tiny, "2026-09-10", "bad", body=(
+        "date: 2026-09-10\nsection: top\nheadline: H\nsummary: S\nlinks:\n"
+        "  - url: https://e.org/a\n    publisher: X\n"
+        "  - url: https://e.org/b\n    title: B\n"))
+    result = CliRunner().invoke(main, ["check", "--root", str(tiny), "--format", "github"])
+    assert result.exit_code == 1
+    assert [line for line in result.output.splitlines() if line.startswith("::error")] == [
+        "::error file=sources/entries/2026/09-10-bad.yaml,line=8,title=links.1.publisher::"
+        "required field is missing"]
+    prices = tiny / "sources" / "prices"
+    prices.mkdir()
+    (prices / "p.yaml").write_text(
+        "# A provider\nprovider: p\nname: P\nlists:\n  - currency: USD\n    records:\n"
+        "      - model: m\n        from: 2026-09-01\n        source_url: https://e.org/p\n"
+        "        prices:\n          - {meter: input}\n", encoding="utf-8")
+    (tiny / "sources" / "entries" / "2026" / "09-10-bad.yaml").unlink()
+    result = CliRunner().invoke(main, ["check", "--root", str(tiny), "--format", "github"])
+    assert [line for line in result.output.splitlines() if line.startswith("::error")] == [
+        "::error file=sources/prices/p.yaml,line=7,title=lists.0.records.0.checked::"
+        "required field is missing",
+        "::error file=sources/prices/p.yaml,line=11,title=lists.0.records.0.prices.0.price::"
+        "required field is missing"]

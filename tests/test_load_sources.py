@@ -36,7 +36,7 @@ def test_bad_entry_reports_three_problems(tiny: Path) -> None:
             publisher: X
         """)
     assert problems_of(tiny) == [
-        "sources/entries/2026/09-10-bad.yaml: date: Input should be a valid date or datetime, "
+        "sources/entries/2026/09-10-bad.yaml: date: expected a date as YYYY-MM-DD: "
         "day value is outside expected range (got '2026-09-31')",
         "sources/entries/2026/09-10-bad.yaml: headline: required field is missing",
         "sources/entries/2026/09-10-bad.yaml: summary: required field is missing",
