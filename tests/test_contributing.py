@@ -126,7 +126,8 @@ def test_new_entry_then_check_as_quoted(copy_repo_sources) -> None:
                     encoding="utf-8")
     with_edition_for_the_entry(root)
     code, lines = run("check", "--root", str(root), "--strict")
-    assert code == 0 and lines == ["0 problems; 36 entries checked."]
+    assert code == 0 and len(lines) == 1 and re.fullmatch(r"0 problems; \d+ entries checked\.",
+                                                          lines[0]), lines
 
 
 def test_unlinked_source_example_is_accepted(copy_repo_sources) -> None:

@@ -127,3 +127,15 @@ def test_bundled_sources_pass_strict() -> None:
     result = CliRunner().invoke(main, ["check", "--root", str(REPO), "--strict"])
     assert result.exit_code == 0, result.output
     assert re.fullmatch(r"0 problems; \d+ entries checked\.\n", result.output), result.output
+
+
+def test_named_source_in_the_radar_calendar(tiny: Path) -> None:
+    from pipeline.render.ics import radar_calendar
+
+    write_entry(tiny, "2026-09-10", "case", body="event_date: 2026-10-01\n" + HEAD.replace(
+        "section: top", "section: radar") + "  - publisher: Sohu\n    published: 2026-09-11\n")
+    sources = load_sources(tiny)
+    editions = compose_editions(sources, [dt.date(2026, 9, 5), dt.date(2026, 9, 12)])
+    ics = radar_calendar(editions, sources.series).decode()
+    unfolded = ics.replace("\r\n ", "")
+    assert "Sources: Sohu\\, 2026-09-11" in unfolded  # RFC 5545 escapes the comma
