@@ -69,7 +69,7 @@ def _after_last_edition(sourced: Sourced[Entry], series: Series | None) -> list[
                     severity="warning")]
 
 
-def is_home_page(url: str) -> bool:
+def _is_home_page(url: str) -> bool:
     """Is `url` a site's home page (no path beyond `/`, no query, no fragment)?"""
     parts = urlsplit(url)
     return parts.path in ("", "/") and not parts.query and not parts.fragment
@@ -80,7 +80,7 @@ def _home_page_links(sourced: Sourced[Entry]) -> list[Problem]:
     it, unless the entry marks the link as the site itself (`site: true`)."""
     problems = []
     for i, link in enumerate(sourced.model.links):
-        if link.url is None or link.site or not is_home_page(str(link.url)):
+        if link.url is None or link.site or not _is_home_page(str(link.url)):
             continue
         problems.append(Problem(
             sourced.path, f"links.{i}.url", f"{link.url} is a home page, not the page that "
