@@ -59,11 +59,27 @@ def test_an_unchanged_build_imports_no_models_or_libraries(tiny: Path) -> None:
 def test_check_ok_and_failing(tiny: Path) -> None:
     runner = CliRunner()
     ok = runner.invoke(main, ["check", "--root", str(tiny)])
-    assert ok.exit_code == 0 and "0 problems; 6 entries checked." in ok.output
+    assert ok.exit_code == 0 and "0 problems; 6 entries checked, 1 warning(s)." in ok.output
     write_entry(tiny, "2026-09-10", "bad", body="date: 2026-09-10\n")
     bad = runner.invoke(main, ["check", "--root", str(tiny)])
     assert bad.exit_code == 1
     assert "4 problem(s) found." in bad.output
+
+
+def test_check_warns_of_an_entry_after_the_last_edition(tiny: Path) -> None:
+    # Before issue 21 this passed with "0 problems" and the entry was in no edition.
+    runner = CliRunner()
+    ok = runner.invoke(main, ["check", "--root", str(tiny), "--format", "github"])
+    assert ok.exit_code == 0
+    assert ok.output.splitlines()[0] == (
+        "::warning file=sources/entries/2026/09-13-too-late.yaml,line=1,title=date::2026-09-13 is "
+        "after the last edition (2026-09-12), so this entry will appear in no edition; add an "
+        "edition date on or after 2026-09-13 to `dates:` in sources/editions.yaml")
+    strict = runner.invoke(main, ["check", "--root", str(tiny), "--strict"])
+    assert strict.exit_code == 1 and strict.output.endswith("1 problem(s) found.\n")
+    build = runner.invoke(main, ["build", "--root", str(tiny), "--strict", "--today", "2026-11-30"])
+    assert build.exit_code == 1 and "will appear in no edition" in build.output
+    assert not (tiny / "public").exists()
 
 
 def test_check_github_annotations(tiny: Path) -> None:
@@ -71,7 +87,7 @@ def test_check_github_annotations(tiny: Path) -> None:
                 "summary: S\nlinks: [{url: 'https://e.org', publisher: X}]\n")
     result = CliRunner().invoke(main, ["check", "--root", str(tiny), "--format", "github"])
     assert result.exit_code == 1
-    lines = [line for line in result.output.splitlines() if line.startswith("::")]
+    lines = [line for line in result.output.splitlines() if line.startswith("::error")]
     assert lines == [
         "::error file=sources/entries/2026/09-10-bad.yaml,line=1,title=headline::"
         "required field is missing",
@@ -102,7 +118,8 @@ def test_the_executable_flushes_its_output_and_keeps_exit_codes(tiny: Path) -> N
     built = brief("build", "--root", str(tiny), "--today", "2026-11-30")
     assert (built.returncode, built.stdout) == (0, f"built 2 editions into {tiny / 'public'}\n")
     checked = brief("check", "--root", str(tiny))
-    assert checked.returncode == 0 and checked.stdout.startswith("0 problems; 6 entries")
+    assert checked.returncode == 0 and checked.stdout.endswith("0 problems; 6 entries checked, "
+                                                               "1 warning(s).\n")
     assert brief("frobnicate").returncode == 2
     # Started with stdout or stderr closed (cron, a daemon): Python makes them None.
     for closed in ("1", "2"):
@@ -128,10 +145,10 @@ def test_check_github_annotations_count_the_schema_line(tiny: Path) -> None:
         "links: [{url: 'ftp://e.org', publisher: X}]\n"))
     result = CliRunner().invoke(main, ["check", "--root", str(tiny), "--format", "github"])
     assert result.exit_code == 1
-    lines = [line for line in result.output.splitlines() if line.startswith("::")]
+    lines = [line for line in result.output.splitlines() if line.startswith("::error")]
     assert lines == [
         "::error file=sources/entries/2026/09-10-bad.yaml,line=2,title=date::"
-        "Input should be a valid date or datetime, day value is outside expected range "
+        "expected a date as YYYY-MM-DD: day value is outside expected range "
         "(got '2026-09-31')",
         "::error file=sources/entries/2026/09-10-bad.yaml,line=2,title=section::"
         "required field is missing",
@@ -140,3 +157,30 @@ def test_check_github_annotations_count_the_schema_line(tiny: Path) -> None:
         "::error file=sources/entries/2026/09-10-bad.yaml,line=6,title=links.0.url::"
         "link must start with http:// or https://",
     ]
+
+
+def test_github_annotation_of_a_missing_field_points_at_its_mapping(tiny: Path) -> None:
+    # The second link lacks its publisher: the annotation sits on that link's first line (5),
+    # not on line 1 of the file.
+    write_entry(tiny, "2026-09-10", "bad", body=(
+        "date: 2026-09-10\nsection: top\nheadline: H\nsummary: S\nlinks:\n"
+        "  - url: https://e.org/a\n    publisher: X\n"
+        "  - url: https://e.org/b\n    title: B\n"))
+    result = CliRunner().invoke(main, ["check", "--root", str(tiny), "--format", "github"])
+    assert result.exit_code == 1
+    assert [line for line in result.output.splitlines() if line.startswith("::error")] == [
+        "::error file=sources/entries/2026/09-10-bad.yaml,line=8,title=links.1.publisher::"
+        "required field is missing"]
+    prices = tiny / "sources" / "prices"
+    prices.mkdir()
+    (prices / "p.yaml").write_text(
+        "# A provider\nprovider: p\nname: P\nlists:\n  - currency: USD\n    records:\n"
+        "      - model: m\n        from: 2026-09-01\n        source_url: https://e.org/p\n"
+        "        prices:\n          - {meter: input}\n", encoding="utf-8")
+    (tiny / "sources" / "entries" / "2026" / "09-10-bad.yaml").unlink()
+    result = CliRunner().invoke(main, ["check", "--root", str(tiny), "--format", "github"])
+    assert [line for line in result.output.splitlines() if line.startswith("::error")] == [
+        "::error file=sources/prices/p.yaml,line=7,title=lists.0.records.0.checked::"
+        "required field is missing",
+        "::error file=sources/prices/p.yaml,line=11,title=lists.0.records.0.prices.0.price::"
+        "required field is missing"]

@@ -12,9 +12,11 @@ from pipeline.problems import SourceError
 
 
 def problems_of(root: Path) -> list[str]:
+    """Return the errors loading `root` raises (the tiny tree's `too-late` entry also warns that
+    it falls after the last edition: test_entry_after_the_last_edition_warns)."""
     with pytest.raises(SourceError) as info:
         load_sources(root)
-    return [str(p) for p in info.value.problems]
+    return [str(p) for p in info.value.problems if p.severity == "error"]
 
 
 def test_tiny_tree_loads(tiny: Path) -> None:
@@ -34,7 +36,7 @@ def test_bad_entry_reports_three_problems(tiny: Path) -> None:
             publisher: X
         """)
     assert problems_of(tiny) == [
-        "sources/entries/2026/09-10-bad.yaml: date: Input should be a valid date or datetime, "
+        "sources/entries/2026/09-10-bad.yaml: date: expected a date as YYYY-MM-DD: "
         "day value is outside expected range (got '2026-09-31')",
         "sources/entries/2026/09-10-bad.yaml: headline: required field is missing",
         "sources/entries/2026/09-10-bad.yaml: summary: required field is missing",
@@ -149,3 +151,48 @@ def test_every_problem_collected_across_files(tiny: Path) -> None:
     found = problems_of(tiny)
     assert len(found) == 6  # one: date, section, headline, summary, links; two: empty
     assert found[-1] == "sources/entries/2026/09-11-two.yaml: the file is empty"
+
+
+LATE = ("sources/entries/2026/09-13-too-late.yaml: date: warning: 2026-09-13 is after the last "
+        "edition (2026-09-12), so this entry will appear in no edition; add an edition date on or "
+        "after 2026-09-13 to `dates:` in sources/editions.yaml")
+
+
+def test_entry_after_the_last_edition_warns(tiny: Path) -> None:
+    # The tiny series' editions are 2026-09-05 and 2026-09-12; `too-late` is dated 09-13.
+    assert [str(p) for p in load_sources(tiny).warnings] == [LATE]
+    with pytest.raises(SourceError) as info:
+        load_sources(tiny, strict=True)
+    assert [str(p) for p in info.value.problems] == [LATE.replace("warning: ", "")]
+
+
+def test_an_edition_date_on_or_after_the_entry_clears_the_warning(tiny: Path) -> None:
+    series = tiny / "sources" / "editions.yaml"
+    series.write_text(series.read_text().replace("2026-09-12]", "2026-09-12, 2026-09-13]"))
+    assert load_sources(tiny, strict=True).warnings == []
+
+
+def test_a_cadence_warns_only_when_it_ends(tiny: Path) -> None:
+    series = tiny / "sources" / "editions.yaml"
+    text = series.read_text()
+    series.write_text(text.replace("dates: [2026-09-05, 2026-09-12]",
+                                   "cadence: {start: 2026-09-05, every_days: 7}"))
+    assert load_sources(tiny, strict=True).warnings == []  # no `until`: editions go on
+    series.write_text(text.replace("dates: [2026-09-05, 2026-09-12]",
+                                   "cadence: {start: 2026-09-05, every_days: 7, until: 2026-09-12}"))
+    assert [str(p) for p in load_sources(tiny).warnings] == [
+        "sources/entries/2026/09-13-too-late.yaml: date: warning: 2026-09-13 is after the last "
+        "edition (2026-09-12), so this entry will appear in no edition; move `cadence.until` to "
+        "2026-09-13 or later in sources/editions.yaml"]
+
+
+def test_every_bundled_entry_falls_in_an_edition() -> None:
+    import yaml
+    from conftest import REPO
+
+    # Read straight from the files: the last date in editions.yaml, and each entry's date.
+    last = max(yaml.safe_load((REPO / "sources" / "editions.yaml").read_text())["dates"])
+    dates = [yaml.safe_load(p.read_text())["date"]
+             for p in (REPO / "sources" / "entries").rglob("*.yaml")]
+    assert dates and max(dates) <= last
+    assert [p for p in load_sources(REPO).warnings if "last edition" in p.message] == []

@@ -59,8 +59,32 @@ def test_link_defaults_and_bad() -> None:
 def test_correction() -> None:
     assert Correction(date="2026-09-14", note="Fixed a unit.").date == dt.date(2026, 9, 14)
     assert messages(Correction, {"date": "14/09/2026", "note": "x"}) == [
-        "f.yaml: date: Input should be a valid date or datetime, invalid character in year "
+        "f.yaml: date: expected a date as YYYY-MM-DD: invalid character in year "
         "(got '14/09/2026')"]
+
+
+@pytest.mark.parametrize(("value", "message"), [
+    ("2026-12-3", "expected a date as YYYY-MM-DD: input is too short (got '2026-12-3')"),
+    ("2026-02-30", "expected a date as YYYY-MM-DD: day value is outside expected range "
+     "(got '2026-02-30')"),
+    ("3 December 2026", "expected a date as YYYY-MM-DD: invalid character in year "
+     "(got '3 December 2026')"),
+    (["2026-12-03"], "expected a date as YYYY-MM-DD"),
+    ("2026-12-03T10:00:00", "expected a date as YYYY-MM-DD: without a time of day "
+     "(got '2026-12-03T10:00:00')"),
+])
+def test_a_date_error_shows_the_expected_form(value: object, message: str) -> None:
+    assert messages(Correction, {"date": value, "note": "x"}) == [f"f.yaml: date: {message}"]
+
+
+def test_a_price_time_error_shows_the_expected_forms() -> None:
+    from pipeline.models.prices import PriceRecord
+
+    record = {"model": "m", "from": "31/05/2026", "prices": [{"meter": "input", "price": 1}],
+              "source_url": "https://example.com/p", "checked": "2026-01-02"}
+    assert messages(PriceRecord, record) == [
+        "f.yaml: from: expected a date as YYYY-MM-DD (2026-09-10) or a UTC time as "
+        "YYYY-MM-DDTHH:MM:SSZ (2026-05-31T15:59:00Z) (got '31/05/2026')"]
 
 
 def test_entry_tags_unique_and_slugs() -> None:

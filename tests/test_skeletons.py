@@ -27,10 +27,11 @@ def field_names(model: type[BaseModel], prefix: str = "") -> set[str]:
     for name, info in model.model_fields.items():
         if info.exclude:
             continue
-        names.add(prefix + name)
+        key = info.alias or name  # as files spell it: `from`, not `from_`
+        names.add(prefix + key)
         nested, _ = _nested_model(info.annotation)
         if nested is not None:
-            names |= field_names(nested, f"{prefix}{name}.")
+            names |= field_names(nested, f"{prefix}{key}.")
     return names
 
 
@@ -119,12 +120,12 @@ def test_new_entry_lists_what_is_left_to_fill(tiny: Path) -> None:
                          "--date", "2026-09-11"])
     check = runner.invoke(main, ["check", "--root", str(tiny)])
     assert check.exit_code == 1
-    problems = [line for line in check.output.splitlines() if line.startswith("sources/")]
+    problems = [line for line in check.output.splitlines()
+                if line.startswith("sources/entries/2026/09-11-todo.yaml")]
     assert problems == [
         "sources/entries/2026/09-11-todo.yaml: section: Input should be a valid string",
         "sources/entries/2026/09-11-todo.yaml: headline: Input should be a valid string",
         "sources/entries/2026/09-11-todo.yaml: summary: Input should be a valid string",
-        "sources/entries/2026/09-11-todo.yaml: links.0.url: URL input should be a string or URL",
         "sources/entries/2026/09-11-todo.yaml: links.0.publisher: Input should be a valid string",
     ]
 
@@ -136,7 +137,7 @@ def test_filled_skeleton_loads(tiny: Path) -> None:
     text = path.read_text(encoding="utf-8")
     for key, value in [("section:", "section: top"), ("headline:", "headline: Filled in"),
                        ("summary:", "summary: A paragraph."),
-                       ("    url:", "    url: https://example.org/a"),
+                       ("    url: null", "    url: https://example.org/a"),
                        ("    publisher:", "    publisher: Example")]:
         text = text.replace(f"\n{key}\n", f"\n{value}\n", 1)
     path.write_text(text, encoding="utf-8")
@@ -161,3 +162,118 @@ def test_new_series_refuses_the_existing_file(tiny: Path) -> None:
     result = CliRunner().invoke(main, ["new", "series", "--root", str(tiny)])
     assert result.exit_code == 1 and "already exists; not overwritten" in result.output
     assert (tiny / "sources" / "editions.yaml").read_bytes() == before
+
+
+def fill(text: str, values: list[tuple[str, str]]) -> str:
+    """Fill the first empty `key:` line of each (key with its indent, value), as an editor would."""
+    for key, value in values:
+        assert f"\n{key}:\n" in text, f"no empty {key!r} in the skeleton"
+        text = text.replace(f"\n{key}:\n", f"\n{key}: {value}\n", 1)
+    return text
+
+
+def test_new_price_file_is_checked_once_filled(tiny: Path) -> None:
+    # Before issue 21: "'price' is not one of 'entry', 'series'".
+    runner = CliRunner()
+    made = runner.invoke(main, ["new", "price", "--root", str(tiny), "--slug", "mistral",
+                                "--date", "2026-09-01"])
+    assert made.exit_code == 0, made.output
+    assert made.output == ("wrote sources/prices/mistral.yaml: fill in the empty fields, then "
+                           "run `brief check`\n")
+    path = tiny / "sources" / "prices" / "mistral.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith("# yaml-language-server: $schema=../../schemas/price.schema.json\n")
+    assert '\nprovider: "mistral"\n' in text and "\n        from: 2026-09-01\n" in text
+    assert "\n        checked: 2026-09-01\n" in text and "\n        to: null\n" in text
+
+    check = runner.invoke(main, ["check", "--root", str(tiny)])
+    assert check.exit_code == 1
+    assert [line for line in check.output.splitlines() if "mistral" in line] == [
+        "sources/prices/mistral.yaml: name: Input should be a valid string",
+        "sources/prices/mistral.yaml: lists.0.currency: Input should be a valid string",
+        "sources/prices/mistral.yaml: lists.0.records.0.model: Input should be a valid string",
+        "sources/prices/mistral.yaml: lists.0.records.0.prices.0.meter: Input should be 'input', "
+        "'cached_input', 'cache_write' or 'output'",
+        "sources/prices/mistral.yaml: lists.0.records.0.prices.0.price: Input should be a valid "
+        "number",
+        "sources/prices/mistral.yaml: lists.0.records.0.source_url: URL input should be a string "
+        "or URL",
+    ]
+    path.write_text(fill(text, [("name", "Mistral AI"), ("    currency", "EUR"),
+                                ("        model", "mistral-medium-3"),
+                                ("            meter", "input"), ("            price", "0.4"),
+                                ("        source_url", "https://mistral.ai/pricing")]),
+                    encoding="utf-8")
+    check = runner.invoke(main, ["check", "--root", str(tiny)])
+    assert check.exit_code == 0, check.output
+    assert "mistral" not in check.output
+    record = load_sources(tiny).prices["mistral"].model.lists[0].records[0]
+    assert (record.model, record.from_, record.prices[0].price) == (
+        "mistral-medium-3", dt.datetime(2026, 9, 1, tzinfo=dt.UTC), 0.4)
+
+
+COST_FIELDS = [("    accelerator", "H100"), ("    basis", "cloud_on_demand"),
+               ("    amount_per_hour", "2.99"), ("    source", "Example Cloud price list"),
+               ("    source_url", "https://cloud.example.org/pricing/gpu")]
+
+
+def test_new_cost_is_added_to_costs_yaml_and_checked_once_filled(copy_repo_sources) -> None:
+    root = copy_repo_sources()
+    path = root / "sources" / "hardware" / "costs.yaml"
+    before = path.read_text(encoding="utf-8")
+    runner = CliRunner()
+    made = runner.invoke(main, ["new", "cost", "--root", str(root), "--date", "2026-11-02"])
+    assert made.exit_code == 0, made.output
+    assert made.output == ("added a record at the end of sources/hardware/costs.yaml: fill in its "
+                           "empty fields, then run `brief check`\n")
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith(before)  # the file's records are untouched
+    added = text[len(before):]
+    assert added.startswith("  # A new record: fill in every empty field, then run `brief "
+                            "check`.\n  - # Canonical accelerator name")
+    assert "\n    date: 2026-11-02\n    # When we last read the source.\n    checked: 2026-11-02\n" \
+        in added
+    n = len(before.split("\n  - accelerator:")) - 1  # the new record's position in `costs`
+    check = runner.invoke(main, ["check", "--root", str(root)])
+    assert check.exit_code == 1
+    assert [line for line in check.output.splitlines() if "costs.yaml" in line] == [
+        f"sources/hardware/costs.yaml: costs.{n}.accelerator: Input should be a valid string",
+        f"sources/hardware/costs.yaml: costs.{n}.basis: Input should be 'cloud_on_demand', "
+        "'rental_contract' or 'owner_tco'",
+        f"sources/hardware/costs.yaml: costs.{n}.amount_per_hour: Input should be a valid number",
+        f"sources/hardware/costs.yaml: costs.{n}.source: Input should be a valid string",
+        f"sources/hardware/costs.yaml: costs.{n}.source_url: URL input should be a string or URL",
+    ]
+    path.write_text(before + fill(added, COST_FIELDS), encoding="utf-8")
+    check = runner.invoke(main, ["check", "--root", str(root), "--strict"])
+    assert check.exit_code == 0, check.output
+    cost = load_sources(root).hardware.costs[n]
+    assert (cost.accelerator, cost.amount_per_hour, cost.date) == ("H100", 2.99,
+                                                                  dt.date(2026, 11, 2))
+
+
+def test_new_cost_without_costs_yaml_writes_the_file(tiny: Path) -> None:
+    from pipeline.load.read import read_model
+    from pipeline.models.hardware import CostsFile
+
+    made = CliRunner().invoke(main, ["new", "cost", "--root", str(tiny), "--date", "2026-11-02"])
+    assert made.exit_code == 0 and made.output.startswith("wrote sources/hardware/costs.yaml")
+    path = tiny / "sources" / "hardware" / "costs.yaml"
+    path.write_text(fill(path.read_text(encoding="utf-8"), COST_FIELDS), encoding="utf-8")
+    sourced, problems = read_model(path, CostsFile, tiny)
+    assert problems == [] and sourced is not None
+    assert sourced.model.costs[0].checked == dt.date(2026, 11, 2)
+
+
+@pytest.mark.parametrize(("body", "why"), [
+    ("costs: [{accelerator: H100}]\n", "is written in flow style"),
+    ("costs:\n  - accelerator: H100\nnote: x\n", "must be the file's last key"),
+    ("costs: [\n", "cannot be read as YAML"),
+])
+def test_new_cost_refuses_a_file_it_cannot_extend(tiny: Path, body: str, why: str) -> None:
+    path = tiny / "sources" / "hardware" / "costs.yaml"
+    path.parent.mkdir(parents=True)
+    path.write_text(body, encoding="utf-8")
+    made = CliRunner().invoke(main, ["new", "cost", "--root", str(tiny)])
+    assert made.exit_code == 1 and why in made.output
+    assert path.read_text(encoding="utf-8") == body

@@ -66,14 +66,17 @@ def test_text_markers_match_the_sources_list_and_the_html_edition() -> None:
     for edition in editions:
         text = text_edition(edition)
         body, _, listed = text.partition("\nSources\n")
-        numbers = {int(n): url for n, url in re.findall(r"^\[(\d+)\] .*?: (\S+)$", listed, re.M)}
+        # "[n] Publisher: URL", or "[n] Publisher, date" for a claim whose article is unknown.
+        numbers = {int(n): key for n, key in re.findall(r"^\[(\d+)\] (.*)$", listed, re.M)}
         assert sorted(numbers) == list(range(1, len(edition.sources) + 1))
         page = edition_page(edition, sources.series, editions, home=False)
+        number_of = {c.key: n for n, c in enumerate(edition.sources, start=1)}
+        for n, c in enumerate(edition.sources, start=1):
+            assert numbers[n] == (f"{c.label}: {c.url}" if c.url else c.text)
         for section in edition.sections:
             for item in section.items:
-                urls = list(dict.fromkeys(c.url for c in item.citations))
-                number_of = {u: n for n, u in numbers.items()}
-                want = "".join(f" [{number_of[u]}]" for u in urls)
+                keys = list(dict.fromkeys(c.key for c in item.citations))
+                want = "".join(f" [{number_of[k]}]" for k in keys)
                 assert want in body, (edition.date, item)  # "" for a figure with no source
         # Every number the body cites is in the list, and every listed source is cited.
         cited = {int(n) for n in re.findall(r" \[(\d+)\]", body)}

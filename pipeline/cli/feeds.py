@@ -102,7 +102,7 @@ def _curated_urls(root: Path) -> set[str]:
     for path in (root / "sources" / "entries").rglob("*.y*ml"):
         sourced, _ = read_model(path, Entry, root)
         if sourced:
-            urls |= {str(link.url) for link in sourced.model.links}
+            urls |= {str(link.url) for link in sourced.model.links if link.url}
     return urls
 
 

@@ -46,7 +46,9 @@ from pipeline.tables.quotes import Quotes, instant, micros, quotes
 
 def entry_citations(c: CuratedEntry) -> tuple[Citation, ...]:
     """Return the citations of a curated entry: each of its links, tied to its file."""
-    return tuple(Citation(link.publisher, str(link.url), c.path, c.id) for link in c.entry.links)
+    return tuple(Citation(link.publisher, str(link.url or ""), c.path, c.id,
+                          published=None if link.url else link.published)
+                 for link in c.entry.links)
 
 
 def curated_item(c: CuratedEntry) -> Item:
@@ -72,7 +74,7 @@ def compose_edition(sources: Sources, date: dt.date, previous: dt.date | None,
     series = sources.series
     chosen = parts.entries_in(date, previous)
     computed = parts.computed(date, previous)
-    curated_urls = {str(link.url) for c in chosen for link in c.entry.links}
+    curated_urls = {str(link.url) for c in chosen for link in c.entry.links if link.url}
     sections = []
     for section in series.sections:
         curated = [(c, curated_item(c)) for c in chosen if c.entry.section == section.id]
@@ -270,7 +272,7 @@ def _numbered_sources(sections: list[SectionContent]) -> tuple[Citation, ...]:
     for section in sections:
         for item in section.items:
             for cite in item.citations:
-                seen.setdefault(cite.url, cite)
+                seen.setdefault(cite.key, cite)
     return tuple(seen.values())
 
 

@@ -14,11 +14,25 @@ class Citation:
     label: str
     """Who published it: `DeepSeek API docs`, `MLPerf Inference v5.1 (5.1-0069)`."""
     url: str
-    """The outside page (http/https)."""
+    """The outside page (http/https); empty when no page is known (then `published` is set)."""
     source_path: str
     """Our source file, relative to the repository root."""
     ref: str = ""
     """The id inside that file (entry id, record, result id), for an anchor."""
+    published: dt.date | None = None
+    """For a source without a page: the day the publisher stated it."""
+
+    @property
+    def text(self) -> str:
+        """Return how a Sources list names it: the label, with the day when there is no page."""
+        if self.url or self.published is None:
+            return self.label
+        return f"{self.label}, {self.published.isoformat()}"
+
+    @property
+    def key(self) -> str:
+        """Return what tells sources apart in an edition's list: the page, else the name and day."""
+        return self.url or self.text
 
 
 @dataclass(frozen=True)

@@ -112,7 +112,7 @@ def _message(e: dict, model: type[BaseModel], loc: tuple) -> str:
         return f"unknown key{hint}"
     if kind == "url_scheme":
         return "link must start with http:// or https://"
-    msg = e["msg"]
+    msg = _date_message(kind, e["msg"])
     if msg.startswith("Value error, "):
         msg = msg.removeprefix("Value error, ")
     if "input" in e and kind not in ("model_type", "dict_type", "list_type"):
@@ -120,6 +120,22 @@ def _message(e: dict, model: type[BaseModel], loc: tuple) -> str:
         if isinstance(value, (str, int, float, bool)) and len(repr(value)) < 60:
             msg = f"{msg} (got {value!r})"
     return msg
+
+
+_DATE_FORMS = {"date": "a date as YYYY-MM-DD", "datetime": "a date as YYYY-MM-DD or a UTC "
+               "time as YYYY-MM-DDTHH:MM:SSZ"}
+
+
+def _date_message(kind: str, msg: str) -> str:
+    """Return pydantic's message about a date or a time, saying which form is expected."""
+    what = kind.split("_", 1)[0]
+    if what not in _DATE_FORMS or kind.endswith(("_past", "_future")):
+        return msg
+    # pydantic's own part after the comma says what is wrong with the text (a month of 13).
+    _, _, detail = msg.partition(", ")
+    if kind.endswith("_inexact"):
+        detail = "without a time of day"
+    return f"expected {_DATE_FORMS[what]}" + (f": {detail}" if detail else "")
 
 
 def _model_at(model: type[BaseModel], loc: tuple) -> type[BaseModel] | None:

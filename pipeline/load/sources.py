@@ -41,8 +41,7 @@ def load_sources(root: Path, cache: Parses = FRESH, *, strict: bool = False) -> 
     else:
         series, found = read_model(series_path, Series, root)
         problems += found
-    section_ids = {s.id for s in series.model.sections} if series else None
-    entries, found = load_entries(root, section_ids, cache)
+    entries, found = load_entries(root, series.model if series else None, cache)
     problems += found
     hardware, hardware_rows = None, []
     if (root / "sources" / "hardware").is_dir():

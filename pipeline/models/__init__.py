@@ -10,6 +10,8 @@ from dataclasses import dataclass
 
 from pipeline.models.base import SourceModel
 from pipeline.models.entries import Entry
+from pipeline.models.hardware import CostsFile
+from pipeline.models.prices import PriceFile
 from pipeline.models.series import Series
 
 
@@ -26,8 +28,12 @@ class SourceKind:
     new_path: str
     """Where `brief new` writes a file, relative to the root; may use `{date}` (a date, format
     codes allowed: `{date:%Y}`) and `{slug}`."""
-    prefill: tuple[str, ...] = ()
-    """Top-level fields `brief new` fills from its options (`date`), instead of leaving empty."""
+    prefill: tuple[tuple[str, str], ...] = ()
+    """Fields `brief new` fills from its options instead of leaving empty: (the field's dotted
+    key as the file spells it, `date` or `slug`); keys inside a list name no position."""
+    appends_to: str | None = None
+    """For a single file that holds a list of records (`costs`): `brief new` adds one record at
+    the end of that list instead of writing a new file, and prefill keys start with it."""
 
     @property
     def schema_file(self) -> str:
@@ -37,8 +43,13 @@ class SourceKind:
 
 KINDS: dict[str, SourceKind] = {kind.name: kind for kind in (
     SourceKind("entry", Entry, "sources/entries/**/*.yaml",
-               "sources/entries/{date:%Y}/{date:%m-%d}-{slug}.yaml", prefill=("date",)),
+               "sources/entries/{date:%Y}/{date:%m-%d}-{slug}.yaml", prefill=(("date", "date"),)),
     SourceKind("series", Series, "sources/editions.yaml", "sources/editions.yaml"),
+    SourceKind("price", PriceFile, "sources/prices/*.yaml", "sources/prices/{slug}.yaml",
+               prefill=(("provider", "slug"), ("lists.records.from", "date"),
+                        ("lists.records.checked", "date"))),
+    SourceKind("cost", CostsFile, "sources/hardware/costs.yaml", "sources/hardware/costs.yaml",
+               prefill=(("costs.date", "date"), ("costs.checked", "date")), appends_to="costs"),
 )}
 
 __all__ = ["KINDS", "SourceKind", "SourceModel"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated
 
-from pydantic import AnyUrl, Field, UrlConstraints, field_validator
+from pydantic import AnyUrl, ConfigDict, Field, UrlConstraints, field_validator, model_validator
 
 from pipeline.models.base import SourceModel
 from pipeline.models.links import link_scheme, refused_links
@@ -17,18 +17,40 @@ Slug = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]*$", max_length=80)]
 
 
 class Link(SourceModel):
-    """A page an entry is based on."""
+    """A page an entry is based on; or, when no page is known, the publication and the day it
+    stated the claim (the Sources list then names them, unlinked)."""
 
-    url: HttpUrl
-    """The address of the page (http or https)."""
+    # The rule `_page_or_day` enforces, for editors' YAML plugins too.
+    model_config = ConfigDict(json_schema_extra={"anyOf": [{"required": ["url"]},
+                                                           {"required": ["published"]}]})
+
+    url: HttpUrl | None = None
+    """The address of the page that states the claim (http or https), not the publisher's home
+    page; leave it out when no such page is known, and give `published` instead."""
+    site: bool = False
+    """True when the link is the site itself, a dashboard or a catalogue (InferenceX, models.dev),
+    so its home page is what the entry cites; `brief check` then accepts a `url` without a path."""
     publisher: str = Field(min_length=1)
     """Who published it, as readers know them: `SemiAnalysis`, `Sohu`, `DeepSeek API docs`."""
+    published: dt.date | None = None
+    """For a source with no `url`: the day the publisher stated the claim (YYYY-MM-DD), or, when
+    only the coverage is known and not the article, the day it was known by."""
     title: str | None = None
     """The page's own title, in its own language, when it helps the reader."""
     region: str = "global"
     """Where the publisher writes from or for: `global`, `cn`, `us`, `eu` …"""
     language: str = Field(default="en", pattern=r"^[a-z]{2,3}(-[A-Za-z0-9]+)*$")
     """Language of the page, as a BCP 47 tag: `en`, `zh`, `zh-Hans`."""
+
+    @model_validator(mode="after")
+    def _page_or_day(self) -> Link:
+        if self.url is None and self.published is None:
+            raise ValueError("give the `url` of the page that states the claim; when no such "
+                             "page is known, give the day the publisher stated it instead "
+                             "(`published: YYYY-MM-DD`)")
+        if self.url is None and self.site:
+            raise ValueError("`site: true` marks a link to a site's home page; give its `url`")
+        return self
 
 
 class Correction(SourceModel):
@@ -76,7 +98,8 @@ class Entry(SourceModel):
     summary: str = Field(min_length=1)
     """A paragraph in Markdown, in our words; facts from the links, never their sentences."""
     links: list[Link] = Field(min_length=1)
-    """The pages this entry is based on; the first is the primary source."""
+    """The pages this entry is based on, the first the primary source: each the page that states
+    the claim, or the publication and day when no page is known."""
     tags: list[Slug] = []
     """Topics, lower-case with hyphens: `pricing`, `deepseek`, `mlperf`."""
     event_date: dt.date | None = None

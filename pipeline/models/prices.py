@@ -12,7 +12,14 @@ import zoneinfo
 from functools import cached_property
 from typing import Annotated, Literal
 
-from pydantic import BeforeValidator, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    WithJsonSchema,
+    field_validator,
+    model_validator,
+)
 
 from pipeline.models.base import SourceModel
 from pipeline.models.entries import HttpUrl, Slug
@@ -41,8 +48,8 @@ def _instant(value: object) -> object:
                 return dt.datetime(day.year, day.month, day.day, tzinfo=dt.UTC)
             parsed = dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
         except ValueError:
-            raise ValueError("expected a date (2026-09-10) or a UTC datetime "
-                             "(2026-05-31T15:59:00Z)") from None
+            raise ValueError("expected a date as YYYY-MM-DD (2026-09-10) or a UTC time as "
+                             "YYYY-MM-DDTHH:MM:SSZ (2026-05-31T15:59:00Z)") from None
     else:
         return value
     if parsed.tzinfo is None:
@@ -50,7 +57,8 @@ def _instant(value: object) -> object:
     return parsed.astimezone(dt.UTC)
 
 
-Instant = Annotated[dt.datetime, BeforeValidator(_instant)]
+Instant = Annotated[dt.datetime, BeforeValidator(_instant), WithJsonSchema(
+    {"type": "string", "anyOf": [{"format": "date"}, {"format": "date-time"}]})]
 """A moment in UTC; a plain date means 00:00 UTC of that day."""
 
 
@@ -62,7 +70,10 @@ def _clock(value: object) -> object:
     return value
 
 
-Clock = Annotated[dt.time, BeforeValidator(_clock)]
+# The schema says what we read ("01:00"), not JSON Schema's `time` (which wants seconds and
+# an offset), so an editor's YAML plugin does not underline a valid clock time.
+Clock = Annotated[dt.time, BeforeValidator(_clock), WithJsonSchema(
+    {"type": "string", "pattern": r"^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$"})]
 
 
 class Span(SourceModel):

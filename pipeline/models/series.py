@@ -106,6 +106,15 @@ class Series(SourceModel):
         n = (end - c.start).days // c.every_days + 1 if end >= c.start else 0
         return [c.start + dt.timedelta(days=i * c.every_days) for i in range(n)]
 
+    @property
+    def last_edition(self) -> dt.date | None:
+        """Return the date of the last edition; None when a cadence has no `until` (the editions
+        go on, so every entry will have one)."""
+        if self.cadence is not None and self.cadence.until is None:
+            return None
+        dates = self.edition_dates(dt.date.min)
+        return dates[-1] if dates else None
+
     def edition_title(self, date: dt.date) -> str:
         """Return the title of the edition of `date`."""
         return self.title.replace("{date}", date.isoformat())

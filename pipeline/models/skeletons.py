@@ -23,37 +23,53 @@ COMMENT_WIDTH = 96
 
 
 def skeleton_text(kind: SourceKind, path: str, values: dict[str, object]) -> str:
-    """Return the text of a new file of `kind` at `path` (from the root), with `values` filled in."""
+    """Return the text of a new file of `kind` at `path` (from the root), with `values` (by
+    dotted key, as in `SourceKind.prefill`) filled in."""
     head = [schema_comment(kind, path),
             f"# A new {kind.name} file: fill in every empty field, then run `brief check`."]
     return "\n".join([*head, *_model_lines(kind.model, values, indent=0)]) + "\n"
 
 
-def _model_lines(model: type[BaseModel], values: dict[str, object], indent: int) -> list[str]:
+def record_text(kind: SourceKind, values: dict[str, object], indent: int) -> str:
+    """Return one new record of the list `kind.appends_to`, as an item of a list indented by
+    `indent` spaces, with `values` (by dotted key from the file's top) filled in."""
+    assert kind.appends_to is not None
+    item, _ = _nested_model(kind.model.model_fields[kind.appends_to].annotation)
+    assert item is not None
+    pad = " " * indent
+    inner = _model_lines(item, values, indent + 2, f"{kind.appends_to}.")
+    return "\n".join([f"{pad}# A new record: fill in every empty field, then run `brief check`.",
+                      f"{pad}- {inner[0].lstrip()}", *inner[1:]]) + "\n"
+
+
+def _model_lines(model: type[BaseModel], values: dict[str, object], indent: int,
+                 prefix: str = "") -> list[str]:
     lines: list[str] = []
     for name, info in model.model_fields.items():
         if not info.exclude:  # a field no new file should carry (Entry.draft)
-            lines += _field_lines(name, info, values, indent)
+            lines += _field_lines(info.alias or name, info, values, indent, prefix)
     return lines
 
 
-def _field_lines(name: str, info: FieldInfo, values: dict[str, object], indent: int) -> list[str]:
+def _field_lines(name: str, info: FieldInfo, values: dict[str, object], indent: int,
+                 prefix: str) -> list[str]:
     pad = " " * indent
     lines = _comment(info.description or "", pad)
     nested, is_list = _nested_model(info.annotation)
-    if name in values:
-        return [*lines, f"{pad}{name}: {_scalar(values[name])}"]
+    key = prefix + name
+    if key in values:
+        return [*lines, f"{pad}{name}: {_scalar(values[key])}"]
     if nested is None:
         value = "" if info.is_required() else " " + _scalar(info.get_default(call_default_factory=True))
         return [*lines, f"{pad}{name}:{value}"]
     block = [f"{pad}{name}:"]
     if is_list:
         # The first line of an item's mapping sits after "- "; the rest line up under it.
-        inner = _model_lines(nested, {}, indent + 4)
+        inner = _model_lines(nested, values, indent + 4, f"{key}.")
         block.append(f"{pad}  - {inner[0].lstrip()}")
         block += inner[1:]
     else:
-        block += _model_lines(nested, {}, indent + 2)
+        block += _model_lines(nested, values, indent + 2, f"{key}.")
     if info.is_required():
         return lines + block
     # An optional block left empty would be invalid (or mean something), so it is offered

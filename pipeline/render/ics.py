@@ -60,7 +60,7 @@ def radar_calendar(editions: list[Edition], series: Series) -> bytes:
     for key, (item, edition) in sorted(events.items(), key=lambda kv: (kv[1][0].due, kv[0])):
         assert item.due is not None
         url = edition_url(series, edition.date)
-        sources = " ".join(c.url for c in item.citations)
+        sources = " ".join(c.url or c.text for c in item.citations)
         lines += [
             "BEGIN:VEVENT",
             f"UID:{ics_text(key)}@{host}",

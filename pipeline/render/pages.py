@@ -56,7 +56,7 @@ def template_cache(folder: Path) -> jinja2.BytecodeCache | None:
 
 
 def _numbers(edition: Edition) -> dict[str, int]:
-    return {c.url: i for i, c in enumerate(edition.sources, start=1)}
+    return {c.key: i for i, c in enumerate(edition.sources, start=1)}
 
 
 def neighbours(editions: list[Edition], edition: Edition) -> tuple[dt.date | None, dt.date | None]:
