@@ -22,13 +22,15 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+import yaml
 from conftest import REPO, SERIES, write_entry
 
 from pipeline.build.site import build_site
 from pipeline.compose.titles import edition_title
 from pipeline.compose.types import Citation, Edition, Figure, SectionContent, Story
+from pipeline.models.series import Series
 from pipeline.publish.preview import preview_server
-from pipeline.render.pages import edition_description
+from pipeline.render.pages import edition_description, edition_page
 
 TODAY = dt.date(2026, 11, 30)
 # A lead headline with everything that must not reach the head as markup.
@@ -37,14 +39,17 @@ HOSTILE = 'Cuts "50 %" & more <b>bold</b> </title><script>alert(1)</script>'
 
 # Titles and descriptions, on hand-made editions ----------------------------------------------
 
+CITATION = Citation("Example", "https://example.org/a", "sources/x.yaml")
+
+
 def _story(headline: str, summary_md: str = "A paragraph.") -> Story:
     return Story(id=headline.lower().replace(" ", "-"), headline=headline, summary_md=summary_md,
-                 citations=(Citation("Example", "https://example.org/a", "sources/x.yaml"),))
+                 citations=(CITATION,))
 
 
 def _edition(*sections: SectionContent) -> Edition:
     return Edition(date=dt.date(2026, 9, 12), title="Test Brief — 2026-09-12", previous=None,
-                   sections=sections)
+                   sections=sections, sources=(CITATION,))
 
 
 def test_edition_title_is_the_date_and_the_first_story() -> None:
@@ -72,6 +77,20 @@ def test_edition_description_is_the_lead_summary_in_plain_text_cut_to_fit() -> N
     # 33 "word, " end at 198; the 34th "word," would end at 203.
     assert edition_description(words) == "word, " * 32 + "word…"
     assert edition_description(_edition()) == ""
+
+
+def test_the_line_under_the_title_lists_our_other_stories_not_the_feeds() -> None:
+    series = Series.model_validate(yaml.safe_load(SERIES))
+    feed = Story(id="feed-1", headline="A feed's story", summary_md="From a feed.", citations=(),
+                 origin="feed")
+    edition = _edition(SectionContent("top", "Top", (_story("Lead"), _story("Second & last"), feed)),
+                       SectionContent("local", "Local", (_story("Local one"),)))
+    page = edition_page(edition, series, [edition], home=False)
+    assert ('<p class="edition-also">Also in this edition: <a href="#second-&amp;-last">Second '
+            '&amp; last</a> · <a href="#local-one">Local one</a></p>') in page
+    # Not in the copies for feeds and e-mail, which keep their body as it was.
+    assert "edition-also" not in edition_page(edition, series, [edition], home=False,
+                                              base_url="https://example.org/brief/")
 
 
 # A built tree ------------------------------------------------------------------------------------
@@ -183,7 +202,9 @@ def test_search_index_lists_each_edition_once_by_its_title_without_the_nav_line(
         "&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;")
     # The navigation line ("← 2026-09-05 · Text edition · …") was each edition's snippet.
     assert not [d["location"] for d in docs if "Text edition" in d["text"]]
-    assert pages["briefings/2026-09-12/"]["text"] == ""
+    # What shows under the title instead: the edition's other stories.
+    assert pages["briefings/2026-09-12/"]["text"] == "<p>Also in this edition: Local story</p>"
+    assert pages["briefings/2026-09-05/"]["text"] == ""  # it has one story
 
 
 def _not_found_links(page: Path) -> list[str]:

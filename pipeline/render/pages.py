@@ -13,7 +13,7 @@ from typing import Any
 import jinja2
 
 from pipeline.compose.titles import edition_title, lead_story
-from pipeline.compose.types import Edition
+from pipeline.compose.types import Edition, Story
 from pipeline.models.series import Series
 from pipeline.paths import TEMPLATES
 from pipeline.render.charts import Chart
@@ -89,11 +89,20 @@ def edition_page(edition: Edition, series: Series, editions: list[Edition], *, h
         # The copies in feeds and e-mail keep the series title their subject lines carry, until
         # the newsletter issue moves those to `edition_title` too.
         title=edition.title if base_url is not None else edition_title(edition),
-        head=_head(edition, series, home), on_site=base_url is None,
+        head=_head(edition, series, home), on_site=base_url is None, also=_also(edition),
         previous=previous, following=following, source_url=str(series.source_url),
         link_prefix=link_prefix, root_prefix=root_prefix,
         charts_md=[c.markdown(asset_prefix, image) for c in charts],
     )
+
+
+def _also(edition: Edition) -> list[Story]:
+    """Return the edition's other stories of our own, for the line under its title. Not the
+    feeds': a feed item is shown with what says where it is from (and whether it is a sample),
+    which a list of headlines would leave out."""
+    lead = lead_story(edition)
+    return [item for section in edition.sections for item in section.items
+            if isinstance(item, Story) and item is not lead and item.origin == "curated"]
 
 
 DESCRIPTION_CHARS = 200
