@@ -301,3 +301,35 @@ def test_brief_serve_says_when_there_is_nothing_built(tmp_path: Path) -> None:
                             env={**os.environ, "PYTHONPATH": str(REPO)}, timeout=60)
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert f"{(tmp_path / 'public').resolve()} does not exist: run `brief build` first" in result.stderr
+
+
+# The bundled site --------------------------------------------------------------------------------
+
+BUNDLED_TITLES = {  # each edition's date and the headline of its first top story's entry
+    "2026-08-21": "DeepSeek starts charging double during weekday peak hours",
+    "2026-09-04": "Claude Sonnet 5 moves to its full price",
+    "2026-09-12": "DeepSeek takes Flash prices close to zero",
+    "2026-09-25": "LiteLLM learns off-peak pricing",
+    "2026-10-16": "MLPerf v6.1: same racks, more than twice the DeepSeek-R1 throughput",
+    "2026-11-20": "Analysis: DeepSeek's price moves since February 2025",
+}
+
+
+def test_bundled_editions_each_have_their_own_title_and_description(bundled_site: Path) -> None:
+    descriptions = set()
+    for day, headline in BUNDLED_TITLES.items():
+        head = _head(bundled_site / "briefings" / day / "index.html")
+        assert head.title == f"{day}: {headline} - Inference Brief"
+        assert head.meta["og:title"] == f"{day}: {headline}"
+        assert head.meta["og:description"] == head.meta["description"]
+        assert 80 <= len(head.meta["description"]) <= 201, (day, head.meta["description"])
+        descriptions.add(head.meta["description"])
+    assert len(descriptions) == len(BUNDLED_TITLES)
+    head = _head(bundled_site / "briefings" / "2026-09-12" / "index.html")
+    # sources/entries/2026/09-10-deepseek-flash-price-cut.yaml, its first sentence and on.
+    assert head.meta["description"].startswith(
+        "DeepSeek lowered the prices of its Flash models on 10 September 2026, with immediate "
+        "effect. ")
+    home = _head(bundled_site / "index.html")
+    assert home.title == home.meta["og:title"] == "Inference Brief"
+    assert home.meta["description"].startswith("A briefing on the economics of AI inference")
