@@ -176,6 +176,7 @@ def test_screenshots_for_issue_21(browser, served, width: int, scheme: str) -> N
             assert LEAD_0912 in pg.locator(".md-search-result").inner_text()
         assert pg.evaluate("document.body.getAttribute('data-md-color-scheme')") == (
             "slate" if scheme == "dark" else "default")
+        pg.wait_for_timeout(500)  # Material fades the tabs in: caught midway, they look missing
         shot(pg, f"30-{name}-{width}px-{scheme}", full_page=not name.startswith("search"))
         assert pg.errors == [], (name, pg.errors)
     pg.context.close()
