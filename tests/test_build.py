@@ -39,7 +39,7 @@ def test_tiny_site_builds(tiny: Path, tmp_path: Path) -> None:
         assert text in page
     assert "Too Late" not in page  # dated after the last edition
     home = (out / "index.html").read_text()
-    assert "Test Brief — 2026-09-12" in home and 'href="briefings/2026-09-05/"' in home
+    assert "2026-09-12: After Boundary" in home and 'href="briefings/2026-09-05/"' in home
     archive = (out / "archive" / "index.html").read_text()
     assert "September 2026" in archive and "2026-09-05" in archive
     assert (out / "briefings" / "2026-09-12.txt").read_text().startswith("Test Brief — 2026-09-12")

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import functools
 import sys
 from pathlib import Path
 from typing import ClassVar
@@ -88,19 +87,26 @@ def build(root: Path, out: Path | None, today: str | None, strict: bool) -> None
 @click.option("--no-build", is_flag=True, help="Serve public/ as it is, without building first.")
 @reports_errors
 def serve(root: Path, port: int, no_build: bool) -> None:
-    """Build the site, then preview it on http://127.0.0.1:PORT/."""
-    import http.server
+    """Build the site, then preview it on http://127.0.0.1:PORT/ (and under site_url's path)."""
+    from urllib.parse import urlsplit
 
     from pipeline.build.site import build_site
+    from pipeline.load.read import read_model
+    from pipeline.models.series import Series
+    from pipeline.publish.preview import preview_server
 
     public = (root / "public").resolve()
     if not no_build:
         build_site(root.resolve(), public, today=dt.date.today())
     if not public.is_dir():
         raise BuildError(f"{public} does not exist: run `brief build` first")
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(public))
-    with http.server.ThreadingHTTPServer(("127.0.0.1", port), handler) as server:
-        click.echo(f"serving {public} on http://127.0.0.1:{port}/ (Ctrl-C to stop)")
+    series, problems = read_model(root / "sources" / "editions.yaml", Series, root)
+    if series is None:
+        raise SourceError(problems)
+    site_path = urlsplit(str(series.model.site_url)).path
+    with preview_server(public, port, site_path=site_path) as server:
+        also = f" and under {site_path}" if site_path != "/" else ""
+        click.echo(f"serving {public} on http://127.0.0.1:{port}/{also} (Ctrl-C to stop)")
         try:
             server.serve_forever()
         except KeyboardInterrupt:

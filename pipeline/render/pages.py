@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import html
 import itertools
 from collections.abc import Sequence
 from functools import cache
@@ -11,6 +12,7 @@ from typing import Any
 
 import jinja2
 
+from pipeline.compose.titles import edition_title, lead_story
 from pipeline.compose.types import Edition, Story
 from pipeline.models.series import Series
 from pipeline.paths import TEMPLATES
@@ -83,11 +85,54 @@ def edition_page(edition: Edition, series: Series, editions: list[Edition], *, h
         # relative to its file (briefings/DAY.md), which mkdocs then rewrites.
         link_prefix, root_prefix, asset_prefix, image = "../", "../../", "../", "svg"
     return environment(templates).get_template("briefing.md.j2").render(
-        edition=edition, series=series, numbers=_numbers(edition),
+        edition=edition, series=series, numbers=_numbers(edition), home=home,
+        # The copies in feeds and e-mail keep the series title their subject lines carry, until
+        # the newsletter issue moves those to `edition_title` too.
+        title=edition.title if base_url is not None else edition_title(edition),
+        head=_head(edition, series, home), on_site=base_url is None, also=_also(edition),
         previous=previous, following=following, source_url=str(series.source_url),
         link_prefix=link_prefix, root_prefix=root_prefix,
         charts_md=[c.markdown(asset_prefix, image) for c in charts],
     )
+
+
+def _also(edition: Edition) -> list[Story]:
+    """Return the edition's other stories of our own, for the line under its title. Not the
+    feeds': a feed item is shown with what says where it is from (and whether it is a sample),
+    which a list of headlines would leave out."""
+    lead = lead_story(edition)
+    return [item for section in edition.sections for item in section.items
+            if isinstance(item, Story) and item is not lead and item.origin == "curated"]
+
+
+DESCRIPTION_CHARS = 200
+"""About what a search engine or a link preview shows of a description before cutting it."""
+
+
+def edition_description(edition: Edition) -> str:
+    """Return the edition's description as plain text: its lead story's summary, cut after the
+    last sentence that fits in DESCRIPTION_CHARS (or the last word, with "…"); else ""."""
+    lead = lead_story(edition)
+    if lead is None:
+        return ""
+    text = plain_text(lead.summary_md)
+    if len(text) <= DESCRIPTION_CHARS:
+        return text
+    head = text[:DESCRIPTION_CHARS + 1]
+    end = head.rfind(". ")
+    if end >= DESCRIPTION_CHARS // 2:
+        return head[:end + 1]
+    return head[:head.rfind(" ")].rstrip(" ,;:") + "…"
+
+
+def _head(edition: Edition, series: Series, home: bool) -> dict[str, str]:
+    """Return the front matter's title and description: the edition's own, but on the home page
+    (titled by the site's name) what the series is about."""
+    description = "" if home else edition_description(edition)
+    # Material writes a page's front-matter title and description into its <head> and header
+    # unescaped, and a lead headline may be a feed's: the values are HTML, escaped here.
+    return {"title": html.escape(edition_title(edition)),
+            "description": html.escape(description or series.description)}
 
 
 def text_edition(edition: Edition, templates: Path = TEMPLATES) -> str:
@@ -105,11 +150,8 @@ def text_edition(edition: Edition, templates: Path = TEMPLATES) -> str:
 
 def headline_of(edition: Edition) -> str:
     """Return the edition's lead headline for listings: its first story, else its title."""
-    for section in edition.sections:
-        for item in section.items:
-            if isinstance(item, Story):
-                return item.headline
-    return edition.title
+    lead = lead_story(edition)
+    return edition.title if lead is None else lead.headline
 
 
 def archive_page(editions: list[Edition], charts: Sequence[Chart] = (),
