@@ -248,7 +248,7 @@ def _draw_price_history(chart: PriceHistory) -> bytes:
     # through mathtext, whose parsing was most of this chart's drawing time.
     for set_formatter in (ax.yaxis.set_major_formatter, ax.yaxis.set_minor_formatter):
         set_formatter(_plain_log_formatter())
-    ax.tick_params(labelsize=FONT_PT, colors=TEXT)
+    ax.tick_params(which="both", labelsize=FONT_PT, colors=TEXT)  # the log axis labels minors
     ax.set_ylabel("USD per Mtok (log)", fontsize=FONT_PT, color=TEXT)
     ax.set_xlabel("Date (UTC)", fontsize=FONT_PT, color=TEXT, loc="right")
     if chart.lines:
