@@ -8,6 +8,8 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+import numpy as np
+
 from pipeline.compose.charts import ChartSeries, ChartSpec
 from pipeline.models.prices import PriceFile, PriceList, PriceRecord, WorkloadProfile
 from pipeline.models.sourced import Sourced
@@ -181,21 +183,42 @@ def cheapest_chart_spec(files: Mapping[str, Sourced[PriceFile]], rates: RateTabl
     `table`: the blended prices at both ends, when already computed."""
     days = [as_of] if start is None else [start, as_of]
     table = table if table is not None else quotes(files, rates, [profile], [day_end(d) for d in days])
-    rows = current_rows(files, rates, profile, as_of, table)
-    before = ({} if start is None else
-              {(r[0], r[1]): r[4] for r in current_rows(files, rates, profile, start, table)})
-    moved = [r for r in rows[top:] if before.get((r[0], r[1])) != r[4]][:EDITION_CHART_MOVED]
-    shown = rows[:top] + moved
-    series = [ChartSeries(MTOK_PER_USD_LABEL, tuple(round(r[4] / 1e6, 3) for r in shown))]
+    # On the table's columns, not current_rows: at year scale an edition's chart would build a
+    # Quote of every model twice (both ends), for the dozen it shows.
+    now = table.at(day_end(as_of), profile)
+    now = now[now["usd_per_mtok"].notna()]
+    usd, tpu = now["usd_per_mtok"].to_numpy(), now["tokens_per_usd"].to_numpy()
+    keys, rids = now["key"].to_numpy(), now["rid"].to_numpy()
+    then: dict[int, float] = {}
     if start is not None:
-        then = (before.get((r[0], r[1])) for r in shown)
+        old = table.at(day_end(start), profile)
+        old = old[old["usd_per_mtok"].notna()]
+        then = dict(zip(old["key"].tolist(), old["tokens_per_usd"].tolist()))
+    moved = np.array([then.get(k) != t for k, t in zip(keys.tolist(), tpu.tolist())], dtype=bool) \
+        if start is not None else np.zeros(len(keys), dtype=bool)
+
+    def ranked(index: np.ndarray) -> list[int]:
+        # As current_rows orders them: cheapest first, then by provider name and model.
+        return sorted(index.tolist(), key=lambda i: (usd[i], table.records[rids[i]].sourced.model.name,
+                                                     table.records[rids[i]].record.model))
+
+    # Every row as cheap as the top-th, ties included, is a candidate for the top.
+    bound = np.sort(usd)[top - 1] if len(usd) >= top else np.inf
+    first = ranked(np.flatnonzero(usd <= bound))[:top]
+    rest = np.setdiff1d(np.flatnonzero(moved), first)
+    shown = first + ranked(rest)[:EDITION_CHART_MOVED]
+    names = [f"{table.records[rids[i]].sourced.model.name} {table.records[rids[i]].record.model}"
+             for i in shown]
+    series = [ChartSeries(MTOK_PER_USD_LABEL, tuple(round(float(tpu[i]) / 1e6, 3) for i in shown))]
+    if start is not None:
+        earlier = (then.get(int(keys[i])) for i in shown)
         series.append(ChartSeries(WINDOW_START_LABEL,
-                                  tuple(None if t is None else round(t / 1e6, 3) for t in then)))
+                                  tuple(None if t is None else round(t / 1e6, 3) for t in earlier)))
     return ChartSpec(
         name=cheapest_chart_name(profile, as_of.isoformat()), kind="hbar",
         title=f"Most tokens per US dollar, {profile.title}, as of {as_of.isoformat()}",
         x_label=MODEL_LABEL, y_label="Million tokens per USD, blended",
-        unit="million tokens per USD", categories=tuple(f"{r[0]} {r[1]}" for r in shown),
+        unit="million tokens per USD", categories=tuple(names),
         series=tuple(series), since=start.isoformat() if start else "")
 
 
