@@ -429,4 +429,9 @@ def test_prices_page_and_edition_chart_read_on_a_phone(browser, site_url: str, s
     light = _mean_luminance(chart.screenshot())
     assert light < 110 if scheme == "dark" else light > 180, light
     shot(pg, f"31-edition-chart-390px-{scheme}", full_page=False)
+
+    pg.goto(site_url + "archive/")  # the one column chart of the site reads on a phone too
+    chart = pg.locator("article img.chart").first
+    chart.scroll_into_view_if_needed()
+    assert chart.evaluate(SMALLEST_TEXT_PX) >= 11
     context.close()

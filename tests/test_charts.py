@@ -123,6 +123,9 @@ def test_drawing_is_deterministic_and_undated(spec: ChartSpec) -> None:
     assert a.png.startswith(b"\x89PNG") and b"matplotlib" not in a.png.lower()
     # The palette's colours, not matplotlib's defaults.
     assert charts.PALETTE[0].lower().encode() in a.svg.lower()
+    # 5 in wide, every text at 12 pt: about 12 px on a phone's 358 px column.
+    assert a.svg.count(b'width="360pt"') == 1
+    assert min(float(x) for x in re.findall(rb"font-size: ([\d.]+)px", a.svg)) >= 12
 
 
 def test_markdown_links_image_alt_and_csv() -> None:

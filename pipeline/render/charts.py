@@ -21,9 +21,10 @@ from pipeline.render.drawing import Drawing, ready
 # colour blindness. Black is left out of the cycle: it is the axis and text colour.
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442")
 
-# Fixed size and resolution: part of what makes the bytes repeatable. 8 × 4.5 in at 100 dpi gives
-# a 800 × 450 PNG, which mail clients scale down to a 600 px column without blurring text much.
-FIGSIZE_IN = (8.0, 4.5)
+# Fixed size and resolution: part of what makes the bytes repeatable. 5 × 3.4 in at 100 dpi gives
+# a 500 × 340 PNG, which fits a mail client's 600 px column as it is; on the site, 12 pt text in
+# a 5 in drawing reads at about 12 px on a phone (see HBAR_WIDTH_IN).
+FIGSIZE_IN = (5.0, 3.4)
 PNG_DPI = 100
 HASH_SALT = "inference-brief"
 
@@ -187,29 +188,30 @@ def repr_value(value: float | None) -> str:
 
 def _figure(spec: ChartSpec):
     # The object-oriented API, not pyplot: no global figure registry, no GUI backend; savefig
-    # uses Agg for PNG and the SVG backend for SVG.
+    # uses Agg for PNG and the SVG backend for SVG. No title in the drawing: the caption under
+    # it gives it (Chart.markdown), and the room goes to the data.
     from matplotlib.figure import Figure
 
     fig = Figure(figsize=FIGSIZE_IN, dpi=PNG_DPI, facecolor="white", layout="constrained")
     ax = fig.add_subplot()
-    ax.set_title(spec.title, loc="left", fontsize=13)
-    ax.set_xlabel(spec.x_label)
-    ax.set_ylabel(spec.y_label)
+    ax.set_xlabel(spec.x_label, fontsize=HBAR_FONT_PT, color=TEXT)
+    ax.set_ylabel(spec.y_label, fontsize=HBAR_FONT_PT, color=TEXT)
+    ax.tick_params(labelsize=HBAR_FONT_PT, colors=TEXT)
     ax.spines[["top", "right"]].set_visible(False)
-    ax.grid(axis="y", color="#dddddd", linewidth=0.8)
+    ax.grid(axis="y", color="#bbbbbb", linewidth=0.6)
     ax.set_axisbelow(True)
     return fig, ax
 
 
 def _ticks(ax, categories: tuple[str, ...]) -> None:
     positions = list(range(len(categories)))
-    # At most about a dozen labels, so they never overlap whatever the number of points.
-    step = max(1, -(-len(categories) // 12))
+    # At most six labels at 12 pt across 5 in, so they never overlap whatever the number of points.
+    step = max(1, -(-len(categories) // 6))
     labels = [categories[i] for i in positions[::step]]
     ax.set_xticks(positions[::step], labels)
-    # Long labels (model names) would run into each other side by side: slant them.
-    if max((len(x) for x in labels), default=0) * len(labels) > 80:
-        ax.tick_params(axis="x", labelrotation=30, labelsize=7)
+    # Long labels would run into each other side by side: slant them.
+    if max((len(x) for x in labels), default=0) * len(labels) > 36:
+        ax.tick_params(axis="x", labelrotation=30)
         for label in ax.get_xticklabels():
             label.set_horizontalalignment("right")
 
@@ -248,7 +250,7 @@ def line_chart(spec: ChartSpec) -> tuple[bytes, bytes]:
                 linewidth=2, label=s.name)
     _ticks(ax, spec.categories)
     if len(spec.series) > 1:
-        ax.legend(frameon=False)
+        ax.legend(frameon=False, fontsize=HBAR_FONT_PT, labelcolor=TEXT)
     return _save(fig)
 
 
@@ -267,7 +269,7 @@ def bar_chart(spec: ChartSpec) -> tuple[bytes, bytes]:
     ax.yaxis.get_major_locator().set_params(integer=all(
         v is None or float(v).is_integer() for s in spec.series for v in s.values))
     if len(spec.series) > 1:
-        ax.legend(frameon=False)
+        ax.legend(frameon=False, fontsize=HBAR_FONT_PT, labelcolor=TEXT)
     return _save(fig)
 
 

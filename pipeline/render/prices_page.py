@@ -101,7 +101,7 @@ def prices_page_md(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
     history = charts.get(HISTORY_SVG) if charts else None
     hours = charts.get(HOURS_SVG) if charts else None
     bars = charts.get(CHEAPEST_SVG) if charts else None
-    lines += ["## Charts", ""]
+    lines += ["## Charts", ""] if charts else []
     if isinstance(history, PriceHistory):
         lines += [f"![{_alt(history_alt(history))}]({HISTORY_SVG}){{ .chart width=\"500\" }}", "",
                   (f"<small>{md_text(history.title)}; dates in UTC, each step a record taking "
