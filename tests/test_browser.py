@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import functools
 import http.server
+import io
 import math
+import re
 import shutil
 import subprocess
 import threading
@@ -143,7 +145,7 @@ def test_reading_path_home_edition_chart_search_archive(page, site_url: str) -> 
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("path", ["", f"briefings/{EDITIONS[2]}/", "archive/", "about/", "data/",
+@pytest.mark.parametrize("path", ["", f"briefings/{EDITIONS[2]}/", "archive/", "about/", "data/", "prices/",
                                   "market/", "models/", "models/deepseek-deepseek-v4-flash/",
                                   "models/openai-o3/", "discrepancies/", "changes/"])
 def test_no_serious_accessibility_violations(browser, site_url: str, path: str,
@@ -359,3 +361,82 @@ def test_model_discrepancy_and_change_pages_load_and_fit_a_phone(
             assert page.evaluate("document.documentElement.scrollWidth") <= width, path
         assert page.errors == [], (path, width)
         shot(page, f"{name}-{width}px", full_page=False)
+
+
+# The smallest text of an SVG chart as shown: font size × the width it is shown at ÷ the width it
+# was drawn at (matplotlib writes font sizes in the drawing's own units).
+SMALLEST_TEXT_PX = """async img => {
+    const svg = await (await fetch(img.src)).text();
+    const drawn = new DOMParser().parseFromString(svg, 'image/svg+xml').documentElement;
+    const sizes = [...svg.matchAll(/font-size: ([\\d.]+)px/g)].map(m => parseFloat(m[1]));
+    return Math.min(...sizes) * img.getBoundingClientRect().width / drawn.viewBox.baseVal.width;
+}"""
+
+
+def _mean_luminance(png: bytes) -> float:
+    from PIL import Image, ImageStat
+
+    with Image.open(io.BytesIO(png)) as im:
+        return ImageStat.Stat(im.convert("L")).mean[0]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_prices_page_and_edition_chart_read_on_a_phone(browser, site_url: str, scheme: str) -> None:
+    context = browser.new_context(color_scheme=scheme, viewport={"width": 390, "height": 844})
+    pg = context.new_page()
+    pg.goto(site_url + "prices/")
+    assert pg.evaluate("document.documentElement.scrollWidth") <= 390
+    tables = pg.locator("article .prices-table table")
+    assert tables.count() == 3  # list prices, then one table per workload profile
+    assert tables.nth(0).locator("thead th").all_inner_texts() == ["Model", "Input", "Cached input",
+                                                                   "Output"]
+    assert tables.nth(1).locator("thead th").all_inner_texts() == ["Model", "USD per Mtok",
+                                                                   "Tokens per USD"]
+    for n in range(3):
+        # Every column fits: nothing to scroll to inside the table's box, no cell past the screen.
+        assert tables.nth(n).evaluate("t => t.scrollWidth <= t.clientWidth"), n
+        right = tables.nth(n).locator("td").evaluate_all(
+            "tds => Math.max(...tds.map(td => td.getBoundingClientRect().right))")
+        assert right <= 390, (n, right)
+    # A model id is never broken across lines.
+    codes = pg.locator("article .prices-table code")
+    assert codes.count() > 20
+    assert codes.evaluate_all("cs => cs.filter(c => c.getClientRects().length > 1).length") == 0
+    # Each row links to where its price was read; each blended figure to its record's line.
+    for row in tables.nth(0).locator("tbody tr").all():
+        assert row.locator("a[href^='https://']").count() == 1
+    for row in tables.nth(1).locator("tbody tr").all():
+        href = row.locator("td").nth(1).locator("a").get_attribute("href")
+        assert "/sources/prices/" in href and re.search(r"\.yaml#L\d+$", href), href
+    charts = pg.locator("article img.chart")
+    assert charts.count() == 3
+    for img in charts.all():
+        img.scroll_into_view_if_needed()
+        assert img.evaluate("img => img.complete && img.naturalWidth") > 0
+        assert re.search(r"\d", img.get_attribute("alt")), img.get_attribute("alt")  # its data
+        assert img.evaluate(SMALLEST_TEXT_PX) >= 11, img.get_attribute("src")
+        assert ("invert" in img.evaluate("i => getComputedStyle(i).filter")) == (scheme == "dark")
+    captions = pg.locator("article p:has(img.chart) + p small")
+    assert [("UTC" in c) for c in captions.all_inner_texts()[:2]] == [True, True]
+    csv_link = pg.locator("article a[href$='data/blended-history.csv']")
+    assert csv_link.count() == 1 and pg.request.get(csv_link.evaluate("a => a.href")).ok
+    shot(pg, f"30-prices-390px-{scheme}")
+
+    pg.goto(site_url + f"briefings/{EDITIONS[0]}/")
+    assert pg.evaluate("document.documentElement.scrollWidth") <= 390
+    chart = pg.locator("article img.chart").first
+    chart.scroll_into_view_if_needed()
+    # The first edition's window is the week before it: DeepSeek's V4 promotion ended in it.
+    assert "Moved since 2026-08-14: DeepSeek deepseek-v4-flash from 5.714 to 2.508" in (
+        chart.get_attribute("alt"))
+    assert chart.evaluate(SMALLEST_TEXT_PX) >= 11
+    # The drawing has no background of its own: the page's shows through, dark in dark mode.
+    light = _mean_luminance(chart.screenshot())
+    assert light < 110 if scheme == "dark" else light > 180, light
+    shot(pg, f"31-edition-chart-390px-{scheme}", full_page=False)
+
+    pg.goto(site_url + "archive/")  # the one column chart of the site reads on a phone too
+    chart = pg.locator("article img.chart").first
+    chart.scroll_into_view_if_needed()
+    assert chart.evaluate(SMALLEST_TEXT_PX) >= 11
+    context.close()

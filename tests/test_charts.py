@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import datetime as dt
+import io
 import os
 import pickle
+import re
 import signal
 import subprocess
 import sys
@@ -39,6 +41,51 @@ MONTHS = ChartSpec(
 )
 
 
+# An edition's chart: gamma and alpha in the top, beta after them because it moved (new).
+BARS = ChartSpec(
+    name="tokens-per-dollar-chat-2026-03-20", kind="hbar", title="Most tokens per US dollar",
+    x_label="Model", y_label="Million tokens per USD, blended", unit="million tokens per USD",
+    categories=("Acme gamma", "Acme alpha", "Acme beta", "Acme delta"),
+    series=(ChartSeries("Million tokens per USD", (1.333, 0.714, 0.286, 0.25)),
+            ChartSeries("Million tokens per USD at the window start", (1.333, 0.571, None, 0.25))),
+    since="2026-02-09")
+
+
+def test_bars_alt_text_names_the_first_bars_and_every_move() -> None:
+    assert alt_text(BARS) == (
+        "Horizontal bar chart: Most tokens per US dollar. Million tokens per USD, blended, 4 bars, "
+        "highest first: Acme gamma 1.333, Acme alpha 0.714, Acme beta 0.286, … million tokens "
+        "per USD. Moved since 2026-02-09: Acme alpha from 0.571 to 0.714; Acme beta new at 0.286.")
+    still = ChartSpec(**{**BARS.__dict__, "series": (BARS.series[0], ChartSeries(
+        BARS.series[1].name, BARS.series[0].values))})
+    assert alt_text(still).endswith("None of these moved since 2026-02-09.")
+    assert chart_csv(BARS) == (b"Model,Million tokens per USD,Million tokens per USD at the window "
+                               b"start\nAcme gamma,1.333,1.333\nAcme alpha,0.714,0.571\n"
+                               b"Acme beta,0.286,\nAcme delta,0.25,0.25\n")
+
+
+def test_bars_read_on_a_phone_and_mark_the_moves() -> None:
+    chart = draw(BARS)
+    svg = chart.svg.decode()
+    # 5 in wide: a row of 0.36 in a bar under 1.3 in of axis and legend, 100 px an inch.
+    assert '{ .chart width="500" height="274" }' in chart.markdown()
+    assert 'width="360pt" height="197.28pt"' in svg
+    # Every text at 12 pt in a 360 pt wide drawing: 11.9 px when shown 358 px wide.
+    sizes = {float(x) for x in re.findall(r"font-size: ([\d.]+)px", svg)}
+    assert sizes and min(sizes) >= 12, sizes
+    # The moved bars in orange, hatched; the earlier figure and the legend say since when.
+    assert charts.MOVED.lower() in svg.lower() and "was 0.571" in svg and "(new)" in svg
+    assert "moved since 2026-02-09" in svg and "on 2026-02-09" in svg
+    assert "was 0.25" not in svg  # delta did not move
+    # The site's SVG has no background of its own (the theme shows through); the e-mail's PNG
+    # is on white.
+    assert 'style="fill: #ffffff"' not in svg
+    from PIL import Image
+
+    png = Image.open(io.BytesIO(chart.png)).convert("RGB")
+    assert png.size == (500, 274) and png.getpixel((2, 2)) == (255, 255, 255)
+
+
 def test_alt_text_says_what_extremes_and_latest() -> None:
     assert alt_text(MONTHS) == (
         "Bar chart: Editions per month. Editions by month, 3 points from 2026-08 to 2026-10. "
@@ -67,7 +114,7 @@ def test_series_must_match_categories() -> None:
         ChartSpec("x", "line", "T", "X", "Y", "u", ("a", "b"), (ChartSeries("A", (1.0,)),))
 
 
-@pytest.mark.parametrize("spec", [PRICES, MONTHS], ids=["line", "bar"])
+@pytest.mark.parametrize("spec", [PRICES, MONTHS, BARS], ids=["line", "bar", "hbar"])
 def test_drawing_is_deterministic_and_undated(spec: ChartSpec) -> None:
     a, b = draw(spec), draw(spec)
     assert (a.svg, a.png) == (b.svg, b.png)
@@ -76,6 +123,9 @@ def test_drawing_is_deterministic_and_undated(spec: ChartSpec) -> None:
     assert a.png.startswith(b"\x89PNG") and b"matplotlib" not in a.png.lower()
     # The palette's colours, not matplotlib's defaults.
     assert charts.PALETTE[0].lower().encode() in a.svg.lower()
+    # 5 in wide, every text at 12 pt: about 12 px on a phone's 358 px column.
+    assert a.svg.count(b'width="360pt"') == 1
+    assert min(float(x) for x in re.findall(rb"font-size: ([\d.]+)px", a.svg)) >= 12
 
 
 def test_markdown_links_image_alt_and_csv() -> None:

@@ -4,16 +4,19 @@ when the numbers they plot change (issue 8: a new edition must not rebuild an un
 from __future__ import annotations
 
 import datetime as dt
+import math
 import os
 import subprocess
 import sys
 
+import pytest
 from conftest import REPO
 
 from pipeline.build.memo import Memo
 from pipeline.build.prices import price_files
 from pipeline.compose import prices_page as compose_prices_page
-from pipeline.compose.prices_page import in_force_since
+from pipeline.compose.prices import money
+from pipeline.compose.prices_page import current_tables, newest_in_force
 from pipeline.load.sources import load_sources
 from pipeline.models.prices import PriceFile, WorkloadProfile
 from pipeline.models.sourced import Sourced
@@ -51,17 +54,21 @@ def day(text: str) -> dt.date:
     return dt.date.fromisoformat(text)
 
 
-def test_in_force_since_is_the_newest_start_or_end_the_page_shows() -> None:
-    assert in_force_since(FILES, day("2025-12-31")) is None
-    assert in_force_since(FILES, day("2026-01-01")) == dt.datetime(2026, 1, 1, tzinfo=UTC)
-    assert in_force_since(FILES, day("2026-02-09")) == dt.datetime(2026, 1, 5, tzinfo=UTC)
+def newest(as_of: str):
+    return newest_in_force(current_tables(FILES, RATES, [CHAT], day(as_of)))
+
+
+def test_newest_in_force_names_the_newest_record_the_page_quotes() -> None:
+    assert newest("2025-12-31") is None
+    assert newest("2026-01-01") == (dt.datetime(2026, 1, 1, tzinfo=UTC), ["Acme alpha"])
+    assert newest("2026-02-09") == (dt.datetime(2026, 1, 5, tzinfo=UTC), ["Acme gamma"])
     # A record starting at midday is in force by the end of its day.
-    assert in_force_since(FILES, day("2026-02-10")) == dt.datetime(2026, 2, 10, 12, tzinfo=UTC)
-    assert in_force_since(FILES, day("2026-03-20")) == dt.datetime(2026, 3, 1, tzinfo=UTC)
-    # beta's end is a change too: its row leaves the table.
-    assert in_force_since(FILES, day("2026-04-15")) == dt.datetime(2026, 4, 15, tzinfo=UTC)
+    assert newest("2026-02-10") == (dt.datetime(2026, 2, 10, 12, tzinfo=UTC), ["Acme beta"])
+    assert newest("2026-03-20") == (dt.datetime(2026, 3, 1, tzinfo=UTC), ["Acme alpha"])
+    # beta has ended: its record is no longer in force, so alpha's cut is the newest one.
+    assert newest("2026-04-15") == (dt.datetime(2026, 3, 1, tzinfo=UTC), ["Acme alpha"])
     # alpha's yuan price of 05-01 is in a list the page does not quote.
-    assert in_force_since(FILES, day("2026-06-01")) == dt.datetime(2026, 4, 15, tzinfo=UTC)
+    assert newest("2026-06-01") == (dt.datetime(2026, 3, 1, tzinfo=UTC), ["Acme alpha"])
 
 
 def test_page_is_the_same_while_the_prices_in_force_are() -> None:
@@ -69,16 +76,83 @@ def test_page_is_the_same_while_the_prices_in_force_are() -> None:
         return prices_page_md(FILES, RATES, [CHAT], day(as_of))
 
     march = page("2026-03-20")
-    assert march.startswith("# Prices\n\nThe prices in force since 2026-03-01, when the newest "
-                            "change among them took effect.")
-    assert "| Acme | `beta` | USD |" in march and "2026-03-20" not in march
+    assert march.startswith("# Prices\n\nThe prices in force. The newest of them took effect on "
+                            "2026-03-01 (UTC): Acme alpha.")
+    assert "`beta`" in march and "2026-03-20" not in march
     assert page("2026-04-14") == march
     assert page("2026-02-10") != march  # alpha's cut
-    assert "since 2026-02-10T12:00:00Z" in page("2026-02-10")
+    assert "on 2026-02-10T12:00:00Z (UTC): Acme beta." in page("2026-02-10")
     april = page("2026-04-15")
     assert april != march and "`beta`" not in april  # beta's end
     assert page("2026-06-01") == april
     assert page("2025-12-31").startswith("# Prices\n\nNo prices are in force yet.")
+
+
+def test_page_columns_per_meter_and_each_figure_links_to_its_record() -> None:
+    page = prices_page_md(FILES, RATES, [CHAT], day("2026-03-20"), source_url="https://r.org/b/")
+    # List prices: per meter, in the list's currency; the model links to the record's page.
+    assert "| Model | Input | Cached input | Output |" in page
+    url = "https://example.com/pricing"
+    assert f"| Acme<br>[`alpha`]({url}) | {money(0.8, 'USD')} |  | {money(3.2, 'USD')} |" in page
+    assert f"| Acme<br>[`gamma`]({url}) | {money(3.0, 'CNY')} |  | {money(12.0, 'CNY')} |" in page
+    # Blended for 3:1 by hand: alpha 0.75 × 0.8 + 0.25 × 3.2 = 1.4 USD, 714,286 tokens per USD;
+    # gamma 0.75 × 3 + 0.25 × 12 = 5.25 CNY at 1.2 / 8.4 USD a yuan = 0.75 USD, 1,333,333.
+    # Without line numbers (a file not read from disk) the link is to the file.
+    assert (f"| Acme<br>`alpha` | [{money(1.4, 'USD')}](https://r.org/b/sources/prices/acme.yaml) "
+            "| 714,286 |") in page
+    assert ("| Acme<br>`gamma` | [" + money(0.75, "USD") + "](https://r.org/b/sources/prices/acme.yaml)"
+            "<br><small>CNY at ECB 2026-01-02</small> | 1,333,333 |") in page
+    # Cheapest first.
+    assert page.index("`gamma` | [") < page.index("`alpha` | [") < page.index("`beta` | [")
+
+
+def test_bundled_figures_link_to_the_line_of_their_record() -> None:
+    sources = load_sources(REPO)
+    page = prices_page_md(sources.prices, sources.rates, sources.series.profiles,
+                          day("2026-11-20"), source_url="https://r.org/b/")
+    # deepseek-chat is quoted from the dollar list: its record of 2025-09-29 starts on line 78
+    # of deepseek.yaml (read by hand), and was read from DeepSeek's pricing page.
+    assert ("| DeepSeek<br>`deepseek-chat` | [" + money(0.315, "USD")
+            + "](https://r.org/b/sources/prices/deepseek.yaml#L78) | 3,174,603 |") in page
+    assert "[`deepseek-chat`](https://api-docs.deepseek.com/quick_start/pricing)" in page
+    # The newest record in force: Claude Sonnet 5's price of 2026-09-01.
+    assert "took effect on 2026-09-01 (UTC): Anthropic claude-sonnet-5." in page
+
+
+def test_history_starts_with_the_data_and_shows_the_models_whose_price_changed() -> None:
+    history = compose_prices_page.price_history(FILES, RATES, CHAT, day("2026-04-30"))
+    assert history.end == dt.datetime(2026, 4, 30, 23, 59, 59, 999999, tzinfo=UTC)
+    # Blends by hand: alpha 0.75 × 1 + 0.25 × 4 = 1.75, then 1.4; beta 0.75 × 2 + 0.25 × 8 = 3.5
+    # until it ended. gamma never changed: not drawn.
+    alpha, beta = history.lines
+    assert alpha[0] == "Acme alpha"
+    assert [at for at, _ in alpha[1]] == [dt.datetime(2026, 1, 1, tzinfo=UTC),
+                                          dt.datetime(2026, 3, 1, tzinfo=UTC)]
+    assert [usd for _, usd in alpha[1]] == pytest.approx([1.75, 1.4])
+    assert beta[0] == "Acme beta" and beta[1][0] == (dt.datetime(2026, 2, 10, 12, tzinfo=UTC), 3.5)
+    assert beta[1][1][0] == dt.datetime(2026, 4, 15, tzinfo=UTC) and math.isnan(beta[1][1][1])
+    assert prices_page.history_csv(history) == (
+        b"model,from_utc,usd_per_mtok\nAcme alpha,2026-01-01,1.75\nAcme alpha,2026-03-01,1.4\n"
+        b"Acme beta,2026-02-10T12:00:00Z,3.5\nAcme beta,2026-04-15,\n")
+    assert prices_page.history_alt(history).endswith(
+        f"Acme alpha: {money(1.75, 'USD')} from 2026-01-01, {money(1.4, 'USD')} from 2026-03-01. "
+        f"Acme beta: {money(3.5, 'USD')} from 2026-02-10T12:00:00Z, no price from 2026-04-15.")
+
+
+def test_charts_section_gives_alt_text_time_zones_and_csv_links(copy_repo_sources) -> None:
+    sources = load_sources(copy_repo_sources())
+    files = price_files(sources, sources.series.edition_dates(day("2026-11-30")))
+    page = files["prices.md"]
+    assert "![Step chart: Blended price of the models whose price changed" in page
+    assert "dates in UTC, each step a record taking effect: [the data behind this chart (CSV)]" \
+           "(data/blended-history.csv)" in page
+    assert "Effective price by hour of the week, in UTC" in page
+    # The bundled history starts with deepseek-chat's first record, 2025-02-26, long before the
+    # first edition (2026-08-21); Claude Sonnet 5's introductory price is one of its lines.
+    history = files["data/blended-history.csv"].decode()
+    assert history.splitlines()[1:3] == ["Anthropic claude-sonnet-5,2026-08-01,4.0",
+                                         "Anthropic claude-sonnet-5,2026-09-01,6.0"]
+    assert "DeepSeek deepseek-chat,2025-02-26," in history
 
 
 def test_bundled_page_is_the_same_from_one_edition_to_the_next_without_a_price_change() -> None:
@@ -122,7 +196,8 @@ def test_charts_are_reused_while_what_they_plot_is_unchanged(copy_repo_sources) 
     third = Memo(again.used)
     redrawn = price_files(changed, later, third)
     assert third.computed == 2  # the price tables and the cheapest chart
-    assert redrawn["charts/price-history.svg"] != after["charts/price-history.svg"]
+    # glm-4.5-air has one record: its price never changed, so the history has no line of it.
+    assert redrawn["charts/price-history.svg"] == after["charts/price-history.svg"]
     assert redrawn["charts/cheapest.svg"] != after["charts/cheapest.svg"]
     assert redrawn["charts/hour-of-week.svg"] == after["charts/hour-of-week.svg"]
     assert redrawn["prices.md"] != after["prices.md"]
@@ -138,11 +213,12 @@ def test_prices_page_module_does_not_import_matplotlib() -> None:
 
 
 def test_chart_text_stays_text_and_bytes_repeat() -> None:
-    dates = [day("2026-01-01") + dt.timedelta(days=i) for i in range(120)]
-    svg = prices_page.svg(compose_prices_page.price_history(FILES, RATES, CHAT, dates))
-    assert svg == prices_page.svg(compose_prices_page.price_history(FILES, RATES, CHAT, dates))
+    history = compose_prices_page.price_history(FILES, RATES, CHAT, day("2026-04-30"))
+    svg = prices_page.svg(history)
+    assert svg == prices_page.svg(history)
     # svg.fonttype none: labels are <text> elements, not glyph paths.
-    assert b"<text" in svg and b"USD per Mtok (log scale)" in svg and b"<dc:date>" not in svg
+    assert b"<text" in svg and b"USD per Mtok (log)" in svg and b"<dc:date>" not in svg
+    assert b"Date (UTC)" in svg
     assert b"Acme alpha" in svg
     assert b"gamma" in prices_page.svg(compose_prices_page.cheapest(FILES, RATES, [CHAT],
                                                            day("2026-03-20")))
@@ -160,3 +236,21 @@ def test_cheapest_chart_keeps_two_providers_of_one_model_apart() -> None:
                                  dt.date(2026, 11, 30))
     names = {s.model.name for s in sources.prices.values()}
     assert all(label.rsplit(" ", 1)[0] in names for _, bars in chart.panels for label, _ in bars)
+
+
+def test_edition_chart_is_its_date_with_the_moves_of_its_window() -> None:
+    spec = compose_prices_page.cheapest_chart_spec(FILES, RATES, CHAT, day("2026-03-20"),
+                                                   day("2026-02-09"), top=1)
+    # By hand at the end of 03-20: gamma 0.75 USD a Mtok (1.333 M tokens per USD), alpha 1.4
+    # (0.714), beta 3.5 (0.286). The top one is gamma; alpha (1.75 on 02-09: 0.571) and beta (no
+    # price on 02-09) moved in the window, so they follow it.
+    assert spec.kind == "hbar" and spec.since == "2026-02-09"
+    assert spec.categories == ("Acme gamma", "Acme alpha", "Acme beta")
+    assert spec.series[0].values == (1.333, 0.714, 0.286)
+    assert spec.series[1].values == (1.333, 0.571, None)
+    assert spec.title == "Most tokens per US dollar, chat, as of 2026-03-20"
+    # A window with no move: the top only, each figure as at its start.
+    quiet = compose_prices_page.cheapest_chart_spec(FILES, RATES, CHAT, day("2026-04-14"),
+                                                    day("2026-03-20"), top=1)
+    assert quiet.categories == ("Acme gamma",) and quiet.series[1].values == (1.333,)
+

@@ -33,13 +33,13 @@ from pipeline.render.drawing import NOW, Drawing
 from pipeline.render.hardware_page import hardware_files
 from pipeline.render.market_page import market_files
 from pipeline.render.pages import archive_page
-from pipeline.render.prices_page import cheapest_chart_data
+from pipeline.render.prices_page import cheapest_chart_data, history_chart_data
 from pipeline.render.sources_page import sources_page
 
 
 def edition_charts(sources: Sources, editions: list[Edition],
                    chart: Callable[[ChartSpec], Chart] | None = None,
-                   spec_of: Callable[[dt.date], ChartSpec] | None = None
+                   spec_of: Callable[[dt.date, dt.date | None], ChartSpec] | None = None
                    ) -> dict[dt.date, list[Chart]]:
     """Return the charts of each edition's Context & numbers, by edition date.
 
@@ -52,7 +52,7 @@ def edition_charts(sources: Sources, editions: list[Edition],
         return charts
     # Without the composition's parts, one table of blended prices for all the editions.
     spec_of = spec_of or Parts(sources, [e.date for e in editions]).cheapest_spec
-    specs = [spec_of(e.date) for e in editions]
+    specs = [spec_of(e.date, e.previous) for e in editions]
     for e, spec in zip(editions, specs):
         charts[e.date].append(chart(spec))
     return charts
@@ -64,7 +64,7 @@ def edition_chart_data(sources: Sources) -> tuple[DataFile, ...]:
     the first profile's)."""
     if not sources.prices or sources.rates is None:
         return ()
-    return tuple(cheapest_chart_data(p) for p in sources.series.profiles)
+    return (*(cheapest_chart_data(p) for p in sources.series.profiles), history_chart_data())
 
 
 def site_files(sources: Sources, editions: list[Edition], cache: ChartCache | None = None,

@@ -50,10 +50,10 @@ class ReusedParts(Parts):
                            if f"{self._price_keys.get(d)} {previous}" not in memo.known}
         self._windows: dict[tuple[dt.date, dt.date | None], str] = {}
 
-    def cheapest_spec(self, date: dt.date) -> ChartSpec:
+    def cheapest_spec(self, date: dt.date, previous: dt.date | None) -> ChartSpec:
         # It reads what the edition's price part reads.
-        return self.memo.get(f"{self._price_keys[date]} chart",
-                             lambda: super(ReusedParts, self).cheapest_spec(date))
+        return self.memo.get(f"{self._price_keys[date]} {previous} chart",
+                             lambda: super(ReusedParts, self).cheapest_spec(date, previous))
 
     def prices(self, date: dt.date, previous: dt.date | None) -> LaneItems:
         return self.memo.get(f"{self._price_keys[date]} {previous}",

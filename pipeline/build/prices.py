@@ -60,13 +60,16 @@ def price_files(sources: Sources, dates: list[dt.date], memo: Memo | None = None
         "charts/hour-of-week.svg": hour_of_week(files, monday),
         "charts/cheapest.svg": cheapest(files, rates, profiles, as_of, current=current),
     }
-    # The price history gains a day with every edition, so it is drawn every time; kept in
-    # `memo` it would change the memo, whose file (~170 MB at year scale) is then rewritten.
-    history = price_history(files, rates, profiles[0], dates, blended, current[profiles[0].id])
+    # The price history runs to the newest edition, so it is drawn every time; kept in `memo`
+    # it would change the memo, whose file (~170 MB at year scale) is then rewritten.
+    history = price_history(files, rates, profiles[0], as_of)
     return {
         **memo.get(f"price-tables {every}", tables),
-        "prices.md": prices_page.prices_page_md(files, rates, profiles, as_of, current),
+        "prices.md": prices_page.prices_page_md(files, rates, profiles, as_of, current,
+                                                str(sources.series.source_url),
+                                                {**reused, prices_page.HISTORY_SVG: history}),
         "charts/price-history.svg": drawer.submit(prices_page.svg, history),
+        prices_page.HISTORY_CSV: prices_page.history_csv(history),
         **{path: memo.get(prices_chart_key(chart, code),
                           lambda c=chart: drawer.submit(prices_page.svg, c))
            for path, chart in reused.items()},

@@ -6,7 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-ChartKind = Literal["line", "bar"]
+ChartKind = Literal["line", "bar", "hbar"]
+"""`hbar`: horizontal bars of the first series, the first category on top; a second series, if
+any, is the same figure at an earlier date (`ChartSpec.since`), and marks the bars that moved
+since."""
 
 
 @dataclass(frozen=True)
@@ -36,6 +39,8 @@ class ChartSpec:
     series: tuple[ChartSeries, ...]
     unit_one: str = ""
     """The unit after the number 1, where it differs: `edition`."""
+    since: str = ""
+    """The date of an `hbar` chart's second series: what its marks compare with."""
 
     def __post_init__(self) -> None:
         for s in self.series:

@@ -150,12 +150,13 @@ class Parts:
                                       pairs)
         return self._moves
 
-    def cheapest_spec(self, date: dt.date) -> ChartSpec:
+    def cheapest_spec(self, date: dt.date, previous: dt.date | None) -> ChartSpec:
         """Return the spec of the chart of an edition (the most tokens per dollar as of its
-        date, for the first profile)."""
+        date, for the first profile, with the moves of its window (previous, date])."""
         s = self.sources
-        return cheapest_chart_spec(s.prices, s.rates, s.series.profiles[0], date,
-                                   table=self.quotes(date))
+        start = previous if previous is not None else date - FIRST_EDITION_LOOKBACK
+        return cheapest_chart_spec(s.prices, s.rates, s.series.profiles[0], date, start,
+                                   table=self.quotes(start, date))
 
     def prices(self, date: dt.date, previous: dt.date | None) -> LaneItems:
         """Return the price figures and radar items of the window (previous, date]."""

@@ -3,33 +3,34 @@ date per workload profile, and the numbers each chart plots (drawn by render/pri
 
 from __future__ import annotations
 
-import bisect
 import datetime as dt
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-import pandas as pd
+import numpy as np
 
 from pipeline.compose.charts import ChartSeries, ChartSpec
-from pipeline.models.prices import PriceFile, WorkloadProfile
+from pipeline.models.prices import PriceFile, PriceList, PriceRecord, WorkloadProfile
 from pipeline.models.sourced import Sourced
-from pipeline.normalize.fx import RateTable
-from pipeline.tables.cost import day_end, effective_price
-from pipeline.tables.quotes import Quotes, quotes
+from pipeline.normalize.fx import RateNotFound, RateTable
+from pipeline.tables.cost import blended_per_mtok, day_end, effective_price, record_fx
+from pipeline.tables.quotes import Quoted, Quotes, quotes
 
-CurrentRow = tuple[str, str, str, float, float, dt.date]
-"""(provider name, model, list currency, usd_per_mtok, tokens_per_usd, fx date)."""
+CurrentRow = tuple[str, str, str, float, float, dt.date, Quoted]
+"""(provider name, model, list currency, usd_per_mtok, tokens_per_usd, fx date, the record)."""
 
 
 def current_rows(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
                  profile: WorkloadProfile, as_of: dt.date,
                  table: Quotes | None = None) -> list[CurrentRow]:
-    """Return (provider name, model, currency, usd_per_mtok, tokens_per_usd, fx date), cheapest
-    first, at the end of `as_of`; `table`: the blended prices then, when already computed."""
+    """Return (provider name, model, currency, usd_per_mtok, tokens_per_usd, fx date, record),
+    cheapest first, at the end of `as_of`; `table`: the blended prices then, when already
+    computed."""
     at = day_end(as_of)
     table = table if table is not None else quotes(files, rates, [profile], [at])
     rows = [(q.quoted.sourced.model.name, q.quoted.record.model, q.quoted.plist.currency,
-             q.usd_per_mtok, q.tokens_per_usd, q.fx_date) for q in table.priced(at, profile)]
+             q.usd_per_mtok, q.tokens_per_usd, q.fx_date, q.quoted) for q in table.priced(at, profile)]
     return sorted(rows, key=lambda r: (r[3], r[0], r[1]))  # type: ignore[arg-type]
 
 
@@ -42,24 +43,18 @@ def current_tables(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
     return {p.id: current_rows(files, rates, p, as_of, table) for p in profiles}
 
 
-def in_force_since(files: Mapping[str, Sourced[PriceFile]], as_of: dt.date) -> dt.datetime | None:
-    """Return the newest instant, up to the end of `as_of`, when the price the page quotes for
-    some model changed (a record took effect or ended), or None when none is in force yet.
+def newest_in_force(current: Mapping[str, list[CurrentRow]]) -> tuple[dt.datetime, list[str]] | None:
+    """Return when the newest of the records the page quotes took effect, and the models
+    ("provider model") whose record took effect then; None when the page quotes none.
 
-    Only the lists the page quotes count (`PriceFile.quote_lists`): a change to a list it does not show
-    (DeepSeek's yuan list beside its dollar one) leaves the page as it was."""
-    at = day_end(as_of)
-    edges = []
-    for sourced in files.values():
-        for model, plist in sourced.model.quote_lists.items():
-            starts, records = plist.periods[model]
-            # A model's periods never overlap, so its newest edge by `at` is the start of the
-            # last record to start by then, or that record's end when it has passed.
-            i = bisect.bisect_right(starts, at)
-            if i:
-                last = records[i - 1]
-                edges.append(last.to if last.to is not None and last.to <= at else last.from_)
-    return max(edges, default=None)
+    Only the rows the page shows count: a record of a list it does not quote (DeepSeek's yuan
+    list beside its dollar one), or one that has ended, is not in force on the page."""
+    quoted = {(r[0], r[1]): r[6].record.from_ for rows in current.values() for r in rows}
+    if not quoted:
+        return None
+    newest = max(quoted.values())
+    return newest, sorted(f"{name} {model}" for (name, model), start in quoted.items()
+                          if start == newest)
 
 
 HISTORY_MODELS = 12
@@ -68,14 +63,15 @@ HISTORY_MODELS = 12
 
 @dataclass(frozen=True)
 class PriceHistory:
-    """What a price-history chart plots: USD per Mtok of a few lines (models, or one model's
-    meters) up to `end`, as steps."""
+    """What a price-history chart plots: the blended USD per Mtok of the models whose price
+    changed, from their first record to `end`, as steps."""
 
     title: str
-    end: dt.date
-    """The last date drawn: each line holds its last value to it."""
-    lines: tuple[tuple[str, tuple[tuple[dt.date, float], ...]], ...]
-    """(label, the (date, usd_per_mtok) of each change), sorted by label."""
+    end: dt.datetime
+    """The last instant drawn: each line holds its last value to it."""
+    lines: tuple[tuple[str, tuple[tuple[dt.datetime, float], ...]], ...]
+    """(label, the (instant, usd_per_mtok) of each change, NaN where no price is in force from
+    then), sorted by label."""
 
 
 @dataclass(frozen=True)
@@ -101,28 +97,43 @@ PricesChart = PriceHistory | HourOfWeek | Cheapest
 
 
 def price_history(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
-                  profile: WorkloadProfile, dates: list[dt.date],
-                  blended: pd.DataFrame | None = None,
-                  current: list[CurrentRow] | None = None) -> PriceHistory:
-    """Return the blended USD per Mtok over `dates` of the models that give the most tokens per
-    dollar on the last date; every model is in data/blended.csv.
+                  profile: WorkloadProfile, as_of: dt.date) -> PriceHistory:
+    """Return the blended USD per Mtok of every quoted model whose price changed by the end of
+    `as_of`, at each record's start (and a gap where a record ends with none after it), from the
+    first record on; at most HISTORY_MODELS of them, those changed most recently."""
+    at = day_end(as_of)
+    lines: dict[str, list[tuple[dt.datetime, float]]] = {}
+    for _, sourced in sorted(files.items()):
+        for model, plist in sourced.model.quote_lists.items():
+            points: list[tuple[dt.datetime, float]] = []
+            previous_end: dt.datetime | None = None
+            for record in plist.periods[model][1]:
+                if record.from_ > at:
+                    break
+                if previous_end is not None and previous_end < record.from_:
+                    points.append((previous_end, math.nan))  # no price between the two
+                usd = _blended_usd(plist, record, profile, rates)
+                if not points or usd != points[-1][1]:  # a new record at the same blend: no step
+                    points.append((record.from_, usd))
+                previous_end = record.to
+            if previous_end is not None and previous_end <= at:
+                points.append((previous_end, math.nan))
+            if len({"gap" if math.isnan(v) else v for _, v in points}) > 1:
+                lines[f"{sourced.model.name} {model}"] = points
+    # The most recently changed, when there are too many lines to tell apart.
+    kept = sorted(lines, key=lambda k: lines[k][-1][0], reverse=True)[:HISTORY_MODELS]
+    return PriceHistory(f"Blended price of the models whose price changed, {profile.title}", at,
+                        tuple((k, tuple(lines[k])) for k in sorted(kept)))
 
-    `blended`: the rows of `Quotes.blended_rows` for these dates, `current`: the `current_rows`
-    of the last date, when already computed."""
-    end = max(dates)
-    names = {provider: sourced.model.name for provider, sourced in files.items()}
-    current = current if current is not None else current_rows(files, rates, profile, end)
-    shown = {(name, model) for name, model, *_ in current[:HISTORY_MODELS]}
-    if blended is None:
-        blended = quotes(files, rates, [profile], [day_end(d) for d in dates]).blended_rows(dates)
-    lines: dict[tuple[str, str], list[tuple[dt.date, float]]] = {}
-    for r in blended[blended["profile"] == profile.id].itertuples():
-        line = (names[r.provider], r.model)
-        if line in shown:
-            lines.setdefault(line, []).append((dt.date.fromisoformat(r.as_of),
-                                               float(r.usd_per_mtok)))
-    return PriceHistory(f"Blended price, {profile.title}", end, tuple(
-        (f"{name} {model}", tuple(points)) for (name, model), points in sorted(lines.items())))
+
+def _blended_usd(plist: PriceList, record: PriceRecord, profile: WorkloadProfile,
+                 rates: RateTable) -> float:
+    blend = blended_per_mtok(plist, record, profile, record.from_)
+    try:
+        usd = record_fx(plist, record, rates).usd_per_unit
+    except RateNotFound:
+        return math.nan
+    return math.nan if blend is None else blend * usd
 
 
 def hour_of_week(files: Mapping[str, Sourced[PriceFile]], week_monday: dt.date,
@@ -158,19 +169,57 @@ def cheapest(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
         for p in profiles))
 
 
+EDITION_CHART_MOVED = 4
+"""Models outside the top whose price moved in the window, added below it: the edition's news."""
+
+
 def cheapest_chart_spec(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
-                        profile: WorkloadProfile, as_of: dt.date, top: int = 8,
-                        table: Quotes | None = None) -> ChartSpec:
-    """Return the spec of an edition's chart: the models with the most tokens per dollar for
-    `profile`, as of the edition's date (so a later price never changes an earlier edition).
-    `table`: the blended prices then, when already computed."""
-    rows = current_rows(files, rates, profile, as_of, table)[:top]
+                        profile: WorkloadProfile, as_of: dt.date, start: dt.date | None = None,
+                        top: int = 8, table: Quotes | None = None) -> ChartSpec:
+    """Return the spec of an edition's chart: the `top` models with the most tokens per dollar
+    for `profile` as of the edition's date (so a later price never changes an earlier edition),
+    then up to EDITION_CHART_MOVED more whose blend moved since the end of `start` (the window's
+    start); its second series is each model's figure then, which marks the moves.
+    `table`: the blended prices at both ends, when already computed."""
+    days = [as_of] if start is None else [start, as_of]
+    table = table if table is not None else quotes(files, rates, [profile], [day_end(d) for d in days])
+    # On the table's columns, not current_rows: at year scale an edition's chart would build a
+    # Quote of every model twice (both ends), for the dozen it shows.
+    now = table.at(day_end(as_of), profile)
+    now = now[now["usd_per_mtok"].notna()]
+    usd, tpu = now["usd_per_mtok"].to_numpy(), now["tokens_per_usd"].to_numpy()
+    keys, rids = now["key"].to_numpy(), now["rid"].to_numpy()
+    then: dict[int, float] = {}
+    if start is not None:
+        old = table.at(day_end(start), profile)
+        old = old[old["usd_per_mtok"].notna()]
+        then = dict(zip(old["key"].tolist(), old["tokens_per_usd"].tolist()))
+    moved = np.array([then.get(k) != t for k, t in zip(keys.tolist(), tpu.tolist())], dtype=bool) \
+        if start is not None else np.zeros(len(keys), dtype=bool)
+
+    def ranked(index: np.ndarray) -> list[int]:
+        # As current_rows orders them: cheapest first, then by provider name and model.
+        return sorted(index.tolist(), key=lambda i: (usd[i], table.records[rids[i]].sourced.model.name,
+                                                     table.records[rids[i]].record.model))
+
+    # Every row as cheap as the top-th, ties included, is a candidate for the top.
+    bound = np.sort(usd)[top - 1] if len(usd) >= top else np.inf
+    first = ranked(np.flatnonzero(usd <= bound))[:top]
+    rest = np.setdiff1d(np.flatnonzero(moved), first)
+    shown = first + ranked(rest)[:EDITION_CHART_MOVED]
+    names = [f"{table.records[rids[i]].sourced.model.name} {table.records[rids[i]].record.model}"
+             for i in shown]
+    series = [ChartSeries(MTOK_PER_USD_LABEL, tuple(round(float(tpu[i]) / 1e6, 3) for i in shown))]
+    if start is not None:
+        earlier = (then.get(int(keys[i])) for i in shown)
+        series.append(ChartSeries(WINDOW_START_LABEL,
+                                  tuple(None if t is None else round(t / 1e6, 3) for t in earlier)))
     return ChartSpec(
-        name=cheapest_chart_name(profile, as_of.isoformat()), kind="bar",
+        name=cheapest_chart_name(profile, as_of.isoformat()), kind="hbar",
         title=f"Most tokens per US dollar, {profile.title}, as of {as_of.isoformat()}",
-        x_label=MODEL_LABEL, y_label="Million tokens per USD (blended)", unit="million tokens per USD",
-        categories=tuple(f"{name} {model}" for name, model, *_ in rows),
-        series=(ChartSeries(MTOK_PER_USD_LABEL, tuple(round(tpu / 1e6, 3) for *_, tpu, _fx in rows)),))
+        x_label=MODEL_LABEL, y_label="Million tokens per USD, blended",
+        unit="million tokens per USD", categories=tuple(names),
+        series=tuple(series), since=start.isoformat() if start else "")
 
 
 def cheapest_chart_name(profile: WorkloadProfile, day: str) -> str:
@@ -180,3 +229,4 @@ def cheapest_chart_name(profile: WorkloadProfile, day: str) -> str:
 
 MODEL_LABEL = "Model"
 MTOK_PER_USD_LABEL = "Million tokens per USD"
+WINDOW_START_LABEL = "Million tokens per USD at the window start"

@@ -21,11 +21,31 @@ from pipeline.render.drawing import Drawing, ready
 # colour blindness. Black is left out of the cycle: it is the axis and text colour.
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442")
 
-# Fixed size and resolution: part of what makes the bytes repeatable. 8 × 4.5 in at 100 dpi gives
-# a 800 × 450 PNG, which mail clients scale down to a 600 px column without blurring text much.
-FIGSIZE_IN = (8.0, 4.5)
+# Fixed size and resolution: part of what makes the bytes repeatable. 5 × 3.4 in at 100 dpi gives
+# a 500 × 340 PNG, which fits a mail client's 600 px column as it is; on the site, 12 pt text in
+# a 5 in drawing reads at about 12 px on a phone (see HBAR_WIDTH_IN).
+FIGSIZE_IN = (5.0, 3.4)
 PNG_DPI = 100
 HASH_SALT = "inference-brief"
+
+# Horizontal bars are read on phones: 5 in wide (500 px at most on the page, as its width says),
+# so at the 358 px of a 390 px screen's column a 12 pt text shows at 12 × 358 / 360 ≈ 11.9 px.
+HBAR_WIDTH_IN = 5.0
+HBAR_FONT_PT = 12.0
+HBAR_ROW_IN = 0.36
+"""Height of one bar's row: a 12 pt name and the gap to the next."""
+HBAR_FRAME_IN = 1.3
+"""Height of the axis, its label and the legend below the bars."""
+TEXT = "#222222"
+MOVED = "#E69F00"
+"""Bars whose figure moved in the window: orange of the palette, hatched as well."""
+
+
+def figure_size_in(spec: ChartSpec) -> tuple[float, float]:
+    """Return a chart's (width, height) in inches: a row per bar for horizontal bars."""
+    if spec.kind == "hbar":
+        return HBAR_WIDTH_IN, round(HBAR_FRAME_IN + HBAR_ROW_IN * max(1, len(spec.categories)), 2)
+    return FIGSIZE_IN
 
 @dataclass(frozen=True)
 class Chart:
@@ -73,7 +93,8 @@ class Chart:
         # The alt text goes in as an HTML-escaped attribute-free string: no brackets or
         # backslashes, so Markdown cannot end the image early or eat characters.
         alt = html.escape(self.alt.replace("[", "(").replace("]", ")").replace("\\", "/"))
-        return (f'![{alt}]({src}){{ .chart width="800" height="450" }}\n\n'
+        width, height = (round(x * PNG_DPI) for x in figure_size_in(self.spec))
+        return (f'![{alt}]({src}){{ .chart width="{width}" height="{height}" }}\n\n'
                 f"<small>{html.escape(self.spec.title)}: "
                 f"[the data behind this chart (CSV)]({prefix}{self.csv_path})</small>\n")
 
@@ -87,6 +108,8 @@ def format_number(value: float) -> str:
 
 def alt_text(spec: ChartSpec) -> str:
     """Return a description of the chart from its data: what it shows, extremes, latest value."""
+    if spec.kind == "hbar":
+        return hbar_alt_text(spec)
     kind = "Line chart" if spec.kind == "line" else "Bar chart"
     cats = spec.categories
     parts = [f"{kind}: {spec.title}."]
@@ -109,6 +132,35 @@ def alt_text(spec: ChartSpec) -> str:
                     f"latest {_amount(last[0], spec)} ({last[1]}).")
         parts.append(who + sentence if who else sentence[0].upper() + sentence[1:])
     return " ".join(parts)
+
+
+ALT_TOP = 3
+"""Bars named in a horizontal bar chart's alt text, besides those that moved."""
+
+
+def hbar_alt_text(spec: ChartSpec) -> str:
+    """Return the alt text of horizontal bars: the first bars with their figures, then every bar
+    whose figure differs from the second series (the moves), or that none does."""
+    parts = [f"Horizontal bar chart: {spec.title}."]
+    if not spec.categories:
+        return parts[0] + " No data yet."
+    now = spec.series[0].values
+    named = [f"{c} {format_number(v)}" for c, v in zip(spec.categories, now) if v is not None]
+    parts.append(f"{spec.y_label}, {len(spec.categories)} "
+                 f"{'bar' if len(spec.categories) == 1 else 'bars'}, highest first: "
+                 f"{', '.join(named[:ALT_TOP])}{', …' if len(named) > ALT_TOP else ''} {spec.unit}.")
+    if len(spec.series) > 1:
+        then, since = spec.series[1], _since(spec)
+        moves = [f"{c} " + (f"new at {format_number(v)}" if t is None
+                             else f"from {format_number(t)} to {format_number(v)}")
+                 for c, v, t in zip(spec.categories, now, then.values) if v is not None and v != t]
+        parts.append(f"Moved since {since}: {'; '.join(moves)}." if moves
+                     else f"None of these moved since {since}.")
+    return " ".join(parts)
+
+
+def _since(spec: ChartSpec) -> str:
+    return spec.since or "the earlier date"
 
 
 def _amount(value: float, spec: ChartSpec) -> str:
@@ -136,29 +188,30 @@ def repr_value(value: float | None) -> str:
 
 def _figure(spec: ChartSpec):
     # The object-oriented API, not pyplot: no global figure registry, no GUI backend; savefig
-    # uses Agg for PNG and the SVG backend for SVG.
+    # uses Agg for PNG and the SVG backend for SVG. No title in the drawing: the caption under
+    # it gives it (Chart.markdown), and the room goes to the data.
     from matplotlib.figure import Figure
 
     fig = Figure(figsize=FIGSIZE_IN, dpi=PNG_DPI, facecolor="white", layout="constrained")
     ax = fig.add_subplot()
-    ax.set_title(spec.title, loc="left", fontsize=13)
-    ax.set_xlabel(spec.x_label)
-    ax.set_ylabel(spec.y_label)
+    ax.set_xlabel(spec.x_label, fontsize=HBAR_FONT_PT, color=TEXT)
+    ax.set_ylabel(spec.y_label, fontsize=HBAR_FONT_PT, color=TEXT)
+    ax.tick_params(labelsize=HBAR_FONT_PT, colors=TEXT)
     ax.spines[["top", "right"]].set_visible(False)
-    ax.grid(axis="y", color="#dddddd", linewidth=0.8)
+    ax.grid(axis="y", color="#bbbbbb", linewidth=0.6)
     ax.set_axisbelow(True)
     return fig, ax
 
 
 def _ticks(ax, categories: tuple[str, ...]) -> None:
     positions = list(range(len(categories)))
-    # At most about a dozen labels, so they never overlap whatever the number of points.
-    step = max(1, -(-len(categories) // 12))
+    # At most six labels at 12 pt across 5 in, so they never overlap whatever the number of points.
+    step = max(1, -(-len(categories) // 6))
     labels = [categories[i] for i in positions[::step]]
     ax.set_xticks(positions[::step], labels)
-    # Long labels (model names) would run into each other side by side: slant them.
-    if max((len(x) for x in labels), default=0) * len(labels) > 80:
-        ax.tick_params(axis="x", labelrotation=30, labelsize=7)
+    # Long labels would run into each other side by side: slant them.
+    if max((len(x) for x in labels), default=0) * len(labels) > 36:
+        ax.tick_params(axis="x", labelrotation=30)
         for label in ax.get_xticklabels():
             label.set_horizontalalignment("right")
 
@@ -177,11 +230,13 @@ def svg_bytes(fig, **savefig: Any) -> bytes:
 
 def _save(fig) -> tuple[bytes, bytes]:
     png = io.BytesIO()
+    # The PNG is for e-mail, on white; the SVG is for the site, on the page's own background
+    # (assets/charts.css turns it light on dark for the dark theme).
     fig.savefig(png, format="png", dpi=PNG_DPI, metadata={"Software": None})
     # The layout engine measured every text for the PNG; the SVG keeps the axes where it put
     # them rather than measuring again (a sixth of a chart's drawing time).
     fig.set_layout_engine("none")
-    return svg_bytes(fig), png.getvalue()
+    return svg_bytes(fig, transparent=True), png.getvalue()
 
 
 def line_chart(spec: ChartSpec) -> tuple[bytes, bytes]:
@@ -195,7 +250,7 @@ def line_chart(spec: ChartSpec) -> tuple[bytes, bytes]:
                 linewidth=2, label=s.name)
     _ticks(ax, spec.categories)
     if len(spec.series) > 1:
-        ax.legend(frameon=False)
+        ax.legend(frameon=False, fontsize=HBAR_FONT_PT, labelcolor=TEXT)
     return _save(fig)
 
 
@@ -214,8 +269,74 @@ def bar_chart(spec: ChartSpec) -> tuple[bytes, bytes]:
     ax.yaxis.get_major_locator().set_params(integer=all(
         v is None or float(v).is_integer() for s in spec.series for v in s.values))
     if len(spec.series) > 1:
-        ax.legend(frameon=False)
+        ax.legend(frameon=False, fontsize=HBAR_FONT_PT, labelcolor=TEXT)
     return _save(fig)
+
+
+def hbar_chart(spec: ChartSpec) -> tuple[bytes, bytes]:
+    """Return (svg_bytes, png_bytes) of horizontal bars of the first series, the first category
+    on top, each with its figure; a bar whose figure differs from the second series (the same
+    at an earlier date) is hatched orange, with a tick and "was …" at its earlier figure."""
+    from matplotlib.figure import Figure
+    from matplotlib.patches import Patch
+
+    fig = Figure(figsize=figure_size_in(spec), dpi=PNG_DPI, facecolor="white", layout="constrained")
+    ax = fig.add_subplot()
+    now = spec.series[0].values if spec.series else ()
+    then = spec.series[1].values if len(spec.series) > 1 else now
+    rows = range(len(spec.categories))
+    moved = [v is not None and v != t for v, t in zip(now, then)]
+    # By position, labelled after: names given as categories merge when two providers quote
+    # the same model id.
+    ax.barh(rows, [v or 0 for v in now], height=0.7, color=[MOVED if m else PALETTE[0] for m in moved],
+            hatch=["//" if m else "" for m in moved], edgecolor="white", linewidth=0)
+    ax.set_yticks(rows, spec.categories)
+    ax.invert_yaxis()  # the first category on top, as a ranking reads
+    ax.tick_params(labelsize=HBAR_FONT_PT, colors=TEXT, length=0, axis="y")
+    ax.tick_params(labelsize=HBAR_FONT_PT, colors=TEXT, axis="x")
+    # Flush right: the plot is narrower than the figure, the names take the rest.
+    ax.set_xlabel(spec.y_label, fontsize=HBAR_FONT_PT, color=TEXT, loc="right")
+    for side in ("top", "right", "left"):
+        ax.spines[side].set_visible(False)
+    ax.spines["bottom"].set_color(TEXT)
+    ax.grid(axis="x", color="#bbbbbb", linewidth=0.6)
+    ax.set_axisbelow(True)
+    # The earlier figure of a bar that moved: an empty dashed bar behind it.
+    ax.barh([y for y, m, t in zip(rows, moved, then) if m and t is not None],
+            [t for m, t in zip(moved, then) if m and t is not None], height=0.7, fill=False,
+            edgecolor=TEXT, linestyle="--", linewidth=1.2)
+    ends = []
+    for y, v, t, m in zip(rows, now, then, moved):
+        if v is None:
+            continue
+        label = f"{v:.3g}" + ((" (new)" if t is None else f", was {t:.3g}") if m else "")
+        end = max(v, t) if m and t is not None else v
+        ax.annotate(label, (end, y), xytext=(4, 0), textcoords="offset points", va="center",
+                    fontsize=HBAR_FONT_PT, color=TEXT)
+        ends.append((end, len(label)))
+    ax.set_xlim(0, _room_for_labels(ends, max((len(c) for c in spec.categories), default=0)))
+    if len(spec.series) > 1:
+        since = _since(spec)
+        handles = ([Patch(facecolor=MOVED, hatch="//", edgecolor="white", label=f"moved since {since}"),
+                    Patch(fill=False, edgecolor=TEXT, linestyle="--", label=f"on {since}")]
+                   if any(moved) else [Patch(facecolor=PALETTE[0], label=f"no move since {since}")])
+        fig.legend(handles=handles, loc="outside lower left", frameon=False, ncols=2,
+                   fontsize=HBAR_FONT_PT, labelcolor=TEXT, handlelength=1.2, columnspacing=1.0)
+    return _save(fig)
+
+
+def _room_for_labels(ends: list[tuple[float, int]], name_chars: int) -> float:
+    """Return the x limit that leaves room right of each bar for its label: (where the label
+    starts, its length in characters), without measuring text (a layout pass per chart)."""
+    # DejaVu Sans at 12 pt averages about 0.095 in a character; the names take their share of
+    # the width, the rest is the plot.
+    char_in = 0.095 * HBAR_FONT_PT / 12
+    plot_in = max(1.0, HBAR_WIDTH_IN - 0.2 - name_chars * char_in)
+    limit = 1.0
+    for end, chars in ends:
+        share = min(0.8, (chars * char_in + 0.1) / plot_in)
+        limit = max(limit, end / (1 - share))
+    return limit
 
 
 def draw(spec: ChartSpec) -> Chart:
@@ -230,4 +351,4 @@ def chart_of(spec: ChartSpec, drawing: Drawing) -> Chart:
 
 def drawn(spec: ChartSpec) -> tuple[bytes, bytes]:
     """Return (svg, png) of a spec: what a worker of the drawer sends back."""
-    return (line_chart if spec.kind == "line" else bar_chart)(spec)
+    return {"line": line_chart, "bar": bar_chart, "hbar": hbar_chart}[spec.kind](spec)

@@ -10,12 +10,17 @@ whose numbers did not change is not drawn again; matplotlib is imported only to 
 
 from __future__ import annotations
 
+import csv
 import datetime as dt
+import io
+import math
 from collections.abc import Mapping
 
+from pipeline.compose.prices import money
 from pipeline.compose.prices_page import (
     MODEL_LABEL,
     MTOK_PER_USD_LABEL,
+    WINDOW_START_LABEL,
     Cheapest,
     CurrentRow,
     HourOfWeek,
@@ -23,45 +28,163 @@ from pipeline.compose.prices_page import (
     PricesChart,
     cheapest_chart_name,
     current_tables,
-    in_force_since,
+    newest_in_force,
 )
-from pipeline.models.prices import PriceFile, WorkloadProfile
-from pipeline.models.sourced import Sourced
+from pipeline.models.prices import PriceFile, PriceList, PriceRecord, WorkloadProfile
+from pipeline.models.sourced import Sourced, line_of
 from pipeline.normalize.fx import RateTable
-from pipeline.render.charts import svg_bytes
+from pipeline.render.charts import PALETTE, TEXT, svg_bytes
 from pipeline.render.datasets import EDITION_DATE, Column, DataFile
+from pipeline.render.escape import md_text
+from pipeline.tables.cost import tier_price
 from pipeline.tables.prices import instant_text
+from pipeline.tables.quotes import Quoted
+
+METERS = (("input", "Input"), ("cached_input", "Cached input"), ("output", "Output"))
+"""The meters of the list-price table, each a column."""
+HISTORY_CSV = "data/blended-history.csv"
+HISTORY_COLUMNS = ("model", "from_utc", "usd_per_mtok")
 
 
 def prices_page_md(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
                    profiles: list[WorkloadProfile], as_of: dt.date,
-                   current: Mapping[str, list[CurrentRow]] | None = None) -> str:
+                   current: Mapping[str, list[CurrentRow]] | None = None,
+                   source_url: str = "", charts: Mapping[str, PricesChart] | None = None) -> str:
     """Return the Markdown of the Prices page: the prices in force at the end of `as_of` (charts
     referenced by file name).
 
-    The text holds no date but that of the newest price change, so it is the same for every
+    The text holds no date but that of the newest record in force, so it is the same for every
     `as_of` with the same prices in force. `current`: the `current_tables` of `as_of`, when
-    already computed."""
+    already computed; `source_url` leads to the repository's files (a figure links to the line
+    of its record); `charts`: what each chart plots, by path (build/prices.py), whose alt text
+    the page gives."""
     current = current if current is not None else current_tables(files, rates, profiles, as_of)
-    since = in_force_since(files, as_of)
-    when = (f"The prices in force since {instant_text(since)}, when the newest change among them "
-            "took effect" if since else "No prices are in force yet")
+    newest = newest_in_force(current)
+    if newest:
+        since, models = newest
+        named = ", ".join(models[:3]) + (f" and {len(models) - 3} more" if len(models) > 3 else "")
+        when = (f"The prices in force. The newest of them took effect on {instant_text(since)} "
+                f"(UTC): {named}")
+    else:
+        when = "No prices are in force yet"
     lines = ["# Prices", "",
-             (f"{when}. Blended USD per million tokens, converted at the ECB reference rate of "
-              "each price's effective date. Every price and its history: "
-              "[prices.csv](data/prices.csv), [blended.csv](data/blended.csv)."), ""]
+             (f"{when}. Every price and its history: [prices.csv](data/prices.csv), "
+              "[blended.csv](data/blended.csv)."), "",
+             "## List prices", "",
+             ("Per million tokens in the list's currency, outside any time window (a model's page "
+              "gives its peak and off-peak prices). Each model links to the page its price was "
+              "read from."), "",
+             '<div class="prices-table" markdown>', "",
+             "| Model | " + " | ".join(title for _, title in METERS) + " |",
+             "| --- |" + " ---: |" * len(METERS)]
+    seen: dict[tuple[str, str], CurrentRow] = {}
+    for rows in current.values():
+        for row in rows:
+            seen.setdefault((row[0], row[1]), row)
+    for (name, model), row in sorted(seen.items()):
+        q = row[6]
+        cells = [_meter(q.plist, q.record, meter) for meter, _ in METERS]
+        lines.append(f"| {md_text(name)}<br>[`{model}`]({_url(q.record.source_url)}) | "
+                     + " | ".join(cells) + " |")
+    lines += ["", "</div>", ""]
     for profile in profiles:
         lines += [f"## {profile.title}", "",
-                  "| Provider | Model | List | USD per Mtok | Tokens per USD | FX date |",
-                  "| --- | --- | --- | ---: | ---: | --- |"]
-        for name, model, cur, usd, tpu, fx_date in current[profile.id]:
-            fx = fx_date.isoformat() if cur != "USD" else ""
-            lines.append(f"| {name} | `{model}` | {cur} | {usd:.4g} | {tpu:,.0f} | {fx} |")
-        lines.append("")
-    lines += ["## Charts", "", "![Blended price history](charts/price-history.svg)", "",
-              "![Effective price by hour of the week](charts/hour-of-week.svg)", "",
-              "![Cheapest tokens per dollar](charts/cheapest.svg)", ""]
+                  ("Blended USD per million tokens, converted at the ECB reference rate of the "
+                   "price's effective date; each figure links to its record."), "",
+                  '<div class="prices-table" markdown>', "",
+                  "| Model | USD per Mtok | Tokens per USD |", "| --- | ---: | ---: |"]
+        for name, model, cur, usd, tpu, fx_date, q in current[profile.id]:
+            fx = f"<br><small>{cur} at ECB {fx_date.isoformat()}</small>" if cur != "USD" else ""
+            lines.append(f"| {md_text(name)}<br>`{model}` | [{money(usd, 'USD')}]"
+                         f"({record_link(q, source_url)}){fx} | {tpu:,.0f} |")
+        lines += ["", "</div>", ""]
+    history = charts.get(HISTORY_SVG) if charts else None
+    hours = charts.get(HOURS_SVG) if charts else None
+    bars = charts.get(CHEAPEST_SVG) if charts else None
+    lines += ["## Charts", ""] if charts else []
+    if isinstance(history, PriceHistory):
+        lines += [f"![{_alt(history_alt(history))}]({HISTORY_SVG}){{ .chart width=\"500\" }}", "",
+                  (f"<small>{md_text(history.title)}; dates in UTC, each step a record taking "
+                   f"effect: [the data behind this chart (CSV)]({HISTORY_CSV})</small>"), ""]
+    if isinstance(hours, HourOfWeek):
+        lines += [f"![{_alt(hours_alt(hours))}]({HOURS_SVG}){{ .chart width=\"500\" }}", "",
+                  ("<small>Effective price by hour of the week, in UTC (Monday 00:00 to Sunday "
+                   "24:00), the week of the newest edition: "
+                   "[every price and its windows (CSV)](data/prices.csv)</small>"), ""]
+    if isinstance(bars, Cheapest):
+        lines += [f"![{_alt(cheapest_alt(bars))}]({CHEAPEST_SVG}){{ .chart width=\"500\" }}", "",
+                  ("<small>Most tokens per US dollar by workload profile, at the prices above: "
+                   "[each model's blend (CSV)](data/blended.csv)</small>"), ""]
     return "\n".join(lines)
+
+
+HISTORY_SVG, HOURS_SVG, CHEAPEST_SVG = ("charts/price-history.svg", "charts/hour-of-week.svg",
+                                        "charts/cheapest.svg")
+
+
+def _alt(text: str) -> str:
+    # Alt text inside Markdown image brackets: no bracket or backslash may end it early.
+    return md_text(text.replace("[", "(").replace("]", ")").replace("\\", "/"))
+
+
+def history_alt(chart: PriceHistory) -> str:
+    """Return the alt text of the price history: each line's steps, with their dates."""
+    if not chart.lines:
+        return f"Step chart: {chart.title}. No price has changed yet."
+    def step(at: dt.datetime, usd: float) -> str:
+        return f"{'no price' if math.isnan(usd) else money(usd, 'USD')} from {instant_text(at)}"
+    return (f"Step chart: {chart.title}, USD per million tokens on a log scale. "
+            + " ".join(f"{label}: {', '.join(step(*p) for p in points)}."
+                       for label, points in chart.lines))
+
+
+def hours_alt(chart: HourOfWeek) -> str:
+    """Return the alt text of the hour-of-week chart: each line's range through the week."""
+    if not chart.lines:
+        return "Step chart: no price varies with the hour of the week (UTC)."
+    def span(values: tuple[float, ...]) -> str:
+        known = [v for v in values if not math.isnan(v)]
+        return f"from {min(known):.4g} to {max(known):.4g}"
+    return (f"Step chart: {chart.meter} price per million tokens by hour of the week (UTC), in "
+            "each list's currency. " + " ".join(f"{label}: {span(values)}."
+                                               for label, values in chart.lines))
+
+
+def cheapest_alt(chart: Cheapest) -> str:
+    """Return the alt text of the cheapest chart: each profile's first three bars."""
+    return "Horizontal bar charts, most tokens per US dollar. " + " ".join(
+        f"{title}: " + ", ".join(f"{label} {mtok:.3g}" for label, mtok in bars[::-1][:3])
+        + " million tokens per USD." for title, bars in chart.panels)
+
+
+def _meter(plist: PriceList, record: PriceRecord, meter: str) -> str:
+    value = tier_price(plist, record, meter, None)
+    return "" if value is None else money(value, plist.currency)
+
+
+def _url(url: object) -> str:
+    # A bracket would end the Markdown link early; percent-encoded it is the same address.
+    return str(url).replace("(", "%28").replace(")", "%29").replace(" ", "%20")
+
+
+def record_link(q: Quoted, source_url: str) -> str:
+    """Return the link to a record's line in its file (`source_url` + path + `#L<line>`)."""
+    lists = q.sourced.model.lists
+    li = next(i for i, x in enumerate(lists) if x is q.plist)
+    ri = next(i for i, x in enumerate(q.plist.records) if x is q.record)
+    line = line_of(q.sourced.lines, ("lists", li, "records", ri))
+    return _url(f"{source_url}{q.sourced.path}" + (f"#L{line}" if line else ""))
+
+
+def history_csv(chart: PriceHistory) -> bytes:
+    """Return the CSV behind the price-history chart: one row per step of each line."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(HISTORY_COLUMNS)
+    for label, points in chart.lines:
+        for at, usd in points:
+            writer.writerow([label, instant_text(at), "" if math.isnan(usd) else repr(round(usd, 9))])
+    return out.getvalue().encode()
 
 
 def svg(chart: PricesChart) -> bytes:
@@ -92,37 +215,48 @@ def _plain_log_formatter():
     return PlainLogFormatter(labelOnlyBase=False)
 
 
+FONT_PT = 12
+"""As the editions' bars (render/charts.py): charts 5 in wide, about 12 px on a 390 px screen."""
+
+
 def _draw_price_history(chart: PriceHistory) -> bytes:
     # Drawn on every new edition, so fixed margins rather than a layout engine (which measures
-    # every text twice: about half the drawing time). What sits in them is short and bounded:
-    # the y label, price ticks and month ticks; the title, of any length, is on top.
-    # The legend sits right of the plot, in its own margin, so it never covers a line.
-    fig = _figure(8, 4.5)
-    fig.subplots_adjust(left=0.09, right=0.72, bottom=0.13, top=0.93)  # room for the year
+    # every text twice: about half the drawing time). 5 in wide, as the editions' bars, so its
+    # text reads on a phone; the legend, one model a line, sits below the plot so it never
+    # covers a line and its names are never cut.
+    legend_in = 0.24 * len(chart.lines) + 0.2
+    plot_in, top_in, axis_in = 2.6, 0.2, 0.7
+    height = top_in + plot_in + axis_in + legend_in
+    fig = _figure(5, height)
+    fig.subplots_adjust(left=0.16, right=0.97, top=1 - top_in / height,
+                        bottom=(axis_in + legend_in) / height)
     ax = fig.add_subplot()
     for i, (label, points) in enumerate(chart.lines):
-        # Rows mark changes only; the last value holds to the last date.
+        # Rows mark changes only; the last value holds to the last instant.
         steps = [*points, (chart.end, points[-1][1])]
         # Ten colours in matplotlib's cycle: past them, dashes tell a line from its namesake.
-        ax.step(*zip(*steps), where="post", label=label, linestyle=("-", "--")[i // 10 % 2])
+        ax.step(*zip(*steps), where="post", label=label, linewidth=2,
+                linestyle=("-", "--")[i // 10 % 2])
     ax.set_yscale("log")
     from matplotlib.dates import AutoDateLocator, ConciseDateFormatter
 
     # Short date labels ("Sep", "15", the year once): full dates ran into each other.
-    locator = AutoDateLocator(maxticks=8)
+    locator = AutoDateLocator(maxticks=5)
     ax.xaxis.set_major_locator(locator)
-    ax.xaxis.set_major_formatter(ConciseDateFormatter(locator))
+    ax.xaxis.set_major_formatter(ConciseDateFormatter(locator, show_offset=False))
     # Plain numbers (0.06, 1, 10), not 10^x: a price reads as one, and the default labels go
     # through mathtext, whose parsing was most of this chart's drawing time.
     for set_formatter in (ax.yaxis.set_major_formatter, ax.yaxis.set_minor_formatter):
         set_formatter(_plain_log_formatter())
-    ax.set_ylabel("USD per Mtok (log scale)")
-    ax.set_title(chart.title, loc="left", fontsize=10)
+    ax.tick_params(which="both", labelsize=FONT_PT, colors=TEXT)  # the log axis labels minors
+    ax.set_ylabel("USD per Mtok (log)", fontsize=FONT_PT, color=TEXT)
+    ax.set_xlabel("Date (UTC)", fontsize=FONT_PT, color=TEXT, loc="right")
     if chart.lines:
-        ax.legend(fontsize=6, loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False)
+        fig.legend(loc="lower left", bbox_to_anchor=(0.02, 0.01), frameon=False,
+                   fontsize=FONT_PT, labelcolor=TEXT, handlelength=1.6)
     else:
-        _say_empty(ax, "No price in force yet")
-    return svg_bytes(fig)
+        _say_empty(ax, "No price has changed yet")
+    return svg_bytes(fig, transparent=True)
 
 
 def _say_empty(ax, text: str) -> None:
@@ -131,33 +265,48 @@ def _say_empty(ax, text: str) -> None:
 
 def _draw_hour_of_week(chart: HourOfWeek) -> bytes:
     # Redrawn only when a windowed price changes: a layout engine keeps any label inside.
-    fig = _figure(8, 3.5, layout="constrained")
+    # 5 in wide, as the other charts, with 12 pt text: about 12 px on a 390 px screen.
+    fig = _figure(5, 3.2 + 0.25 * len(chart.lines), layout="constrained")
     ax = fig.add_subplot()
     for label, values in chart.lines:
-        ax.step(range(168), values, where="post", label=label)
+        ax.step(range(168), values, where="post", label=label, linewidth=2)
     ax.set_xticks(range(0, 169, 24), ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun", ""])
-    ax.set_ylabel(f"{chart.meter} price per Mtok, list currency")
+    ax.tick_params(labelsize=FONT_PT, colors=TEXT)
+    ax.set_ylabel(f"{chart.meter.replace('_', ' ')} per Mtok", fontsize=FONT_PT, color=TEXT)
+    ax.set_xlabel("Hour of the week (UTC)", fontsize=FONT_PT, color=TEXT, loc="right")
     if chart.lines:
-        ax.legend(fontsize=6)
+        fig.legend(loc="outside lower left", frameon=False, fontsize=FONT_PT, labelcolor=TEXT)
     else:
         _say_empty(ax, "No price varies with the hour this week")
-    return svg_bytes(fig)
+    return svg_bytes(fig, transparent=True)
 
 
 def _draw_cheapest(chart: Cheapest) -> bytes:
-    # Redrawn only when the cheapest models change; the layout engine keeps the model names of
-    # one panel clear of the panel to their left.
-    fig = _figure(4 * len(chart.panels), 4, layout="constrained")
+    # Redrawn only when the cheapest models change. One panel above the other, 5 in wide with
+    # 12 pt text, as the editions' bars; the layout engine keeps the names inside.
+    from matplotlib.transforms import blended_transform_factory
+
+    rows = sum(max(1, len(bars)) for _, bars in chart.panels)
+    fig = _figure(5, 0.9 * len(chart.panels) + 0.36 * rows, layout="constrained")
     for i, (title, bars) in enumerate(chart.panels):
-        ax = fig.add_subplot(1, len(chart.panels), i + 1)
+        ax = fig.add_subplot(len(chart.panels), 1, i + 1)
         # By position, labelled after: bars given as category names merge when two providers
         # quote the same model id.
-        ax.barh(range(len(bars)), [mtok for _, mtok in bars])
+        ax.barh(range(len(bars)), [mtok for _, mtok in bars], height=0.7, color=PALETTE[0])
         ax.set_yticks(range(len(bars)), [label for label, _ in bars])
-        ax.set_title(title, fontsize=8)
-        ax.set_xlabel("million tokens per USD")
-        ax.tick_params(labelsize=6)
-    return svg_bytes(fig)
+        for y, (_, mtok) in enumerate(bars):
+            ax.annotate(f"{mtok:.3g}", (mtok, y), xytext=(4, 0), textcoords="offset points",
+                        va="center", fontsize=FONT_PT, color=TEXT)
+        ax.set_xlim(0, max((m for _, m in bars), default=1) * 1.3)
+        # The title from the figure's left edge, over the names too: from the plot's it ran out
+        # of the figure. The blank axes title keeps its room in the layout.
+        ax.set_title(" ", fontsize=FONT_PT)
+        ax.text(0.01, 1.0, title, transform=blended_transform_factory(fig.transFigure, ax.transAxes),
+                fontsize=FONT_PT, color=TEXT, va="bottom", fontweight="bold")
+        ax.set_xlabel("million tokens per USD", fontsize=FONT_PT, color=TEXT, loc="right")
+        ax.tick_params(labelsize=FONT_PT, colors=TEXT)
+        ax.spines[["top", "right"]].set_visible(False)
+    return svg_bytes(fig, transparent=True)
 
 
 def cheapest_chart_data(profile: WorkloadProfile) -> DataFile:
@@ -171,5 +320,20 @@ def cheapest_chart_data(profile: WorkloadProfile) -> DataFile:
          "edition's date, most tokens per dollar first."),
         (Column(MODEL_LABEL, "The provider and the model id."),
          Column(MTOK_PER_USD_LABEL, "Million tokens per US dollar, blended for the profile "
-                               "(1 ÷ blended USD per million tokens), to three decimals.")))
+                               "(1 ÷ blended USD per million tokens), to three decimals."),
+         Column(WINDOW_START_LABEL, "The same at the end of the day the edition's window starts "
+                "(the previous edition's date; for the first edition, a week before): where it "
+                "differs, the chart marks a move. Empty: no price then.")))
+
+
+def history_chart_data() -> DataFile:
+    """Return the Data page entry of the CSV behind the Prices page's price-history chart."""
+    return DataFile(
+        HISTORY_CSV, "Blended price history of the models whose price changed",
+        ("The steps of the Prices page's history chart: for each quoted model whose blended price "
+         "for the first workload profile changed, the price from each record's start."),
+        (Column("model", "The provider and the model id."),
+         Column("from_utc", "When the price took effect (UTC)."),
+         Column("usd_per_mtok", "Blended USD per million tokens from then; empty where no "
+                "price is in force.")))
 
