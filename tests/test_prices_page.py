@@ -93,15 +93,16 @@ def test_page_columns_per_meter_and_each_figure_links_to_its_record() -> None:
     # List prices: per meter, in the list's currency; the model links to the record's page.
     assert "| Model | Input | Cached input | Output |" in page
     url = "https://example.com/pricing"
-    assert f"| Acme<br>[`alpha`]({url}) | {money(0.8, 'USD')} |  | {money(3.2, 'USD')} |" in page
-    assert f"| Acme<br>[`gamma`]({url}) | {money(3.0, 'CNY')} |  | {money(12.0, 'CNY')} |" in page
-    # Blended for 3:1 by hand: alpha 0.75 × 0.8 + 0.25 × 3.2 = 1.4 USD, 714,286 tokens per USD;
-    # gamma 0.75 × 3 + 0.25 × 12 = 5.25 CNY at 1.2 / 8.4 USD a yuan = 0.75 USD, 1,333,333.
+    assert f"| Acme<br>[`alpha`]({url}) | $0.80 |  | $3.20 |" in page
+    assert f"| Acme<br>[`gamma`]({url}) | ¥3.00 |  | ¥12.00 |" in page
+    # Blended for 3:1 by hand: alpha 0.75 × 0.8 + 0.25 × 3.2 = 1.4 USD, 714,286 tokens per USD
+    # (three figures: 714 k); gamma 0.75 × 3 + 0.25 × 12 = 5.25 CNY at 1.2 / 8.4 USD a yuan
+    # = 0.75 USD (a computed price below $1: $0.750), 1,333,333 (1.33 M).
     # Without line numbers (a file not read from disk) the link is to the file.
-    assert (f"| Acme<br>`alpha` | [{money(1.4, 'USD')}](https://r.org/b/sources/prices/acme.yaml) "
-            "| 714,286 |") in page
-    assert ("| Acme<br>`gamma` | [" + money(0.75, "USD") + "](https://r.org/b/sources/prices/acme.yaml)"
-            "<br><small>CNY at ECB 2026-01-02</small> | 1,333,333 |") in page
+    assert ("| Acme<br>`alpha` | [$1.40](https://r.org/b/sources/prices/acme.yaml) "
+            "| 714 k |") in page
+    assert ("| Acme<br>`gamma` | [$0.750](https://r.org/b/sources/prices/acme.yaml)"
+            "<br><small>CNY at ECB 2026-01-02</small> | 1.33 M |") in page
     # Cheapest first.
     assert page.index("`gamma` | [") < page.index("`alpha` | [") < page.index("`beta` | [")
 
@@ -110,10 +111,11 @@ def test_bundled_figures_link_to_the_line_of_their_record() -> None:
     sources = load_sources(REPO)
     page = prices_page_md(sources.prices, sources.rates, sources.series.profiles,
                           day("2026-11-20"), source_url="https://r.org/b/")
-    # deepseek-chat is quoted from the dollar list: its record of 2025-09-29 starts on line 78
+    # deepseek-chat is quoted from the dollar list: its record of 2025-09-29 starts on line 79
     # of deepseek.yaml (read by hand), and was read from DeepSeek's pricing page.
-    assert ("| DeepSeek<br>`deepseek-chat` | [" + money(0.315, "USD")
-            + "](https://r.org/b/sources/prices/deepseek.yaml#L78) | 3,174,603 |") in page
+    # Its blend is 0.315 USD per Mtok: 3,174,603 tokens per USD, 3.17 M to three figures.
+    assert ("| DeepSeek<br>`deepseek-chat` | [$0.315]"
+            "(https://r.org/b/sources/prices/deepseek.yaml#L79) | 3.17 M |") in page
     assert "[`deepseek-chat`](https://api-docs.deepseek.com/quick_start/pricing)" in page
     # The newest record in force: Claude Sonnet 5's price of 2026-09-01.
     assert "took effect on 2026-09-01 (UTC): Anthropic claude-sonnet-5." in page

@@ -16,7 +16,7 @@ import io
 import math
 from collections.abc import Mapping
 
-from pipeline.compose.prices import money
+from pipeline.compose.numbers import money, three_figures
 from pipeline.compose.prices_page import (
     MODEL_LABEL,
     MTOK_PER_USD_LABEL,
@@ -95,8 +95,8 @@ def prices_page_md(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
                   "| Model | USD per Mtok | Tokens per USD |", "| --- | ---: | ---: |"]
         for name, model, cur, usd, tpu, fx_date, q in current[profile.id]:
             fx = f"<br><small>{cur} at ECB {fx_date.isoformat()}</small>" if cur != "USD" else ""
-            lines.append(f"| {md_text(name)}<br>`{model}` | [{money(usd, 'USD')}]"
-                         f"({record_link(q, source_url)}){fx} | {tpu:,.0f} |")
+            lines.append(f"| {md_text(name)}<br>`{model}` | [{money(usd, 'USD', computed=True)}]"
+                         f"({record_link(q, source_url)}){fx} | {three_figures(tpu)} |")
         lines += ["", "</div>", ""]
     history = charts.get(HISTORY_SVG) if charts else None
     hours = charts.get(HOURS_SVG) if charts else None
@@ -132,7 +132,8 @@ def history_alt(chart: PriceHistory) -> str:
     if not chart.lines:
         return f"Step chart: {chart.title}. No price has changed yet."
     def step(at: dt.datetime, usd: float) -> str:
-        return f"{'no price' if math.isnan(usd) else money(usd, 'USD')} from {instant_text(at)}"
+        return (f"{'no price' if math.isnan(usd) else money(usd, 'USD', computed=True)} from "
+                f"{instant_text(at)}")
     return (f"Step chart: {chart.title}, USD per million tokens on a log scale. "
             + " ".join(f"{label}: {', '.join(step(*p) for p in points)}."
                        for label, points in chart.lines))
