@@ -102,7 +102,9 @@ def test_brief_email_writes_a_multipart_message(tmp_path: Path, bundled_site: Pa
     # Unique per edition and recipient: a hash of the address, never the address.
     reader = hashlib.sha256(b"reader@example.org").hexdigest()[:20]
     assert msg["Message-ID"].strip() == f"<briefing-2026-09-12-{reader}@inference-brief.github.io>"
-    assert msg["To"] == "reader@example.org" and msg["Subject"].endswith("2026-09-12")
+    assert msg["To"] == "reader@example.org"
+    # The date and the lead story: editions told apart in an inbox.
+    assert msg["Subject"] == "2026-09-12: DeepSeek takes Flash prices close to zero"
     text = msg.get_body(("plain",)).get_content().replace("\r\n", "\n")
     html = msg.get_body(("html",)).get_content().replace("\r\n", "\n")
     # The text edition, wrapped at 76 columns (a web address is never broken), then how to leave.

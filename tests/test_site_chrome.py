@@ -59,8 +59,11 @@ def test_edition_title_is_the_date_and_the_first_story() -> None:
                                                      _story("Second story"))),
                        SectionContent("local", "Local", (_story("Local story"),)))
     assert edition_title(edition) == "2026-09-12: DeepSeek cuts prices"
-    # No story at all: the series title of the date, which names the date.
+    # No story (a topic's cut): the date and the first item's label; nothing at all: the series
+    # title of the date, which names the date.
     assert edition_title(_edition(SectionContent("numbers", "Numbers", (figure,)))) == (
+        "2026-09-12: Price")
+    assert edition_title(_edition(SectionContent("numbers", "Numbers", ()))) == (
         "Test Brief — 2026-09-12")
 
 

@@ -19,6 +19,7 @@ from pipeline.build.prices import price_files
 from pipeline.compose.charts import ChartSpec
 from pipeline.compose.edition import Parts, curated_models
 from pipeline.compose.sources import Sources
+from pipeline.compose.topics import entry_tags
 from pipeline.compose.types import Edition
 from pipeline.paths import TEMPLATES
 from pipeline.problems import BuildError
@@ -35,6 +36,7 @@ from pipeline.render.market_page import market_files
 from pipeline.render.pages import archive_page
 from pipeline.render.prices_page import cheapest_chart_data, history_chart_data
 from pipeline.render.sources_page import sources_page
+from pipeline.render.subscribe_page import subscribe_page
 
 
 def edition_charts(sources: Sources, editions: list[Edition],
@@ -99,7 +101,9 @@ def site_files(sources: Sources, editions: list[Edition], cache: ChartCache | No
     files["index.md"] = rendered.page(editions[-1], editions, home=True,
                                      charts=charts_of[editions[-1].date])
     files["archive.md"] = archive_page(editions, archive_charts, templates)
-    files.update(channel_files(editions, series, charts_of, rendered=rendered))
+    files.update(channel_files(editions, series, charts_of, rendered=rendered,
+                               tags=entry_tags(sources.entries)))
+    files["subscribe.md"] = subscribe_page(series)
     as_of = editions[-1].date
     hardware_key = hardware_files_key(sources, as_of, parts.hardware_key if parts else None)
     files.update(memo.get(hardware_key, lambda: hardware_files(

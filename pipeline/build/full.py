@@ -111,12 +111,16 @@ def build_full(root: Path, out: Path, today: dt.date, cache: Path | None, inputs
                 built = scratch / "site"
                 site_url = str(sources.series.site_url)
                 store = PageStore(cache / "mkdocs-pages.marshal" if cache else None)
+                # Each page's head links the topic feeds: they are part of every page's key.
+                topic_feeds = [{"title": t.title, "path": f"feeds/{t.id}"}
+                               for t in sources.series.topics]
                 site = site_key(SITE_DIR / "mkdocs.yml", [SITE_DIR / "overrides"],
-                                site_url=site_url, extra=salt)
+                                site_url=site_url, extra=f"{salt} {topic_feeds!r}")
                 reuse = ReusePages(store, site, files, published=out,
                                    bytecode_dir=templates)
                 build_mkdocs(files, built, site_url=site_url, epoch=epoch_of(editions),
-                             published=out, kept=kept, plugins={"brief-page-cache": reuse})
+                             published=out, kept=kept, plugins={"brief-page-cache": reuse},
+                             extra={"topic_feeds": topic_feeds})
                 store.save()
                 kept_digests: dict[str, str] = {}
                 for name, path in memo_files.items():

@@ -8,6 +8,7 @@ returns Stories, Figures or RadarItems; this module puts them in the series' sec
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import datetime as dt
 from collections.abc import Iterable
 
@@ -80,8 +81,9 @@ def compose_edition(sources: Sources, date: dt.date, previous: dt.date | None,
         curated = [(c, curated_item(c)) for c in chosen if c.entry.section == section.id]
         items = [item for _, item in curated]
         if section.id in ("top", "local") and len(items) < section.quota:
-            items += parts.feed_items(date, previous, local=section.id == "local",
-                                      limit=section.quota - len(items), exclude_urls=curated_urls)
+            items += [dataclasses.replace(i, lane="feeds") for i in parts.feed_items(
+                date, previous, local=section.id == "local", limit=section.quota - len(items),
+                exclude_urls=curated_urls)]
         if section.id == "radar":
             items = radar_section(curated, computed.get("radar", []),
                                   series.edition_dates(date), date)
@@ -91,7 +93,7 @@ def compose_edition(sources: Sources, date: dt.date, previous: dt.date | None,
     corrections = tuple((x.date, c.id, x.note) for c in chosen for x in c.entry.corrections)
     return Edition(date=date, title=series.edition_title(date), previous=previous,
                    sections=tuple(sections), corrections=corrections,
-                   sources=_numbered_sources(sections))
+                   sources=numbered_sources(sections))
 
 
 LaneItems = tuple[list[Item], list[Item]]
@@ -205,16 +207,17 @@ class Parts:
         """Return the items computed from data (not written by editors), by section id."""
         s = self.sources
         items: dict[str, list[Item]] = {"numbers": [], "radar": []}
-        lanes = []
+        lanes: list[tuple[str, LaneItems]] = []
         if s.prices and s.rates is not None:
-            lanes.append(self.prices(date, previous))
+            lanes.append(("prices", self.prices(date, previous)))
         if s.published_catalogues():
-            lanes.append((self.catalogues(date, previous), []))
+            lanes.append(("catalogues", (self.catalogues(date, previous), [])))
         if s.hardware is not None:
-            lanes.append(self.hardware(date, previous))
-        for numbers, radar in lanes:
-            items["numbers"] += numbers
-            items["radar"] += radar
+            lanes.append(("hardware", self.hardware(date, previous)))
+        # Each item says its lane, which the per-topic feeds select by (compose/topics.py).
+        for lane, (numbers, radar) in lanes:
+            items["numbers"] += [dataclasses.replace(i, lane=lane) for i in numbers]
+            items["radar"] += [dataclasses.replace(i, lane=lane) for i in radar]
         return items
 
     def entries_in(self, date: dt.date, previous: dt.date | None) -> list[CuratedEntry]:
@@ -268,7 +271,8 @@ def curated_models(sources: Sources, by: dt.date | None = None) -> set[tuple[str
     return {pair for pair, day in curated_since(sources).items() if by is None or day <= by}
 
 
-def _numbered_sources(sections: list[SectionContent]) -> tuple[Citation, ...]:
+def numbered_sources(sections: Iterable[SectionContent]) -> tuple[Citation, ...]:
+    """Return every source the sections cite, once each, in order of first use."""
     seen: dict[str, Citation] = {}
     for section in sections:
         for item in section.items:

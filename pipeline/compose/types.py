@@ -52,6 +52,8 @@ class Story:
     corrections: tuple[tuple[dt.date, str], ...] = ()
     sample: bool = False
     """A feed story from sample data bundled for the offline build, not fetched news."""
+    lane: str = ""
+    """Where it was computed (`feeds`); "" for an editor's entry."""
 
 
 @dataclass(frozen=True)
@@ -63,6 +65,8 @@ class Figure:
     """Markdown safe to render."""
     citations: tuple[Citation, ...]
     id: str = ""
+    lane: str = ""
+    """The lane that computed it (`prices`, `catalogues`, `hardware`); "" for an editor's entry."""
 
 
 @dataclass(frozen=True)
@@ -80,6 +84,8 @@ class RadarItem:
     since: dt.date | None = None
     provider: str = ""
     """The provider whose prices it announces, for a computed item."""
+    lane: str = ""
+    """The lane that computed it (`prices`, `hardware`); "" for an editor's entry."""
 
     @property
     def when(self) -> str:

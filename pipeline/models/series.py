@@ -45,6 +45,8 @@ class Mail(SourceModel):
 
     sender: str = Field(min_length=3, pattern=r"@")
     """The From header: `Inference Brief <briefing@example.org>`."""
+    subscribe: Address | None = None
+    """The address a reader writes to to join the list (the Subscribe page gives it)."""
     unsubscribe: Address
     """The address a reader writes to to leave the list (List-Unsubscribe mailto, RFC 2369);
     it must be read, by a person or a script, and the address added to the suppression file."""
@@ -56,6 +58,29 @@ class Mail(SourceModel):
     def _https(self) -> Mail:
         if self.unsubscribe_url is not None and self.unsubscribe_url.scheme != "https":
             raise ValueError("`unsubscribe_url` must be https (RFC 8058 one-click)")
+        return self
+
+
+Lane = Literal["prices", "catalogues", "hardware", "feeds"]
+
+
+class Topic(SourceModel):
+    """A feed of one topic: each edition with only the items that belong to it, which are
+    those of its `sections`, the figures its `lanes` compute, and the editors' entries that carry
+    one of its `tags`."""
+
+    id: str = Field(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$")
+    """The feed's file name: feeds/<id>.xml and feeds/<id>.json."""
+    title: str = Field(min_length=1)
+    """What the feed is called in a feed reader: the series name, then this."""
+    tags: list[str] = []
+    lanes: list[Lane] = []
+    sections: list[SectionId] = []
+
+    @model_validator(mode="after")
+    def _selects(self) -> Topic:
+        if not (self.tags or self.lanes or self.sections):
+            raise ValueError("a topic needs `tags`, `lanes` or `sections` to select its items")
         return self
 
 
@@ -76,6 +101,8 @@ class Series(SourceModel):
     """A regular schedule of editions, instead of `dates`."""
     mail: Mail | None = None
     """Sender and unsubscribe addresses of the e-mail edition (`brief send` needs them)."""
+    topics: list[Topic] = []
+    """Per-topic feeds beside the feed of whole editions."""
     sections: list[Section] = Field(min_length=1)
     """The sections of every edition, in order."""
     profiles: list[WorkloadProfile] = list(DEFAULT_PROFILES)
@@ -91,6 +118,9 @@ class Series(SourceModel):
             raise ValueError("a section id appears twice in `sections`")
         if len(set(self.dates)) != len(self.dates):
             raise ValueError("an edition date appears twice in `dates`")
+        topic_ids = [t.id for t in self.topics]
+        if len(set(topic_ids)) != len(topic_ids):
+            raise ValueError("a topic id appears twice in `topics`")
         profile_ids = [p.id for p in self.profiles]
         if len(set(profile_ids)) != len(profile_ids):
             raise ValueError("a profile id appears twice in `profiles`")

@@ -139,13 +139,15 @@ def build_mkdocs(files: Mapping[str, bytes | DiskBody], site_dir: Path, *, site_
                  epoch: int, published: Path | None = None,
                  kept: Mapping[str, list] | None = None, docs_dir: Path = SITE_DIR / "docs",
                  config_file: Path = SITE_DIR / "mkdocs.yml",
-                 plugins: dict[str, object] | None = None) -> None:
+                 plugins: dict[str, object] | None = None,
+                 extra: Mapping[str, object] | None = None) -> None:
     """Build the site of `docs_dir` and the generated `files` (by path in the docs) with mkdocs
     (strict: a warning fails the build) at a fixed build time.
 
     `published`: the site as the last build left it, whose unchanged files are linked (see
     `_Publish`); `kept`: what the last build published there from DiskBody files. `plugins`:
-    plugin instances to add in-process, by name (the page cache, render/page_cache.py).
+    plugin instances to add in-process, by name (the page cache, render/page_cache.py);
+    `extra`: values for the theme's templates beside mkdocs.yml's `extra` (the topic feeds).
     """
     # Imported here: mkdocs and its theme take a noticeable time to import, and `brief check`
     # never needs them.
@@ -163,6 +165,7 @@ def build_mkdocs(files: Mapping[str, bytes | DiskBody], site_dir: Path, *, site_
         with _env("SOURCE_DATE_EPOCH", str(epoch)), _env("NO_MKDOCS_2_WARNING", "1"):
             config = load_config(config_file=str(config_file), docs_dir=str(docs_dir),
                                  site_dir=str(site_dir), site_url=site_url, strict=True)
+            config.extra.update(extra or {})
             publish = type("Publish", (_Publish, BasePlugin), {})(files, published, kept)
             plugins = {"brief-publish": publish, **(plugins or {})}
             for name, plugin in plugins.items():

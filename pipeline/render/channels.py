@@ -16,12 +16,21 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pipeline.compose.charts import ChartSeries, ChartSpec
+from pipeline.compose.topics import topic_edition
 from pipeline.compose.types import Edition, Figure, RadarItem, Story
-from pipeline.models.series import Series
+from pipeline.models.series import Series, Topic
 from pipeline.paths import TEMPLATES
 from pipeline.render.charts import Chart
 from pipeline.render.escape import plain_text
-from pipeline.render.feeds import atom_feed, edition_updated, edition_url, feed_item, json_feed
+from pipeline.render.feeds import (
+    FEED_LIMIT,
+    FeedMeta,
+    atom_feed,
+    edition_updated,
+    edition_url,
+    feed_item,
+    json_feed,
+)
 from pipeline.render.ics import radar_calendar
 from pipeline.render.mail import email_html, email_message
 from pipeline.render.markdown_html import markdown_html
@@ -147,11 +156,14 @@ def edition_email(edition: Edition, editions: Sequence[Edition], series: Series,
 
 def channel_files(editions: list[Edition], series: Series,
                   charts_of: Mapping[dt.date, Sequence[Chart]] | None = None,
-                  rendered: Renderer | None = None) -> dict[str, bytes]:
-    """Return the feeds, e-mail editions, radar calendar and editions table, by site path.
+                  rendered: Renderer | None = None,
+                  tags: Mapping[str, frozenset[str]] | None = None) -> dict[str, bytes]:
+    """Return the feeds (whole editions, and one per topic), e-mail editions, radar calendar
+    and editions table, by site path.
 
     `rendered` renders each edition's pages, HTML and e-mail (the build passes one that reuses
-    an earlier build's: converting and inlining a year of editions is most of this time)."""
+    an earlier build's: converting and inlining a year of editions is most of this time);
+    `tags`: each curated entry's tags by id, which the topics select by."""
     charts_of = charts_of or {}
     rendered = rendered if rendered is not None else Renderer(series)
     files: dict[str, bytes] = {}
@@ -167,6 +179,29 @@ def channel_files(editions: list[Edition], series: Series,
                                summary=plain_text(headline_of(edition))))
     files["feed.xml"] = atom_feed(series, items)
     files["feed.json"] = json_feed(series, items)
+    for topic in series.topics:
+        files.update(topic_feeds(topic, editions, series, charts_of, rendered, tags or {}))
     files["radar.ics"] = radar_calendar(editions, series)
     files["data/editions.csv"] = editions_csv(editions, series)
     return files
+
+
+def topic_feeds(topic: Topic, editions: list[Edition], series: Series,
+                charts_of: Mapping[dt.date, Sequence[Chart]], rendered: Renderer,
+                tags: Mapping[str, frozenset[str]]) -> dict[str, bytes]:
+    """Return feeds/<topic>.xml and .json: the newest editions that have items of the topic,
+    each cut to them (the charts with it when it takes the price figures)."""
+    items = []
+    for edition in sorted(editions, key=lambda e: e.date, reverse=True):
+        cut = topic_edition(edition, topic, tags)
+        if cut is None:
+            continue
+        charts = charts_of.get(edition.date, ()) if "prices" in topic.lanes else ()
+        body = rendered.body_html(edition_body_md(cut, editions, series, charts, rendered))
+        items.append(feed_item(cut, series, body, rendered.text(cut),
+                               summary=plain_text(headline_of(cut)), topic=topic.id))
+        if len(items) == FEED_LIMIT:
+            break
+    meta = FeedMeta(f"feeds/{topic.id}", topic.title)
+    return {f"{meta.path}.xml": atom_feed(series, items, meta),
+            f"{meta.path}.json": json_feed(series, items, meta)}

@@ -12,6 +12,7 @@ import json
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 
+from pipeline.compose.titles import edition_title
 from pipeline.compose.types import Edition
 from pipeline.models.series import Series
 
@@ -51,11 +52,24 @@ def series_name(series: Series) -> str:
     return series.title.replace("{date}", "").strip(" —–-:|")
 
 
+@dataclass(frozen=True)
+class FeedMeta:
+    """Which feed: the whole editions' (`feed.xml`, `feed.json`) or one topic's."""
+
+    path: str = "feed"
+    """Its files without the extension, from the site root."""
+    title: str = ""
+    """After the series name in its title ("Prices"); "" for the whole editions."""
+
+
 def feed_item(edition: Edition, series: Series, content_html: str, content_text: str,
-              summary: str) -> FeedItem:
-    """Return the feed item of an edition, given its HTML and text renderings."""
+              summary: str, topic: str = "") -> FeedItem:
+    """Return the feed item of an edition, given its HTML and text renderings; `topic`: the
+    id of the topic feed it is in ("" for the whole editions'), part of its id, which never
+    changes."""
     url = edition_url(series, edition.date)
-    return FeedItem(id=url, url=url, title=edition.title, published=edition.date,
+    return FeedItem(id=f"{url}#{topic}" if topic else url, url=url,
+                    title=edition_title(edition), published=edition.date,
                     updated=edition_updated(edition), content_html=content_html,
                     content_text=content_text, summary=summary)
 
@@ -70,7 +84,11 @@ def latest(items: list[FeedItem], limit: int = FEED_LIMIT) -> list[FeedItem]:
     return sorted(items, key=lambda i: (i.published, i.id), reverse=True)[:limit]
 
 
-def atom_feed(series: Series, items: list[FeedItem]) -> bytes:
+def _feed_title(series: Series, meta: FeedMeta) -> str:
+    return f"{series_name(series)}: {meta.title}" if meta.title else series_name(series)
+
+
+def atom_feed(series: Series, items: list[FeedItem], meta: FeedMeta = FeedMeta()) -> bytes:
     """Return the Atom 1.0 document of the newest items."""
     items = latest(items)
     site = str(series.site_url)
@@ -84,13 +102,13 @@ def atom_feed(series: Series, items: list[FeedItem]) -> bytes:
     # Plain tag names under an xmlns attribute: ElementTree's default_namespace option refuses
     # the unqualified attributes (rel, href) that Atom uses.
     feed = ET.Element("feed", {"xmlns": ATOM_NS, "xml:lang": "en"})
-    sub(feed, "id", site)
-    sub(feed, "title", series_name(series))
+    sub(feed, "id", site if not meta.title else f"{site}{meta.path}.xml")
+    sub(feed, "title", _feed_title(series, meta))
     sub(feed, "subtitle", series.description)
     # The feed's own time is that of its newest change, never the build's.
     newest = max((i.updated for i in items), default=None)
     sub(feed, "updated", _stamp(newest) if newest else "1970-01-01T00:00:00Z")
-    sub(feed, "link", rel="self", type="application/atom+xml", href=f"{site}feed.xml")
+    sub(feed, "link", rel="self", type="application/atom+xml", href=f"{site}{meta.path}.xml")
     sub(feed, "link", rel="alternate", type="text/html", href=site)
     author = sub(feed, "author")
     sub(author, "name", series_name(series))
@@ -104,19 +122,21 @@ def atom_feed(series: Series, items: list[FeedItem]) -> bytes:
         sub(entry, "updated", _stamp(item.updated))
         sub(entry, "link", rel="alternate", type="text/html", href=item.url)
         sub(entry, "summary", item.summary)
-        sub(entry, "content", item.content_html, type="html")
+        # Every link in the content is absolute; xml:base says against what, for any reader
+        # that resolves one anyway.
+        sub(entry, "content", item.content_html, type="html", **{"xml:base": item.url})
     ET.indent(feed)
     return ET.tostring(feed, encoding="utf-8", xml_declaration=True) + b"\n"
 
 
-def json_feed(series: Series, items: list[FeedItem]) -> bytes:
+def json_feed(series: Series, items: list[FeedItem], meta: FeedMeta = FeedMeta()) -> bytes:
     """Return the JSON Feed 1.1 document of the newest items."""
     site = str(series.site_url)
     doc = {
         "version": JSON_FEED_VERSION,
-        "title": series_name(series),
+        "title": _feed_title(series, meta),
         "home_page_url": site,
-        "feed_url": f"{site}feed.json",
+        "feed_url": f"{site}{meta.path}.json",
         "description": series.description,
         "language": "en",
         "authors": [{"name": series_name(series), "url": site}],

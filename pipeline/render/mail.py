@@ -19,6 +19,7 @@ from email.message import EmailMessage
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from pipeline.compose.titles import edition_title
 from pipeline.compose.types import Edition
 from pipeline.models.series import Series
 from pipeline.paths import TEMPLATES
@@ -122,7 +123,7 @@ def email_message(edition: Edition, series: Series, html: str, text: str, *,
     """
     host = urlsplit(str(series.site_url)).hostname or "localhost"
     msg = EmailMessage(policy=_POLICY)
-    msg["Subject"] = edition.title
+    msg["Subject"] = edition_title(edition)
     msg["From"] = sender or default_sender(series)
     if to:
         msg["To"] = to

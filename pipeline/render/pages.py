@@ -86,9 +86,10 @@ def edition_page(edition: Edition, series: Series, editions: list[Edition], *, h
         link_prefix, root_prefix, asset_prefix, image = "../", "../../", "../", "svg"
     return environment(templates).get_template("briefing.md.j2").render(
         edition=edition, series=series, numbers=_numbers(edition), home=home,
-        # The copies in feeds and e-mail keep the series title their subject lines carry, until
-        # the newsletter issue moves those to `edition_title` too.
+        # The copies in feeds and e-mail head their body with the series title: their entry
+        # title and Subject are `edition_title`, the date and the lead story.
         title=edition.title if base_url is not None else edition_title(edition),
+        page_url=f"{base_url}briefings/{edition.date.isoformat()}/" if base_url is not None else "",
         head=_head(edition, series, home), on_site=base_url is None, also=_also(edition),
         previous=previous, following=following, source_url=str(series.source_url),
         link_prefix=link_prefix, root_prefix=root_prefix,
