@@ -23,6 +23,7 @@ from pipeline.tables.hardware import (
     HardwareRow,
     UsdPerUnit,
     can_be_fresh,
+    target_text,
     usd_identity,
 )
 from pipeline.tables.hardware_costs import bases_of, best_per_accelerator, costed_table, rows_table
@@ -89,8 +90,7 @@ def hardware_figures(hw: Hardware, rows: Sequence[HardwareRow] | FigureIndex, da
         if not best:
             continue
         first = best[0]
-        target = (f"{first.accuracy_target} % accuracy target" if first.accuracy_target
-                  else "accuracy target not stated")
+        target = target_text(first.accuracy_target)
         parts = [f"{c.accelerator} {c.tokens_per_usd / 1e6:.1f} M"
                  f"{' (placeholder cost)' if c.cost_placeholder else ''}"
                  f" ({c.citation_id})" for c in best]

@@ -26,6 +26,7 @@ from pipeline.tables.hardware import (
     HardwareRow,
     is_public,
     round_over_round,
+    target_text,
     usd_at_ecb_rates,
 )
 from pipeline.tables.hardware_costs import (
@@ -114,11 +115,6 @@ def interactivity_chart(rows: Sequence[HardwareRow], model: str, scenario: str) 
     ax.set_title(f"InferenceX {model} {scenario}", fontsize=9)
     ax.legend(fontsize=7)
     return svg_bytes(fig, bbox_inches="tight")
-
-
-def target_text(target: str) -> str:
-    """Return an accuracy target as a heading gives it: `99 % accuracy target`."""
-    return f"{target} % accuracy target" if target else "accuracy target not stated"
 
 
 def group_heading(key: Group) -> str:

@@ -61,6 +61,11 @@ def is_public(row: HardwareRow, as_of: dt.date) -> bool:
     return row.published is not None and row.published <= as_of
 
 
+def target_text(target: str) -> str:
+    """Return an accuracy target as headings and figures give it: `99 % accuracy target`."""
+    return f"{target} % accuracy target" if target else "accuracy target not stated"
+
+
 def needs_cost(row: HardwareRow) -> bool:
     """Does a figure need an hourly cost of this row's accelerator? A headline token result."""
     return row.units == TOKEN_UNITS and row.is_headline
