@@ -120,3 +120,27 @@ def test_charts_drawn_by_a_worker_are_the_charts_drawn_here():
 def test_third_party_text_is_escaped():
     assert md_text("<img src=x onerror=alert(1)> | x") == \
         "&lt;img src=x onerror=alert(1)&gt; &#124; x"
+
+
+def test_the_rendered_tables_link_every_row_and_keep_their_columns():
+    # Rendered as the site renders Markdown: an escaping slip in a link (a pipe, a bracket)
+    # would split a cell or lose the link.
+    import re
+
+    from pipeline.render.markdown_html import markdown_html
+
+    md, _ = build(Undrawn(), ("llama2-70b", "deepseek-r1"))
+    html = markdown_html(md)
+    tables = re.findall(r"<table>.*?</table>", html, re.S)
+    compared = [t for t in tables if re.match(r"<table>\s*<thead>\s*<tr>\s*<th>Accelerator</th>", t)]
+    assert len(compared) == 8  # llama2-70b: 3 scenarios × 2 targets; deepseek-r1: 2 scenarios
+    for table in compared:
+        for row in re.findall(r"<tr>(.*?)</tr>", table, re.S)[1:]:
+            cells = re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)
+            assert len(cells) == 7, row
+            assert cells[1].startswith('<a href="https://github.com/mlcommons/inference_results_v5.1/')
+            assert cells[3].startswith('<a href="https://github.com/SemiAnalysisAI/InferenceX-app/')
+    (marked,) = [t for t in tables if re.match(r"<table>\s*<thead>\s*<tr>\s*<th>Result</th>", t)]
+    rows = re.findall(r"<tr>(.*?)</tr>", marked, re.S)[1:]
+    assert rows and all(re.findall(r"<td[^>]*>(.*?)</td>", r, re.S)[0].startswith(
+        '<a href="https://github.com/mlcommons/inference_results_v5.1/tree/main/') for r in rows)
