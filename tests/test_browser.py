@@ -146,7 +146,7 @@ def test_reading_path_home_edition_chart_search_archive(page, site_url: str) -> 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("path", ["", f"briefings/{EDITIONS[2]}/", "archive/", "about/", "data/", "prices/",
-                                  "market/", "models/", "models/deepseek-deepseek-v4-flash/",
+                                  "market/", "hardware/", "models/", "models/deepseek-deepseek-v4-flash/",
                                   "models/openai-o3/", "discrepancies/", "changes/"])
 def test_no_serious_accessibility_violations(browser, site_url: str, path: str,
                                             scheme: str) -> None:

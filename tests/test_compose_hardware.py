@@ -15,14 +15,33 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_first_edition_cites_published_results_only():
     hw, rows, _ = load_hardware(ROOT)
     figures = hardware_figures(hw, rows, dt.date(2026, 9, 12), None)
-    llama = next(f for f in figures if f.id == "hardware-llama2-70b-offline")
+    # The comparisons of the most accelerators, one per model and scenario.
+    assert [f.id for f in figures] == ["hardware-v5-1-llama2-70b-99-offline",
+                                       "hardware-v5-1-llama2-70b-99-server",
+                                       "hardware-v5-1-llama2-70b-99-interactive"]
+    llama = figures[0]
+    # By hand, tokens/s ÷ accelerators × 3600 ÷ owner TCO (hyperscaler) per hour:
+    # B200 102,909 / 8 × 3600 / 1.95 = 23.75 M; GB200 52,061.6 / 4 × 3600 / 2.21 = 21.20 M;
+    # MI325X 34,555 / 8 × 3600 / 1.28 = 12.15 M; H200 35,316.7 / 8 × 3600 / 1.41 = 11.27 M;
+    # MI300X 27,854.4 / 8 × 3600 / 1.12 = 11.19 M; H100 124,879 / 32 × 3600 / 1.30 = 10.81 M.
     assert llama.text_md == (
-        "Tokens per US dollar on llama2-70b Offline (MLPerf Inference, closed division), at "
-        "owner TCO (hyperscaler) hourly costs: B200 23.4 M (5.1-0069); MI325X 12.1 M "
-        "(5.1-0002); H200 11.3 M (5.1-0026).")
-    assert [c.ref for c in llama.citations][:3] == ["5.1-0069", "5.1-0002", "5.1-0026"]
+        "Tokens per US dollar on llama2-70b (99 % accuracy target) Offline (MLPerf Inference "
+        "v5.1, closed division), at owner TCO (hyperscaler) hourly costs: B200 23.7 M "
+        "(5.1-0061); GB200 21.2 M (5.1-0008); MI325X 12.1 M (5.1-0003); H200 11.3 M (5.1-0026); "
+        "MI300X 11.2 M (5.1-0066); H100 10.8 M (5.1-0016).")
+    assert [c.ref for c in llama.citations][:2] == ["5.1-0061", "5.1-0008"]
+    assert llama.citations[0].url == (
+        "https://github.com/mlcommons/inference_results_v5.1/tree/main/closed/Lenovo/results/"
+        "SR680a_V3_B200SXMx8_TRT/llama2-70b-99/Offline")  # the row's Location
     cited = {c.ref for f in figures for c in f.citations}
     assert not any(ref.startswith("v6.1") for ref in cited)  # v6.1 has no confirmed date
+
+
+def test_a_round_without_a_date_makes_no_figure_whatever_the_edition():
+    hw, rows, _ = load_hardware(ROOT)
+    v61 = [r for r in rows if r.round == "v6.1"]
+    assert len(v61) == 2
+    assert hardware_figures(hw, v61, dt.date(2099, 1, 1), None) == []
 
 
 def test_figures_only_in_the_window_that_publishes_them():

@@ -7,7 +7,12 @@ import json
 
 import pytest
 
-from pipeline.formats.mlperf import FormatError, read_mlperf_summary, split_accuracy_target
+from pipeline.formats.mlperf import (
+    FormatError,
+    read_mlperf_summary,
+    result_url,
+    split_accuracy_target,
+)
 
 
 def v51_row(**over):
@@ -39,10 +44,12 @@ def test_numbers_as_strings_and_unreadable_rows_are_counted():
     rows = [v51_row(Performance_Result="35316.7"), v51_row(Accelerator="", **{"a#": ""}),
             v51_row(**{"a#": 8.5}), v51_row(Performance_Result="n/a"), "junk"]
     result = read_mlperf_summary(json.dumps(rows).encode())
-    assert [r.value for r in result.records] == [35316.7]
+    assert [r.value for r in result.records] == [35316.7, 101527.0]
+    # A count that is not a whole number is left for the table to count, once it knows whether
+    # the row is on an accelerator we follow (tables/hardware.py).
+    assert result.records[1].accelerator_count is None
     assert dict(result.skipped) == {
         "no accelerator named (CPU-only system)": 1,
-        "accelerator count missing or not a whole number": 1,
         "no readable result value or units": 1,
         "row is not a JSON object": 1}
     assert result.total_rows == 5
@@ -80,7 +87,25 @@ def test_unknown_shapes_raise_format_error():
 
 def test_accuracy_target_split():
     assert split_accuracy_target("llama2-70b-99.9") == ("llama2-70b", "99.9")
-    assert split_accuracy_target("deepseek-r1") == ("deepseek-r1", "")
+    assert split_accuracy_target("llama2-70b-99") == ("llama2-70b", "99")
+    # Names without a suffix have one target, 99 % of the reference, in MLCommons' checker.
+    assert split_accuracy_target("deepseek-r1") == ("deepseek-r1", "99")
+    assert split_accuracy_target("mixtral-8x7b") == ("mixtral-8x7b", "99")
+    assert split_accuracy_target("gpt-j") == ("gpt-j", "")
+
+
+def test_a_result_links_to_its_own_folder():
+    details = ("https://github.com/mlcommons/inference_results_v5.1/tree/main/closed/AMD/results/"
+               "8xMI300X_2xEPYC_9575F")
+    location = "closed/AMD/results/8xMI300X_2xEPYC_9575F/llama2-70b-99/Interactive"
+    assert result_url(details, location) == details + "/llama2-70b-99/Interactive"
+    # A Location outside the Details folder, or none, leaves the system's folder.
+    assert result_url(details, "open/AMD/results/other/llama2-70b-99/Offline") == details
+    assert result_url(details, "") == details
+    assert result_url("", location) == ""
+    (rec,) = read_mlperf_summary(json.dumps([v51_row(Details=details, Location=location)])
+                                 .encode()).records
+    assert rec.details_url == details + "/llama2-70b-99/Interactive"
 
 
 def test_real_v51_summary_reads_every_row(real_data):
@@ -89,6 +114,13 @@ def test_real_v51_summary_reads_every_row(real_data):
     assert result.total_rows == 1448
     assert len(result.records) + sum(result.skipped.values()) == 1448
     assert result.skipped["no accelerator named (CPU-only system)"] == 877
+    # The three Intel Arc 140T rows give no accelerator count; they are still read.
+    assert sum(r.accelerator_count is None for r in result.records) == 3
+    gb200 = next(r for r in result.records if (r.result_id, r.model, r.scenario) ==
+                 ("5.1-0071", "deepseek-r1", "Server"))
+    assert gb200.details_url == (
+        "https://github.com/mlcommons/inference_results_v5.1/tree/main/closed/NVIDIA/results/"
+        "GB200-NVL72_GB200-186GB_aarch64x72_TRT/deepseek-r1/Server")
 
 
 def test_real_v61_excerpt_through_the_adapter(real_data):

@@ -60,21 +60,15 @@ def test_every_kind_has_bundled_files() -> None:
     assert {name for name, _ in BUNDLED} == set(KINDS)
 
 
-# The hardware files belong to the hardware lane of issue 21, worked on beside the `cost` kind;
-# its $schema line is added when the two are merged (then delete this).
-SCHEMA_LINE_PENDING = {"sources/hardware/costs.yaml"}
-
-
 @pytest.mark.parametrize(("kind", "path"), BUNDLED, ids=[p for _, p in BUNDLED])
 def test_bundled_file_validates_and_points_at_its_schema(kind: str, path: str) -> None:
     source_kind = KINDS[kind]
     data = (REPO / path).read_bytes()
     first_line = data.decode("utf-8").splitlines()[0]
-    if path not in SCHEMA_LINE_PENDING or first_line.startswith("# yaml-language-server"):
-        assert first_line == schema_comment(source_kind, path)
-        target = posixpath.normpath(posixpath.join(posixpath.dirname(path),
-                                                   first_line.split("$schema=", 1)[1]))
-        assert target == source_kind.schema_file and (REPO / target).is_file()
+    assert first_line == schema_comment(source_kind, path)
+    target = posixpath.normpath(posixpath.join(posixpath.dirname(path),
+                                               first_line.split("$schema=", 1)[1]))
+    assert target == source_kind.schema_file and (REPO / target).is_file()
     doc, _, problems = parse_yaml(data, path)
     assert problems == []
     schema = json.loads((REPO / source_kind.schema_file).read_text(encoding="utf-8"))

@@ -13,7 +13,9 @@ from pipeline.normalize.accelerators import compiled_patterns
 from pipeline.tables.hardware import (
     CostError,
     FileInfo,
+    is_public,
     normalize_records,
+    round_over_round,
     rows_missing_cost,
     tokens_per_usd,
     usd_identity,
@@ -67,26 +69,77 @@ def test_row_values_per_accelerator_and_tokens_per_joule():
         ("5.1-0069", dt.date(2025, 9, 9), "sources/benchmarks/x.json")
 
 
-def test_both_accuracy_targets_count_once():
-    rows, skipped = normalize_records([rec(), rec(accuracy_target="99.9", row_ref="1")],
-                                      INFO, PATTERNS)
-    assert len(rows) == 1 and rows[0].accuracy_target == "99, 99.9"
-    assert skipped == {"same result reported under both accuracy targets (counted once)": 1}
-    # A different value under 99.9 is a different result: both stay.
-    rows, _ = normalize_records([rec(), rec(accuracy_target="99.9", value=90000.0)], INFO,
-                                PATTERNS)
-    assert len(rows) == 2
+def test_each_accuracy_target_is_its_own_comparison():
+    # MLPerf lists a run that met both targets under -99 and -99.9: one row each, as published.
+    rows, skipped = normalize_records([
+        rec(), rec(accuracy_target="99.9", row_ref="1"),
+        # An H200 result reported at 99 only (say, a lower precision) ...
+        rec(result_id="5.1-0026", accelerator_text="NVIDIA H200-SXM-141GB", value=40000.0,
+            row_ref="2")], INFO, PATTERNS)
+    assert [r.accuracy_target for r in rows] == ["99", "99.9", "99"] and not skipped
+    table = costed(rows, [cost(), cost(acc="H200", amount=1.41)])
+    group_99 = int(table.loc[table["row"] == 0, "group"].iloc[0])
+    group_999 = int(table.loc[table["row"] == 1, "group"].iloc[0])
+    assert group_99 != group_999
+    # ... is ranked against the B200 at 99 (5,000 tokens/s per H200 × 3600 / $1.41 =
+    # 12,765,957 tokens per dollar), never at 99.9.
+    at_99 = best_per_accelerator(table, group_99, "owner_tco/hyperscaler")
+    assert list(zip(at_99["accelerator"], at_99["tokens_per_usd"].round())) == [
+        ("B200", 23429308.0), ("H200", 12765957.0)]
+    at_999 = best_per_accelerator(table, group_999, "owner_tco/hyperscaler")
+    assert list(at_999["accelerator"]) == ["B200"]
+
+
+def test_rounds_are_compared_only_within_one_round():
+    rows, _ = normalize_records([rec(), rec(round="v6.1", result_id="v6.1#1", value=200000.0)],
+                                INFO, PATTERNS)
+    table = rows_table(rows)
+    assert table["group"].tolist() == [0, 1]
+    assert rows[0].group_key == ("MLPerf Inference", "v5.1", "llama2-70b", "99", "Offline",
+                                 "closed")
+
+
+def test_a_round_without_a_date_is_not_public():
+    (dated,), _ = normalize_records([rec()], INFO, PATTERNS)
+    (undated,), _ = normalize_records([rec(round="v6.1")], replace(INFO, published=None),
+                                      PATTERNS)
+    assert is_public(dated, dt.date(2025, 9, 9)) and not is_public(dated, dt.date(2025, 9, 8))
+    assert not is_public(undated, dt.date.max)
+
+
+def test_round_over_round_pairs_one_system_in_two_dated_rounds():
+    v51 = replace(INFO, published=dt.date(2025, 9, 9))
+    v61 = replace(INFO, path="sources/benchmarks/y.json", published=dt.date(2026, 9, 9))
+    old, _ = normalize_records([rec(system="GB200 NVL72", value=167578.0),
+                                rec(system="other", result_id="5.1-0001")], v51, PATTERNS)
+    new, _ = normalize_records([rec(round="v6.1", system="GB200 NVL72", result_id="v6.1#298",
+                                    value=395940.0),
+                                rec(round="v6.1", system="GB200 NVL72", result_id="v6.1#9",
+                                    scenario="Server", value=1.0)], v61, PATTERNS)
+    ((earlier, later),) = round_over_round(old + new)
+    assert (earlier.citation_id, later.citation_id) == ("5.1-0069", "v6.1#298")
+    assert round(later.value / earlier.value, 2) == 2.36  # 395,940 / 167,578 = 2.3627
+    # Without the later round's date there is nothing to set side by side.
+    undated = [replace(r, published=None) for r in new]
+    assert round_over_round(old + undated) == []
 
 
 def test_left_out_rows_have_named_reasons():
     rows, skipped = normalize_records([
         rec(metric="latency", units="Latency (ms)"),
         rec(accelerator_text="AMD Instinct MI300X (x32), AMD Instinct MI325X (x16)"),
-        rec(accelerator_text="NVIDIA L40S")], INFO, PATTERNS)
+        rec(accelerator_text="NVIDIA L40S"),
+        rec(accelerator_count=None),
+        # No count on an accelerator we do not follow: only the accelerator is the reason.
+        rec(accelerator_text="Intel(R) Arc(TM) 140T GPU", accelerator_count=None)],
+        INFO, PATTERNS)
     assert rows == []
     assert skipped == {"latency result (single/multi-stream), not a throughput": 1,
                        "several accelerator types in one system": 1,
-                       "accelerator not in sources/hardware/accelerators.yaml: NVIDIA L40S": 1}
+                       "accelerator not in sources/hardware/accelerators.yaml: NVIDIA L40S": 1,
+                       "accelerator count missing or not a whole number": 1,
+                       "accelerator not in sources/hardware/accelerators.yaml: Intel(R) Arc(TM) "
+                       "140T GPU": 1}
 
 
 def test_guards_mark_and_separate():
@@ -118,8 +171,8 @@ def test_groups_are_a_column_numbered_in_sorted_order():
                                  rec(result_id="x", model="deepseek-r1"), rec(result_id="y")],
                                 INFO, PATTERNS)
     table = rows_table(rows)
-    # (suite, model, scenario, division) sorted: deepseek-r1 Offline closed, llama2 Offline
-    # closed, llama2 Offline open, llama2 Server closed.
+    # (suite, round, model, target, scenario, division) sorted: deepseek-r1 Offline closed,
+    # llama2 Offline closed, llama2 Offline open, llama2 Server closed.
     assert list(table["group"]) == [3, 2, 0, 1]
     assert rows_table([]).empty
 

@@ -20,19 +20,22 @@ def register(group: click.Group) -> None:
 @click.option("--model", default="llama2-70b", show_default=True, help="Model, without accuracy target.")
 @click.option("--scenario", default="Offline", show_default=True)
 @click.option("--division", default="closed", show_default=True)
+@click.option("--target", default=None, help="Accuracy target (99 or 99.9); all when not given.")
 @click.option("--as-of", "as_of", type=click.DateTime(["%Y-%m-%d"]), required=True,
               help="Date whose hourly costs apply (YYYY-MM-DD).")
 @click.option("--file", "extra", type=click.Path(dir_okay=False, path_type=Path),
               help="Also read this publisher's file (not bundled), e.g. a full MLPerf summary.")
 @click.option("--suite", type=click.Choice(["mlperf-inference", "inferencex"]),
               default="mlperf-inference", show_default=True, help="Format of --file.")
-def hardware(root: Path, model: str, scenario: str, division: str, as_of: dt.datetime,
-             extra: Path | None, suite: str) -> None:
-    """Print tokens per dollar by accelerator for one model and scenario, per cost basis."""
+def hardware(root: Path, model: str, scenario: str, division: str, target: str | None,
+             as_of: dt.datetime, extra: Path | None, suite: str) -> None:
+    """Print tokens per dollar by accelerator for one model and scenario, per cost basis: one
+    table per round and accuracy target (results of rounds with no publication date by
+    --as-of are left out, as on the Hardware page; a --file is shown whatever its date)."""
     # Imported here: `brief` imports this module to register the command (see cli.py).
     from pipeline.formats.mlperf import FormatError
     from pipeline.load.hardware import load_hardware, read_benchmark
-    from pipeline.tables.hardware import FileInfo
+    from pipeline.tables.hardware import FileInfo, is_public
     from pipeline.tables.hardware_costs import (
         bases_of,
         best_per_accelerator,
@@ -45,6 +48,7 @@ def hardware(root: Path, model: str, scenario: str, division: str, as_of: dt.dat
         click.echo(str(p), err=True)
     if hw is None or any(p.severity == "error" for p in problems):
         raise failed()
+    rows = [r for r in rows if is_public(r, as_of.date())]
     if extra is not None:
         try:
             more, report = read_benchmark(extra.read_bytes(), suite, "", FileInfo(
@@ -59,15 +63,21 @@ def hardware(root: Path, model: str, scenario: str, division: str, as_of: dt.dat
     costed = costed_table(rows_table(rows), hw.costs, as_of.date())
     chosen = costed[(costed["model"] == model) & (costed["scenario"] == scenario)
                     & (costed["division"] == division)]
+    if target is not None:
+        chosen = chosen[chosen["accuracy_target"] == target]
     if chosen.empty:
-        raise click.ClickException(f"no results for {model} {scenario} ({division})")
-    group = int(chosen["group"].iloc[0])
-    click.echo(f"{'accelerator':<12}{'result':<12}{'tok/s/acc':>12}{'USD/h':>8}"
-               f"{'tokens/USD':>14}{'USD/Mtok':>10}  basis")
-    for basis in bases_of(costed, group):
-        for c in best_per_accelerator(costed, group, basis).itertuples(index=False):
-            mark = ", placeholder" if c.cost_placeholder else ""
-            click.echo(f"{c.accelerator:<12}{c.citation_id:<12}"
-                       f"{c.value_per_accelerator:>12,.1f}{c.usd_per_accelerator_hour:>8.3f}"
-                       f"{c.tokens_per_usd:>14,.0f}{c.usd_per_mtok:>10.4f}  "
-                       f"{c.cost_basis_label}{mark}")
+        raise click.ClickException(f"no results for {model} {scenario} ({division}"
+                                   f"{f', {target} % target' if target else ''})")
+    for group in sorted(set(chosen["group"])):
+        first = chosen[chosen["group"] == group].iloc[0]
+        click.echo(f"{first['suite']} {first['round']}, {model} {scenario} {division}, "
+                   f"accuracy target {first['accuracy_target'] or 'not stated'}")
+        click.echo(f"{'accelerator':<12}{'result':<12}{'tok/s/acc':>12}{'USD/h':>8}"
+                   f"{'tokens/USD':>14}{'USD/Mtok':>10}  basis")
+        for basis in bases_of(costed, group):
+            for c in best_per_accelerator(costed, group, basis).itertuples(index=False):
+                mark = ", placeholder" if c.cost_placeholder else ""
+                click.echo(f"{c.accelerator:<12}{c.citation_id:<12}"
+                           f"{c.value_per_accelerator:>12,.1f}{c.usd_per_accelerator_hour:>8.3f}"
+                           f"{c.tokens_per_usd:>14,.0f}{c.usd_per_mtok:>10.4f}  "
+                           f"{c.cost_basis_label}{mark}")

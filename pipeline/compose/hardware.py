@@ -8,6 +8,7 @@ window (previous, date] first contains that date; costs are those in force on th
 from __future__ import annotations
 
 import datetime as dt
+import re
 from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -22,6 +23,7 @@ from pipeline.tables.hardware import (
     HardwareRow,
     UsdPerUnit,
     can_be_fresh,
+    target_text,
     usd_identity,
 )
 from pipeline.tables.hardware_costs import bases_of, best_per_accelerator, costed_table, rows_table
@@ -76,7 +78,7 @@ def hardware_figures(hw: Hardware, rows: Sequence[HardwareRow] | FigureIndex, da
     fresh = sorted(set(index.fresh_groups[slice(*window_slice(index.fresh_dates, date,
                                                               previous))]))
     table = index.table
-    figures: list[Figure] = []
+    figures: list[tuple[int, tuple[str, ...], Figure]] = []
     for group in fresh:
         public = table[(table["group"] == group) & (table["published_day"] <= pd.Timestamp(date))]
         costed = costed_table(public, hw.costs, date, usd_per_unit)
@@ -88,18 +90,29 @@ def hardware_figures(hw: Hardware, rows: Sequence[HardwareRow] | FigureIndex, da
         if not best:
             continue
         first = best[0]
+        target = target_text(first.accuracy_target)
         parts = [f"{c.accelerator} {c.tokens_per_usd / 1e6:.1f} M"
                  f"{' (placeholder cost)' if c.cost_placeholder else ''}"
                  f" ({c.citation_id})" for c in best]
-        text = (f"Tokens per US dollar on {first.model} {first.scenario} ({first.suite}, "
-                f"{first.division} division), at {first.cost_basis_label} hourly costs: "
-                + "; ".join(parts) + ".")
+        text = (f"Tokens per US dollar on {first.model} ({target}) {first.scenario} "
+                f"({first.suite} {first.round}, {first.division} division), at "
+                f"{first.cost_basis_label} hourly costs: " + "; ".join(parts) + ".")
         cites = tuple(_result_citation(c) for c in best) + tuple(
             dict.fromkeys(_cost_citation(c) for c in best))
-        figures.append(Figure(label=f"Tokens per dollar: {first.model} {first.scenario}",
-                              text_md=text, citations=cites,
-                              id=f"hardware-{first.model}-{first.scenario}".lower()))
-    return figures[:max_figures]
+        name = f"{first.round} {first.model} {first.accuracy_target} {first.scenario}"
+        figure = Figure(label=f"Tokens per dollar: {first.model} {first.scenario}, {target}",
+                        text_md=text, citations=cites,
+                        id="hardware-" + re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-"))
+        figures.append((len(best), (first.suite, first.round, first.model, first.scenario),
+                        figure))
+    # The comparisons of the most accelerators first (a round brings dozens of groups; the sort
+    # is stable, so ties keep the groups' order), one per model and scenario: the 99.9 % table
+    # of a model mostly repeats its 99 % one.
+    figures.sort(key=lambda p: -p[0])
+    chosen: dict[tuple, Figure] = {}
+    for _, benchmark, figure in figures:
+        chosen.setdefault(benchmark, figure)
+    return list(chosen.values())[:max_figures]
 
 
 def window_slice(dates: Sequence[dt.date], date: dt.date,

@@ -22,8 +22,10 @@ class BenchmarkRecord:
     system: str
     accelerator_text: str
     """The accelerator as the publisher wrote it: `NVIDIA H200-SXM-141GB`, `b200-dgxc`."""
-    accelerator_count: int
-    """Accelerators in the whole system under test (per node × nodes, or the total given)."""
+    accelerator_count: int | None
+    """Accelerators in the whole system under test (per node × nodes, or the total given); None
+    when the row gives no whole number (tables/hardware.py leaves the row out, counted, if it
+    is on an accelerator we follow)."""
     nodes: int
     model: str
     """Model without the accuracy target: `llama2-70b`."""
@@ -59,6 +61,26 @@ class BenchmarkRecord:
     """The publisher's page for this result, when the row gives one."""
     value_per_accelerator: float | None = None
     """Set by adapters whose publisher already divides by GPUs (InferenceX `tput_per_gpu`)."""
+    platform: str = ""
+    """The submitter's own name for the system, the same from round to round (MLPerf
+    `Platform`: `GB200-NVL72_GB200-186GB_aarch64x72_TRT`), where the file gives one."""
+
+
+# Why a row was not read that points at a defect in the publisher's file, rather than at a row we
+# do not follow (a CPU-only system, an accelerator not in accelerators.yaml): only these are
+# warnings (load/hardware.py); the rest are listed on the Hardware page.
+NO_OBJECT = "row is not a JSON object"
+NO_VALUE = "no readable result value or units"
+NO_COUNT = "accelerator count missing or not a whole number"
+NO_BENCHMARK = "model or scenario missing"
+IX_NO_COUNT = "GPU count unreadable (`tp`, or prefill/decode GPUs)"
+IX_NO_BENCHMARK = "model or scenario (isl/osl or scenario_type) missing"
+DEFECTS = frozenset({NO_OBJECT, NO_VALUE, NO_COUNT, NO_BENCHMARK, IX_NO_COUNT, IX_NO_BENCHMARK})
+
+
+def is_defect(reason: str) -> bool:
+    """Does this reason for leaving a row out point at a defect in the publisher's file?"""
+    return reason in DEFECTS
 
 
 @dataclass

@@ -11,7 +11,13 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 
-from pipeline.formats.benchmark_record import BenchmarkRecord, ReadResult
+from pipeline.formats.benchmark_record import (
+    IX_NO_BENCHMARK,
+    IX_NO_COUNT,
+    NO_OBJECT,
+    BenchmarkRecord,
+    ReadResult,
+)
 from pipeline.formats.mlperf import FormatError
 from pipeline.formats.numbers import as_count, as_float
 
@@ -50,7 +56,7 @@ def gpu_count(row: Mapping) -> int | None:
 
 def _record(row: object, i: int, round_: str, result: ReadResult) -> BenchmarkRecord | None:
     if not isinstance(row, Mapping):
-        result.skipped["row is not a JSON object"] += 1
+        result.skipped[NO_OBJECT] += 1
         return None
     hw = str(row.get("hw") or "").strip()
     if not hw:
@@ -62,14 +68,14 @@ def _record(row: object, i: int, round_: str, result: ReadResult) -> BenchmarkRe
         return None
     gpus = gpu_count(row)
     if gpus is None:
-        result.skipped["GPU count unreadable (`tp`, or prefill/decode GPUs)"] += 1
+        result.skipped[IX_NO_COUNT] += 1
         return None
     isl, osl = as_count(row.get("isl")), as_count(row.get("osl"))
     scenario = f"{isl}/{osl}" if isl and osl else str(row.get("scenario_type") or "").strip()
     model = str(row.get("infmax_model_prefix") or "").strip() or \
         str(row.get("model") or "").strip().rsplit("/", 1)[-1]
     if not scenario or not model:
-        result.skipped["model or scenario (isl/osl or scenario_type) missing"] += 1
+        result.skipped[IX_NO_BENCHMARK] += 1
         return None
     # AgentX rows give mean/percentile interactivity only; fixed-length rows give the median.
     interactivity = as_float(row.get("median_intvty"))

@@ -2,18 +2,21 @@
 
 Our own YAML (accelerators, costs, the benchmark index) is checked strictly: every problem is an
 error with file, field and line. Benchmark files are the publishers' formats: a row that cannot be
-read is counted by reason and reported as a warning, and the build goes on (DESIGN.md). A headline
-result on an accelerator with no cost is an error: a figure would need it, and $0 is never assumed.
+read is counted by reason; a reason that points at a defect in the file is a warning, and the
+build goes on (DESIGN.md); rows we do not follow (CPU-only systems, accelerators not in
+accelerators.yaml) are only listed on the Hardware page. A headline result on an accelerator with
+no cost is an error: a figure would need it, and $0 is never assumed.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from pipeline.formats.benchmark_record import ReadResult
+from pipeline.formats.benchmark_record import ReadResult, is_defect
 from pipeline.formats.inferencex import read_inferencex_rows
 from pipeline.formats.mlperf import FormatError, read_mlperf_summary
 from pipeline.load.read import FRESH, Parses, read_model, rel
@@ -24,7 +27,7 @@ from pipeline.models.hardware import (
     CostsFile,
     HourlyCost,
 )
-from pipeline.models.sourced import line_of
+from pipeline.models.sourced import CuratedEntry, line_of
 from pipeline.normalize.accelerators import compiled_patterns
 from pipeline.problems import Problem
 from pipeline.tables.hardware import (
@@ -102,7 +105,8 @@ def load_hardware(root: Path, cache: Parses = FRESH,
         rows += found_rows
         reports.append(report)
         problems += [Problem(name, "", f"{n} of {report.total_rows} rows not in the table: "
-                             f"{reason}", severity="warning") for reason, n in report.skipped]
+                             f"{reason}", severity="warning")
+                     for reason, n in report.skipped if is_defect(reason)]
     for path in sorted((root / BENCHMARKS).rglob("*")):
         if path.is_file() and path.suffix in (".json", ".csv") and path.resolve() not in listed:
             problems.append(Problem(rel(path, root), "", f"not listed in {INDEX}; add it with "
@@ -134,4 +138,44 @@ def _check_costs(costs: list[HourlyCost], known: set[str],
                                     f"({cost.scenario or 'no scenario'}) cost for "
                                     f"{cost.accelerator} on {cost.date.isoformat()}; keep one",
                                     line=line))
+    return problems
+
+
+# A figure as editors write one: 679,740 or 679740 or 35,316.7 (four digits or more, so that a
+# count such as "72 GPUs" is not taken for a result).
+_FIGURE = re.compile(r"(?<![\d.,])(?:\d{1,3}(?:,\d{3})+|\d{4,})(?:\.\d+)?(?![\d,]|\.\d)")
+
+
+def undated_round_quotes(entries: Sequence[CuratedEntry], hardware: Hardware,
+                         rows: Sequence[HardwareRow]) -> list[Problem]:
+    """Return a warning for each curated entry that states a result of a round whose publication
+    date is not set in the benchmark index: the index promises that no figure or comparison uses
+    such a round, so the entry asks for the date (`brief check --strict` fails)."""
+    undated: dict[float, list[HardwareRow]] = {}
+    for row in rows:
+        if row.published is None:
+            undated.setdefault(row.value, []).append(row)
+    if not undated:
+        return []
+    fields = {f"{BENCHMARKS}/{f.path}": i for i, f in enumerate(hardware.files)}
+    problems = []
+    for c in entries:
+        for field in ("headline", "summary"):
+            stated = [m[0] for m in _FIGURE.finditer(getattr(c.entry, field))
+                      if float(m[0].replace(",", "")) in undated]
+            if not stated:
+                continue
+            quoted = [r for figure in dict.fromkeys(stated)
+                      for r in undated[float(figure.replace(",", ""))]]
+            by_file: dict[str, list[HardwareRow]] = {}
+            for r in quoted:
+                by_file.setdefault(r.source_file, []).append(r)
+            rounds = "; ".join(
+                f"{rs[0].suite} {rs[0].round} ({', '.join(dict.fromkeys(r.citation_id for r in rs))})"
+                f", whose publication date is not set in {INDEX} "
+                f"(files.{fields.get(path, '?')}.published)" for path, rs in by_file.items())
+            problems.append(Problem(
+                c.path, field, f"states {' and '.join(dict.fromkeys(stated))} from {rounds}: "
+                "set the date the round's results became public, or leave the figures out until "
+                "it is known (until then no page compares them)", severity="warning"))
     return problems

@@ -17,7 +17,7 @@ from pipeline.load.catalogues import load_catalogue_health, load_catalogues_file
 from pipeline.load.entries import load_entries
 from pipeline.load.feeds import load_feeds
 from pipeline.load.fx import load_rate_table
-from pipeline.load.hardware import load_hardware
+from pipeline.load.hardware import load_hardware, undated_round_quotes
 from pipeline.load.price_histories import load_histories
 from pipeline.load.prices import load_prices
 from pipeline.load.read import FRESH, Parses, read_model, rel
@@ -47,6 +47,8 @@ def load_sources(root: Path, cache: Parses = FRESH, *, strict: bool = False) -> 
     if (root / "sources" / "hardware").is_dir():
         hardware, hardware_rows, found = load_hardware(root, cache)
         problems += found
+        if hardware is not None:
+            problems += undated_round_quotes(entries, hardware, hardware_rows)
     prices, rates = {}, None
     if (root / "sources" / "prices").is_dir():
         prices, found = load_prices(root, cache=cache)

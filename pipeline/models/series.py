@@ -74,8 +74,11 @@ class Topic(SourceModel):
     title: str = Field(min_length=1)
     """What the feed is called in a feed reader: the series name, then this."""
     tags: list[str] = []
+    """Editors' entries with any of these tags belong to it."""
     lanes: list[Lane] = []
+    """Computed items of these lanes belong to it: prices, catalogues, hardware, feeds."""
     sections: list[SectionId] = []
+    """Every item of these sections belongs to it."""
 
     @model_validator(mode="after")
     def _selects(self) -> Topic:

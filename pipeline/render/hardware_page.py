@@ -11,14 +11,24 @@ from __future__ import annotations
 import datetime as dt
 import html
 import re
+from collections import Counter
 from collections.abc import Sequence
 
 import pandas as pd
 
 from pipeline.compose.sources import Sources
+from pipeline.normalize.items import md_link
 from pipeline.render.charts import svg_bytes
 from pipeline.render.drawing import NOW, Drawing, Draws
-from pipeline.tables.hardware import HardwareRow, usd_at_ecb_rates
+from pipeline.tables.hardware import (
+    BENCHMARKS,
+    TOKEN_UNITS,
+    HardwareRow,
+    is_public,
+    round_over_round,
+    target_text,
+    usd_at_ecb_rates,
+)
 from pipeline.tables.hardware_costs import (
     GROUP_KEYS,
     Group,
@@ -83,9 +93,9 @@ def tokens_per_dollar_chart(costed: pd.DataFrame, group: int, key: Group) -> byt
     ax.set_xticks([j + width * (len(bases) - 1) / 2 for j in range(len(accelerators))],
                   accelerators)
     ax.set_ylabel("million tokens per US dollar")
-    suite, model, scenario, division = key
-    ax.set_title(f"{model} {scenario} ({suite}, {division}): tokens per dollar by cost basis",
-                 fontsize=9)
+    suite, round_, model, target, scenario, division = key
+    ax.set_title(f"{model} ({target_text(target)}) {scenario} ({suite} {round_}, {division}): "
+                 "tokens per dollar by cost basis", fontsize=9)
     ax.legend(fontsize=7, title="cost basis (hatched: placeholder cost)", title_fontsize=7)
     return svg_bytes(fig, bbox_inches="tight")
 
@@ -107,51 +117,106 @@ def interactivity_chart(rows: Sequence[HardwareRow], model: str, scenario: str) 
     return svg_bytes(fig, bbox_inches="tight")
 
 
+def group_heading(key: Group) -> str:
+    """Return a comparison group as its heading reads: what is compared, at which target."""
+    suite, round_, model, target, scenario, division = key
+    return (f"{md_text(model)}, {target_text(target)} · {md_text(scenario)} · "
+            f"{md_text(division)} division ({md_text(suite)} {md_text(round_)})")
+
+
+def _result_link(row) -> str:
+    return md_link(row.citation_id, row.details_url)
+
+
+def _cost_link(row) -> str:
+    mark = " (placeholder)" if row.cost_placeholder else ""
+    return md_link(row.cost_basis_label, row.cost_source_url) + mark
+
+
+def _round_over_round_section(rows: Sequence[HardwareRow],
+                              waiting: Sequence[tuple[str, str, str, int]]) -> list[str]:
+    out = ["## Round over round", "",
+           "The one place this page sets rounds side by side: one system, one benchmark, in two "
+           "rounds that both have a publication date. Software and rules change between rounds, "
+           "so the change is the system's, not the accelerator's alone.", ""]
+    pairs = round_over_round(rows)
+    if not pairs:
+        out += ["No system is in two rounds that both have a publication date yet"
+                + (" (the rounds below wait for theirs)." if waiting else "."), ""]
+        return out
+    out += ["| System | Benchmark | Earlier | Tokens/s | Later | Tokens/s | Change |",
+            "| --- | --- | --- | ---: | --- | ---: | ---: |"]
+    for old, new in pairs:
+        system = f"{old.submitter} {old.platform}" if old.platform else old.system
+        out.append(f"| {md_text(system)} | {md_text(old.model)}, {target_text(old.accuracy_target)}"
+                   f" · {md_text(old.scenario)} · {md_text(old.division)} | "
+                   f"{md_text(old.round)} {_result_link(old)} | {old.value:,.1f} | "
+                   f"{md_text(new.round)} {_result_link(new)} | {new.value:,.1f} | "
+                   f"×{new.value / old.value:.2f} |")
+    out.append("")
+    return out
+
+
 def hardware_page(costed: pd.DataFrame, rows: Sequence[HardwareRow],
                   skipped: Sequence[tuple[str, int, str, int]] = (),
                   drawer: Draws = NOW, unreadable: Sequence[tuple[str, str]] = (),
+                  waiting: Sequence[tuple[str, str, str, int]] = (),
                   ) -> tuple[str, dict[str, Drawing]]:
     """Return (the Hardware page's Markdown, {chart file name: SVG drawing}).
 
+    `costed` and `rows` hold only results whose round is published (tables.hardware.is_public).
     `skipped` lists (file, rows in file, reason, rows left out) for the "not in the table" note;
     `drawer` draws the charts (right away without one); `unreadable` lists (file, why) for the
-    benchmark files that could not be read at all, whose results are missing from the page."""
+    benchmark files that could not be read at all, whose results are missing from the page;
+    `waiting` lists (suite and round, file, its source URL, results) of the rounds whose
+    publication date is not set, whose results are in no figure."""
     charts: dict[str, Drawing] = {}
     out = ["# Hardware: tokens per dollar", "",
            "Tokens per dollar = tokens per second per accelerator × 3600 ÷ US dollars per "
-           "accelerator-hour, for each cost basis. Results are compared only within one model, "
-           "scenario and division; preview, open-division, inferred and unofficial results are "
-           "listed apart. Costs marked *placeholder* are the source's own estimates.", ""]
+           "accelerator-hour, for each cost basis. Results are compared only within one round, "
+           "model, accuracy target, scenario and division (the round-over-round section is the "
+           "exception, and says so); preview, open-division, inferred and unofficial results are "
+           "listed apart. Each result links to its page in the publisher's repository and each "
+           "cost basis to its source. Costs marked *placeholder* are the source's own estimates.",
+           ""]
     for group, key in headline_groups(costed):
-        suite, model, scenario, division = key
-        name = f"hardware-{slug(suite, model, scenario, division)}.svg"
+        suite, round_, model, target, scenario, division = key
+        name = f"hardware-{slug(suite, round_, model, target, scenario, division)}.svg"
         # Only the group's rows go to the drawer's worker: they are all the chart reads.
         charts[name] = drawer.submit(tokens_per_dollar_chart,
                                      costed[costed["group"] == group], group, key)
-        out += [f"## {md_text(model)} · {md_text(scenario)} · {md_text(division)} "
-                f"({md_text(suite)})", "",
-                f"![Tokens per dollar by accelerator, {md_text(model)} {md_text(scenario)}]"
-                f"(charts/{name})", "",
+        out += [f"## {group_heading(key)}", "",
+                f"![Tokens per dollar by accelerator, {md_text(model)} "
+                f"{target_text(target)} {md_text(scenario)}](charts/{name})", "",
                 "| Accelerator | Result | Tokens/s per accelerator | Cost basis | "
                 "USD per accelerator-hour | Tokens per USD | USD per Mtok |",
                 "| --- | --- | ---: | --- | ---: | ---: | ---: |"]
         for basis in bases_of(costed, group):
             for c in best_per_accelerator(costed, group, basis).itertuples(index=False):
-                mark = " (placeholder)" if c.cost_placeholder else ""
-                out.append(f"| {c.accelerator} | {md_text(c.citation_id)} "
-                           f"({md_text(c.submitter)}) | {c.value_per_accelerator:,.1f} | "
-                           f"{c.cost_basis_label}{mark} | "
+                out.append(f"| {c.accelerator} | {_result_link(c)} ({md_text(c.submitter)}) | "
+                           f"{c.value_per_accelerator:,.1f} | {_cost_link(c)} | "
                            f"{c.usd_per_accelerator_hour:.3f} | {c.tokens_per_usd:,.0f} | "
                            f"{c.usd_per_mtok:.4f} |")
         out.append("")
-    marked = [r for r in rows if r.flags and r.units == "Tokens/s" and r.suite != "InferenceX"]
+    out += _round_over_round_section(rows, waiting)
+    if waiting:
+        out += ["## Rounds waiting for a publication date", "",
+                "The benchmark index gives these rounds no publication date yet, so none of "
+                "their results is in a figure, table or comparison on this page or in an edition "
+                "until it does.", "", "| Round | File | Results |", "| --- | --- | ---: |"]
+        out += [f"| {md_link(name, url)} | {md_text(f)} | {n} |" for name, f, url, n in waiting]
+        out.append("")
+    marked = [r for r in rows if r.flags and r.units == TOKEN_UNITS and r.suite != "InferenceX"]
     if marked:
         out += ["## Marked results (not compared with the above)", "",
-                "| Result | Accelerator | Model | Scenario | Tokens/s per accelerator | Marked |",
-                "| --- | --- | --- | --- | ---: | --- |"]
-        out += [f"| {md_text(r.citation_id)} | {r.accelerator} | {md_text(r.model)} | "
+                "| Result | Round | Accelerator | Model | Accuracy target | Scenario | "
+                "Tokens/s per accelerator | Marked |",
+                "| --- | --- | --- | --- | --- | --- | ---: | --- |"]
+        out += [f"| {_result_link(r)} | {md_text(r.round)} | {r.accelerator} | "
+                f"{md_text(r.model)} | {md_text(r.accuracy_target or 'not stated')} | "
                 f"{md_text(r.scenario)} | {r.value_per_accelerator:,.1f} | {', '.join(r.flags)} |"
-                for r in sorted(marked, key=lambda r: (r.model, r.scenario, r.citation_id))]
+                for r in sorted(marked, key=lambda r: (r.model, r.accuracy_target, r.scenario,
+                                                       r.round, r.citation_id, r.row_ref))]
         out.append("")
     ix = sorted({(r.model, r.scenario) for r in rows if r.suite == "InferenceX"
                  and r.interactivity_tok_s_user is not None})
@@ -169,7 +234,8 @@ def hardware_page(costed: pd.DataFrame, rows: Sequence[HardwareRow],
         out += [f"| {md_text(f)} | {md_text(why)} |" for f, why in unreadable]
         out.append("")
     if skipped:
-        out += ["## Rows not in the table", "", "| File | Rows | Reason | Left out |",
+        out += ["## Rows not in the table", "", "Rows of the publishers' files that this page "
+                "does not compare, by reason.", "", "| File | Rows | Reason | Left out |",
                 "| --- | ---: | --- | ---: |"]
         out += [f"| {md_text(f)} | {total} | {md_text(reason)} | {n} |"
                 for f, total, reason, n in skipped]
@@ -180,14 +246,21 @@ def hardware_page(costed: pd.DataFrame, rows: Sequence[HardwareRow],
 def hardware_files(sources: Sources, as_of: dt.date,
                    drawer: Draws = NOW) -> dict[str, str | bytes | Drawing]:
     """Return the Hardware page, its charts (drawn by `drawer`) and the hardware data files, as
-    of the newest edition."""
+    of the newest edition: results of rounds published by then only (tables.hardware.is_public),
+    in the page and in the data files alike."""
     if sources.hardware is None:
         return {"hardware.md": "# Hardware\n\nNo hardware sources in this repository.\n"}
-    public = [r for r in sources.hardware_rows if r.published is None or r.published <= as_of]
-    costed = costed_table(rows_table(public), sources.hardware.costs, as_of,
-                          usd_at_ecb_rates(sources.rates))
-    page, charts = hardware_page(costed, public, drawer=drawer,
-                                 unreadable=sources.hardware.unreadable)
+    hw = sources.hardware
+    public = [r for r in sources.hardware_rows if is_public(r, as_of)]
+    costed = costed_table(rows_table(public), hw.costs, as_of, usd_at_ecb_rates(sources.rates))
+    results = Counter(r.source_file for r in sources.hardware_rows)
+    waiting = [(f"{'MLPerf Inference' if f.suite == 'mlperf-inference' else 'InferenceX'} "
+                f"{f.round}", f"{BENCHMARKS}/{f.path}", str(f.source_url),
+                results[f"{BENCHMARKS}/{f.path}"]) for f in hw.files if f.published is None]
+    skipped = [(report.path, report.total_rows, reason, n)
+               for report in hw.reports for reason, n in report.skipped]
+    page, charts = hardware_page(costed, public, skipped, drawer=drawer,
+                                 unreadable=hw.unreadable, waiting=waiting)
     table = hardware_table(costed)
     files: dict[str, str | bytes | Drawing] = {"hardware.md": page,
                                                "data/hardware.csv": hardware_csv(table),

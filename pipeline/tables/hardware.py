@@ -9,9 +9,9 @@ from __future__ import annotations
 import datetime as dt
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-from pipeline.formats.benchmark_record import BenchmarkRecord
+from pipeline.formats.benchmark_record import NO_COUNT, BenchmarkRecord
 from pipeline.models.hardware import Accelerator, BenchmarkFile, HourlyCost
 from pipeline.normalize.accelerators import NameMatch, match_accelerator
 from pipeline.normalize.fx import RateNotFound, RateTable, rate_on
@@ -55,6 +55,17 @@ def can_be_fresh(row: HardwareRow) -> bool:
             and row.suite != "InferenceX" and row.is_headline)
 
 
+def is_public(row: HardwareRow, as_of: dt.date) -> bool:
+    """Was the row's round published by `as_of`? A round whose date is not set in the benchmark
+    index is not: its results stay out of every figure and comparison until it is."""
+    return row.published is not None and row.published <= as_of
+
+
+def target_text(target: str) -> str:
+    """Return an accuracy target as headings and figures give it: `99 % accuracy target`."""
+    return f"{target} % accuracy target" if target else "accuracy target not stated"
+
+
 def needs_cost(row: HardwareRow) -> bool:
     """Does a figure need an hourly cost of this row's accelerator? A headline token result."""
     return row.units == TOKEN_UNITS and row.is_headline
@@ -89,7 +100,7 @@ class HardwareRow:
     accelerator_count: int
     model: str
     accuracy_target: str
-    """`99`, `99.9`, or `99, 99.9` when one result was reported under both (counted once)."""
+    """`99` or `99.9` (% of the reference model's accuracy), empty when unknown."""
     scenario: str
     division: str
     availability: str
@@ -113,6 +124,8 @@ class HardwareRow:
     citation_id: str
     published: dt.date | None
     details_url: str
+    platform: str = ""
+    """The submitter's name for the system, stable across rounds (MLPerf `Platform`)."""
 
     @property
     def flags(self) -> tuple[str, ...]:
@@ -134,17 +147,21 @@ class HardwareRow:
         return not self.flags
 
     @property
-    def group_key(self) -> tuple[str, str, str, str]:
-        """(suite, model, scenario, division): figures are compared only within one group."""
-        return (self.suite, self.model, self.scenario, self.division)
+    def group_key(self) -> tuple[str, str, str, str, str, str]:
+        """(suite, round, model, accuracy target, scenario, division): figures are compared only
+        within one group, so never across rounds or accuracy targets."""
+        return (self.suite, self.round, self.model, self.accuracy_target, self.scenario,
+                self.division)
 
 
 def normalize_records(records: Sequence[BenchmarkRecord], info: FileInfo,
                       patterns: list) -> tuple[list[HardwareRow], Counter[str]]:
-    """Return the table rows of one file's records and the records left out, by reason."""
+    """Return the table rows of one file's records and the records left out, by reason.
+
+    A result MLPerf lists under both -99 and -99.9 stays two rows, one per accuracy target, as
+    the publisher lists it: each is compared only with results at its own target."""
     rows: list[HardwareRow] = []
     skipped: Counter[str] = Counter()
-    seen: dict[tuple, int] = {}
     for rec in records:
         if rec.metric != "throughput":
             skipped["latency result (single/multi-stream), not a throughput"] += 1
@@ -157,30 +174,21 @@ def normalize_records(records: Sequence[BenchmarkRecord], info: FileInfo,
             skipped[f"accelerator not in sources/hardware/accelerators.yaml: "
                     f"{rec.accelerator_text}"] += 1
             continue
-        # MLPerf repeats a result under -99 and -99.9 when it met both targets: one result.
-        key = (rec.result_id, rec.system, rec.accelerator_text, rec.accelerator_count, rec.model,
-               rec.scenario, rec.division, rec.value, rec.units, rec.concurrency, rec.row_ref
-               if rec.suite != "MLPerf Inference" else "")
-        if key in seen:
-            first = rows[seen[key]]
-            targets = sorted({*first.accuracy_target.split(", "), rec.accuracy_target} - {""},
-                             key=float)
-            rows[seen[key]] = replace(first, accuracy_target=", ".join(targets))
-            skipped["same result reported under both accuracy targets (counted once)"] += 1
+        if not rec.accelerator_count:
+            skipped[NO_COUNT] += 1
             continue
-        seen[key] = len(rows)
-        rows.append(_row(rec, match.canonical, info))
+        rows.append(_row(rec, match.canonical, rec.accelerator_count, info))
     return rows, skipped
 
 
-def _row(rec: BenchmarkRecord, accelerator: str, info: FileInfo) -> HardwareRow:
-    per_accelerator = rec.value_per_accelerator or rec.value / rec.accelerator_count
+def _row(rec: BenchmarkRecord, accelerator: str, count: int, info: FileInfo) -> HardwareRow:
+    per_accelerator = rec.value_per_accelerator or rec.value / count
     tokens_per_joule = (rec.value / rec.power_w
                         if rec.power_w and rec.units == TOKEN_UNITS else None)
     return HardwareRow(
         suite=rec.suite, round=rec.round, result_id=rec.result_id, submitter=rec.submitter,
         system=rec.system, accelerator=accelerator, accelerator_text=rec.accelerator_text,
-        accelerator_count=rec.accelerator_count, model=rec.model,
+        accelerator_count=count, model=rec.model,
         accuracy_target=rec.accuracy_target, scenario=rec.scenario, division=rec.division,
         availability=rec.availability, inferred=rec.inferred, official=info.official,
         metric=rec.metric, value=rec.value, units=rec.units,
@@ -189,7 +197,30 @@ def _row(rec: BenchmarkRecord, accelerator: str, info: FileInfo) -> HardwareRow:
         tpot_bound_ms=rec.tpot_bound_ms, interactivity_tok_s_user=rec.interactivity_tok_s_user,
         isl=rec.isl, osl=rec.osl, concurrency=rec.concurrency, precision=rec.precision,
         source_file=info.path, row_ref=rec.row_ref, citation_id=rec.result_id,
-        published=info.published, details_url=rec.details_url or info.source_url)
+        published=info.published, details_url=rec.details_url or info.source_url,
+        platform=rec.platform)
+
+
+def round_over_round(rows: Sequence[HardwareRow]) -> list[tuple[HardwareRow, HardwareRow]]:
+    """Return (earlier, later) pairs of headline token results of one system (same submitter,
+    platform, or system name where there is none, and accelerator count) on one benchmark
+    (model, accuracy target, scenario, division) in two rounds, the rounds in order of
+    publication; only rows with a date.
+
+    The platform, not the system name: v5.1 writes some names without the product (5.1-0071's
+    is " (72x GB200-186GB_aarch64, TensorRT)"), while both rounds give the same `Platform`."""
+    same: dict[tuple, dict[str, HardwareRow]] = {}
+    for r in rows:
+        if r.published is None or not r.is_headline or r.units != TOKEN_UNITS:
+            continue
+        key = (r.suite, r.submitter, r.platform or r.system, r.accelerator_count, r.model,
+               r.accuracy_target, r.scenario, r.division)
+        same.setdefault(key, {}).setdefault(r.round, r)
+    pairs = []
+    for key in sorted(same):
+        by_round = sorted(same[key].values(), key=lambda r: (r.published, r.round))
+        pairs += list(zip(by_round, by_round[1:]))
+    return pairs
 
 
 # --- cost (the scalar rules; tables/hardware_costs.py applies them to whole tables) -----

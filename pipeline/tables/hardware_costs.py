@@ -27,9 +27,10 @@ from pipeline.tables.hardware import (
     usd_identity,
 )
 
-Group = tuple[str, str, str, str]
-"""(suite, model, scenario, division): figures are compared only within one group."""
-GROUP_KEYS = ["suite", "model", "scenario", "division"]
+Group = tuple[str, str, str, str, str, str]
+"""(suite, round, model, accuracy target, scenario, division): figures are compared only within
+one group, so never across rounds or accuracy targets."""
+GROUP_KEYS = ["suite", "round", "model", "accuracy_target", "scenario", "division"]
 
 ROW_FIELDS = [f.name for f in fields(HardwareRow)]
 COST_COLUMNS = ["cost_basis", "cost_basis_label", "cost_placeholder", "usd_per_accelerator_hour",
@@ -39,7 +40,7 @@ COST_COLUMNS = ["cost_basis", "cost_basis_label", "cost_placeholder", "usd_per_a
 def rows_table(rows: Sequence[HardwareRow]) -> pd.DataFrame:
     """Return the benchmark rows as a table, in their order: every HardwareRow field, `flags`
     as text, `headline`, `published_day` (a datetime, NaT when unset) and `group`, the
-    comparability group's number in sorted order of (suite, model, scenario, division)."""
+    comparability group's number in sorted order of GROUP_KEYS."""
     table = pd.DataFrame({k: [getattr(r, k) for r in rows] for k in ROW_FIELDS},
                          columns=ROW_FIELDS)
     table["flags"] = ["; ".join(r.flags) for r in rows]
@@ -51,7 +52,7 @@ def rows_table(rows: Sequence[HardwareRow]) -> pd.DataFrame:
 
 
 def group_of(table: pd.DataFrame, index: int) -> Group:
-    """Return the (suite, model, scenario, division) of the table's row at position `index`."""
+    """Return the comparability group (GROUP_KEYS) of the table's row at position `index`."""
     row = table.iloc[index]
     return tuple(row[k] for k in GROUP_KEYS)  # type: ignore[return-value]
 
