@@ -18,7 +18,7 @@ from pipeline.load.sources import load_sources
 
 REPO = Path(__file__).resolve().parents[1]
 SITE = "https://inference-brief.github.io/inference-brief/"
-FEEDS = ["feed", "feeds/prices", "feeds/hardware", "feeds/local"]
+FEEDS = ["feed", "feed-prices", "feed-hardware", "feed-local"]
 
 
 def links(html: str) -> list[str]:

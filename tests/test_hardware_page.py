@@ -48,12 +48,13 @@ def test_page_lists_groups_bases_and_placeholders():
             "(MLPerf Inference v5.1)") in md
     assert ("## llama2-70b, 99.9 % accuracy target · Offline · closed division "
             "(MLPerf Inference v5.1)") in md
-    # 102,909 tokens/s on 8 B200 = 12,863.6 per GPU; × 3600 / $1.95 = 23,748,231 per dollar.
+    # 102,909 tokens/s on 8 B200 = 12,863.6 per GPU; × 3600 / $1.95 = 23,748,231 per dollar,
+    # 23.7 M to three figures; 1e6 / 23,748,231 = $0.0421 per Mtok.
     assert ("| B200 | [5\\.1\\-0061](https://github.com/mlcommons/inference_results_v5.1/tree/main/"
             "closed/Lenovo/results/SR680a_V3_B200SXMx8_TRT/llama2-70b-99/Offline) (Lenovo) | "
             "12,863.6 | [owner TCO \\(hyperscaler\\)](https://github.com/SemiAnalysisAI/InferenceX-app/"
             "blob/77ca49a679198bbf593bd1a57fe26a27c9967bb3/packages/app/src/lib/constants.ts) | "
-            "1.950 | 23,748,231 | 0.0421 |") in md
+            "$1.95 | 23.7 M | $0.0421 |") in md
     assert "\\(3\\-year\\)](https://github.com/SemiAnalysisAI/" in md and ") (placeholder) |" in md
     assert "## InferenceX dsr1 8192/1024: throughput per GPU against interactivity" in md
     assert "| t.json | 4 | no throughput | 1 |" in md

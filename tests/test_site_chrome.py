@@ -313,7 +313,8 @@ BUNDLED_TITLES = {  # each edition's date and the headline of its first top stor
     "2026-09-04": "Claude Sonnet 5 moves to its full price",
     "2026-09-12": "DeepSeek takes Flash prices close to zero",
     "2026-09-25": "LiteLLM learns off-peak pricing",
-    "2026-10-16": "MLPerf v6.1: same racks, more than twice the DeepSeek-R1 throughput",
+    "2026-10-16": ("MLPerf v6.1: DeepSeek-R1 results on Blackwell racks, publication date still "
+                   "unconfirmed"),
     "2026-11-20": "Analysis: DeepSeek's price moves since February 2025",
 }
 

@@ -112,7 +112,7 @@ def build_full(root: Path, out: Path, today: dt.date, cache: Path | None, inputs
                 site_url = str(sources.series.site_url)
                 store = PageStore(cache / "mkdocs-pages.marshal" if cache else None)
                 # Each page's head links the topic feeds: they are part of every page's key.
-                topic_feeds = [{"title": t.title, "path": f"feeds/{t.id}"}
+                topic_feeds = [{"title": t.title, "path": f"feed-{t.id}"}
                                for t in sources.series.topics]
                 site = site_key(SITE_DIR / "mkdocs.yml", [SITE_DIR / "overrides"],
                                 site_url=site_url, extra=f"{salt} {topic_feeds!r}")

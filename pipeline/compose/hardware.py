@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from pipeline.compose.numbers import three_figures
 from pipeline.compose.types import Citation, Figure, RadarItem
 from pipeline.tables.hardware import (
     BENCHMARKS,
@@ -91,7 +92,7 @@ def hardware_figures(hw: Hardware, rows: Sequence[HardwareRow] | FigureIndex, da
             continue
         first = best[0]
         target = target_text(first.accuracy_target)
-        parts = [f"{c.accelerator} {c.tokens_per_usd / 1e6:.1f} M"
+        parts = [f"{c.accelerator} {three_figures(c.tokens_per_usd)}"
                  f"{' (placeholder cost)' if c.cost_placeholder else ''}"
                  f" ({c.citation_id})" for c in best]
         text = (f"Tokens per US dollar on {first.model} ({target}) {first.scenario} "

@@ -70,7 +70,7 @@ class Topic(SourceModel):
     one of its `tags`."""
 
     id: str = Field(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$")
-    """The feed's file name: feeds/<id>.xml and feeds/<id>.json."""
+    """The feed's file name: feed-<id>.xml and feed-<id>.json."""
     title: str = Field(min_length=1)
     """What the feed is called in a feed reader: the series name, then this."""
     tags: list[str] = []

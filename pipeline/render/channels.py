@@ -189,7 +189,7 @@ def channel_files(editions: list[Edition], series: Series,
 def topic_feeds(topic: Topic, editions: list[Edition], series: Series,
                 charts_of: Mapping[dt.date, Sequence[Chart]], rendered: Renderer,
                 tags: Mapping[str, frozenset[str]]) -> dict[str, bytes]:
-    """Return feeds/<topic>.xml and .json: the newest editions that have items of the topic,
+    """Return feed-<topic>.xml and .json: the newest editions that have items of the topic,
     each cut to them (the charts with it when it takes the price figures)."""
     items = []
     for edition in sorted(editions, key=lambda e: e.date, reverse=True):
@@ -202,6 +202,8 @@ def topic_feeds(topic: Topic, editions: list[Edition], series: Series,
                                summary=plain_text(headline_of(cut)), topic=topic.id))
         if len(items) == FEED_LIMIT:
             break
-    meta = FeedMeta(f"feeds/{topic.id}", topic.title)
+    # Beside feed.xml, not in a folder: Material fetches sitemap.xml beside every
+    # rel="alternate" link of a page, which a folder would answer with a 404.
+    meta = FeedMeta(f"feed-{topic.id}", topic.title)
     return {f"{meta.path}.xml": atom_feed(series, items, meta),
             f"{meta.path}.json": json_feed(series, items, meta)}

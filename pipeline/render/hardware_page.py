@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
+from pipeline.compose.numbers import money, three_figures
 from pipeline.compose.sources import Sources
 from pipeline.normalize.items import md_link
 from pipeline.render.charts import svg_bytes
@@ -195,8 +196,9 @@ def hardware_page(costed: pd.DataFrame, rows: Sequence[HardwareRow],
             for c in best_per_accelerator(costed, group, basis).itertuples(index=False):
                 out.append(f"| {c.accelerator} | {_result_link(c)} ({md_text(c.submitter)}) | "
                            f"{c.value_per_accelerator:,.1f} | {_cost_link(c)} | "
-                           f"{c.usd_per_accelerator_hour:.3f} | {c.tokens_per_usd:,.0f} | "
-                           f"{c.usd_per_mtok:.4f} |")
+                           f"{money(c.usd_per_accelerator_hour, 'USD')} | "
+                           f"{three_figures(c.tokens_per_usd)} | "
+                           f"{money(c.usd_per_mtok, 'USD', computed=True)} |")
         out.append("")
     out += _round_over_round_section(rows, waiting)
     if waiting:

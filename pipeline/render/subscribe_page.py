@@ -32,8 +32,8 @@ def subscribe_page(series: Series) -> str:
              "| Every edition | [feed.xml](feed.xml) | [feed.json](feed.json) | "
              "each edition in full |"]
     for t in series.topics:
-        lines.append(f"| {md_text(t.title)} | [feeds/{t.id}.xml](feeds/{t.id}.xml) | "
-                     f"[feeds/{t.id}.json](feeds/{t.id}.json) | the editions that have some of "
+        lines.append(f"| {md_text(t.title)} | [feed-{t.id}.xml](feed-{t.id}.xml) | "
+                     f"[feed-{t.id}.json](feed-{t.id}.json) | the editions that have some of "
                      f"{md_text(_selects(t))}, with only those items |")
     lines += ["", "Each feed entry is titled with its edition's date and lead story; an entry "
               "changes its update time only when a correction changes it.", "",
