@@ -201,3 +201,23 @@ def test_dry_run_sends_nothing_and_a_list_inside_the_repository_is_refused(tmp_p
     assert refused.returncode == 1 and "keep subscriber addresses outside the repository" in (
         refused.stderr)
     assert "Traceback" not in refused.stderr
+
+
+def test_a_long_non_ascii_subject_folds_and_decodes_as_written() -> None:
+    """The standard folder left a space on each side of a fold before an encoded word, which a
+    reader decoded as two ("Hardware  — 2026-09-12"); encoded words only, now."""
+    from pipeline.compose.types import Citation, Edition, SectionContent, Story
+    from pipeline.load.sources import load_sources
+    from pipeline.render.mail import email_message
+
+    series = load_sources(REPO).series
+    headline = "DeepSeek 降价 — Flash prices close to zero, and what the cut means for the market"
+    story = Story(id="s", headline=headline, summary_md="x",
+                  citations=(Citation("P", "https://p.example/a", "sources/x.yaml", "s"),))
+    edition = Edition(date=dt.date(2026, 9, 12), title="T — 2026-09-12", previous=None,
+                      sections=(SectionContent("top", "Top", (story,)),))
+    raw = email_message(edition, series, "<p>x</p>", "x\n", to="a@example.org")
+    head = raw.split(b"\r\n\r\n", 1)[0].decode("ascii")
+    assert all(len(line) <= 78 for line in head.split("\r\n"))
+    msg = email.message_from_bytes(raw, policy=email.policy.default)
+    assert msg["Subject"] == f"2026-09-12: {headline}"
