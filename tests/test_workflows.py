@@ -219,7 +219,8 @@ def test_check_workflow_reads_only() -> None:
     doc = load(REPO / ".github" / "workflows" / "check.yml")
     assert set(doc["on"]) == {"pull_request"}
     assert doc["permissions"] == {"contents": "read"}
-    assert ["check", "--format", "github"] in [a for _, a in CALLS]
+    # Strict: a warning (a home-page link, an entry after the last edition) fails a pull request.
+    assert ["check", "--strict", "--format", "github"] in [a for _, a in CALLS]
 
 
 def test_the_command_walk_catches_mistakes() -> None:
