@@ -127,8 +127,12 @@ def _tiers(slots: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     weighted = slots[meters].mul(slots["share"], axis=0).assign(share=slots["share"])
     out = slots[keys].drop_duplicates().set_index(keys)
     for prefix, mask in (("offpeak", slots["offpeak"]), ("peak", ~slots["offpeak"])):
-        sums = weighted[mask].groupby([slots.loc[mask, k] for k in keys]).sum()
+        group = [slots.loc[mask, k] for k in keys]
+        sums = weighted[mask].groupby(group).sum()
         mean = sums[meters].div(sums["share"], axis=0)
+        # A part of these hours without a cached price: none for these hours (a workload with
+        # cache hits then has no cost, as tables.cost.blended_per_mtok).
+        mean.loc[slots.loc[mask, "cached_input"].isna().groupby(group).any(), "cached_input"] = np.nan
         for m in meters:
             out[f"{prefix}_{m}_usd_per_mtok"] = mean[m].reindex(out.index)
         if prefix == "offpeak":
@@ -137,13 +141,6 @@ def _tiers(slots: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     # and the rest of the week, at whose prices the parts without their own bill, lacks it too.
     gaps = slots[["input", "output"]].isna().any(axis=1).groupby([slots[k] for k in keys]).any()
     out.loc[gaps.reindex(out.index).to_numpy(dtype=bool), list(TIER_COLUMNS)] = np.nan
-    # Hours of one kind where some part has no cached price: none for those hours (a workload
-    # with cache hits then has no cost, as tables.cost.blended_per_mtok).
-    for prefix, mask in (("offpeak", slots["offpeak"]), ("peak", ~slots["offpeak"])):
-        no_cache = slots.loc[mask, "cached_input"].isna().groupby(
-            [slots.loc[mask, k] for k in keys]).any()
-        out.loc[no_cache.reindex(out.index, fill_value=False).to_numpy(dtype=bool),
-                f"{prefix}_cached_input_usd_per_mtok"] = np.nan
     return out.reset_index()[[*keys, *TIER_COLUMNS]].astype({c: float for c in TIER_COLUMNS})
 
 
