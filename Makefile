@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: site test bench serve clean
+.PHONY: site test bench mutate serve clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -25,8 +25,14 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks.run --out bench-results.json
 
+# Mutation testing of the modules that decide figures and safety ([tool.mutmut] in pyproject.toml);
+# writes mutation-results.md. Tens of minutes: not part of `make test`.
+mutate: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[test,mutate]'
+	$(BIN)/python scripts/mutate.py
+
 serve: $(STAMP)
 	$(BIN)/brief serve
 
 clean:
-	rm -rf public .public-* .cache
+	rm -rf public .public-* .cache mutants

@@ -16,7 +16,8 @@ import pytest
 from pipeline.load.fx import package_history_path
 
 REPO = Path(__file__).resolve().parents[1]
-REAL_DATA = REPO.parent / "shared" / "data" / "real"
+# BRIEF_REAL_DATA: set by scripts/mutate.py, whose copy of the repo sits one folder deeper (mutants/).
+REAL_DATA = Path(os.environ.get("BRIEF_REAL_DATA") or REPO.parent / "shared" / "data" / "real")
 IN_CI = os.environ.get("CI") == "true"
 
 

@@ -1,0 +1,168 @@
+"""Mutation testing of the modules that decide a figure or a page's safety (`make mutate`).
+
+mutmut (configured under [tool.mutmut] in pyproject.toml) copies the package to mutants/, makes one
+small wrong change at a time inside a function and runs the tests that cover that function: a test
+must fail for each change, or the change "survived". This script runs it, then writes
+mutation-results.md: per module the mutants made, killed, survived, not covered, and the kill ratio;
+every survivor with its file, line and change; the survivors we judged equivalent (the change cannot
+alter any output) listed with why, from scripts/mutation-equivalents.toml.
+
+    .venv/bin/python scripts/mutate.py [--max-children N] [--report-only] [mutant-name-glob ...]
+
+--report-only rewrites the report from the last run's results. Not part of `make test`: a full run
+takes tens of minutes. Results are kept in mutants/ between runs; mutmut re-runs only the mutants of
+functions whose code or tests changed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import os
+import subprocess
+import sys
+import time
+import tomllib
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+EQUIVALENTS = REPO / "scripts" / "mutation-equivalents.toml"
+REPORT = REPO / "mutation-results.md"
+LOG = REPO / "mutants" / "run.log"
+
+@dataclass(frozen=True)
+class Mutant:
+    name: str  # mutmut's: pipeline.tables.cost.x_blend__mutmut_3
+    module: str  # pipeline/tables/cost.py
+    status: str
+
+
+def run_mutmut(max_children: int, names: list[str]) -> int:
+    env = dict(os.environ)
+    real = REPO.parent / "shared" / "data" / "real"
+    if real.is_dir():
+        env.setdefault("BRIEF_REAL_DATA", str(real))
+    args = [sys.executable, "-m", "mutmut", "run", "--max-children", str(max_children), *names]
+    LOG.parent.mkdir(exist_ok=True)
+    print(f"mutmut run (log: {LOG.relative_to(REPO)}) …", flush=True)
+    with LOG.open("w") as log:
+        return subprocess.run(args, cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT).returncode
+
+
+def load_results() -> list[Mutant]:
+    # mutmut's own reader of its result files, so the statuses are the ones `mutmut results` prints.
+    from mutmut.__main__ import SourceFileMutationData, status_by_exit_code, walk_mutatable_files
+
+    os.chdir(REPO)
+    mutants = []
+    for path in walk_mutatable_files():
+        data = SourceFileMutationData(path=path)
+        data.load()
+        for name, code in data.exit_code_by_key.items():
+            mutants.append(Mutant(name, str(path), status_by_exit_code[code]))
+    return mutants
+
+
+def change_of(mutant: Mutant) -> tuple[int, str, str]:
+    """The mutated line: its number in the original file, the line before and after."""
+    original = (REPO / mutant.module).read_text().splitlines()
+    from mutmut.__main__ import get_diff_for_mutant
+
+    diff = get_diff_for_mutant(mutant.name, path=mutant.module).splitlines()
+    before = [line[1:] for line in diff if line.startswith("-") and not line.startswith("---")]
+    after = [line[1:] for line in diff if line.startswith("+") and not line.startswith("+++")]
+    line_no = 0
+    if before:
+        matches = difflib.get_close_matches(before[0], original, n=1, cutoff=1.0)
+        if matches:
+            line_no = original.index(matches[0]) + 1
+    return line_no, "\n".join(before).strip(), "\n".join(after).strip()
+
+
+def equivalents() -> list[dict]:
+    if not EQUIVALENTS.exists():
+        return []
+    return tomllib.loads(EQUIVALENTS.read_text())["equivalent"]
+
+
+def matching_equivalent(mutant: Mutant, before: str, after: str, known: list[dict]) -> dict | None:
+    for entry in known:
+        if (entry["module"] == mutant.module and entry["before"].strip() == before
+                and entry["after"].strip() == after):
+            return entry
+    return None
+
+
+def report(mutants: list[Mutant], wall_s: float | None) -> str:
+    known = equivalents()
+    rows, survivors, judged = [], [], []
+    by_module: dict[str, Counter] = {}
+    for mutant in mutants:
+        counts = by_module.setdefault(mutant.module, Counter())
+        counts["made"] += 1
+        status = mutant.status
+        if status in ("survived", "no tests", "suspicious"):
+            line_no, before, after = change_of(mutant)
+            entry = matching_equivalent(mutant, before, after, known)
+            if entry is not None:
+                counts["equivalent"] += 1
+                judged.append((mutant, line_no, before, after, entry["why"]))
+                continue
+            survivors.append((mutant, line_no, before, after))
+        counts[status] += 1
+    total = Counter()
+    for module in sorted(by_module):
+        counts = by_module[module]
+        total.update(counts)
+        rows.append(_row(module, counts))
+    lines = ["# Mutation testing: results of `make mutate`", ""]
+    if wall_s is not None:
+        lines += [f"Wall time of the run: {wall_s / 60:.1f} min.", ""]
+    lines += ["Kill ratio = (killed + timed out) / (made − equivalent).", "",
+              "| module | made | killed | timed out | survived | not covered | equivalent | kill ratio |",
+              "|---|---:|---:|---:|---:|---:|---:|---:|", *rows, _row("**all**", total), ""]
+    lines += ["## Survivors", ""]
+    for mutant, line_no, before, after in sorted(survivors, key=lambda s: (s[0].module, s[1])):
+        lines.append(f"- `{mutant.module}:{line_no}` ({mutant.status}, `{mutant.name}`): "
+                     f"`{before}` → `{after}`")
+    if not survivors:
+        lines.append("None.")
+    lines += ["", "## Judged equivalent (scripts/mutation-equivalents.toml)", ""]
+    for mutant, line_no, before, after, why in sorted(judged, key=lambda s: (s[0].module, s[1])):
+        lines.append(f"- `{mutant.module}:{line_no}`: `{before}` → `{after}`: {why}")
+    return "\n".join(lines) + "\n"
+
+
+def _row(module: str, counts: Counter) -> str:
+    detected = counts["killed"] + counts["timeout"]
+    judged = counts["made"] - counts["equivalent"]
+    ratio = f"{100 * detected / judged:.1f} %" if judged else "–"
+    kinds = ("made", "killed", "timeout", "survived", "no tests", "equivalent")
+    cells = [module, *(counts[kind] for kind in kinds), ratio]
+    return "| " + " | ".join(str(cell) for cell in cells) + " |"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--max-children", type=int, default=os.cpu_count() or 2)
+    parser.add_argument("--report-only", action="store_true")
+    parser.add_argument("names", nargs="*", help="mutant names or globs to (re)run; all by default")
+    args = parser.parse_args()
+    wall_s = None
+    if not args.report_only:
+        started = time.monotonic()
+        code = run_mutmut(args.max_children, args.names)
+        wall_s = time.monotonic() - started
+        if code != 0:
+            print(f"mutmut run exited with {code}; its log: {LOG}", file=sys.stderr)
+            return code
+    REPORT.write_text(report(load_results(), wall_s))
+    print(REPORT.read_text().split("## Survivors")[0].rstrip())
+    print(f"\nWritten: {REPORT.relative_to(REPO)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
