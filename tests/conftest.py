@@ -21,16 +21,6 @@ REAL_DATA = Path(os.environ.get("BRIEF_REAL_DATA") or REPO.parent / "shared" / "
 IN_CI = os.environ.get("CI") == "true"
 
 
-def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addoption("--regen-golden", action="store_true",
-                     help="Rewrite golden files from the current output instead of comparing.")
-
-
-@pytest.fixture
-def regen_golden(request: pytest.FixtureRequest) -> bool:
-    return bool(request.config.getoption("--regen-golden"))
-
-
 @pytest.fixture(scope="session")
 def real_data() -> Path:
     """The real third-party data in ../shared/data/real; skipped when absent, failing under CI."""
@@ -80,7 +70,11 @@ def write_entry(root: Path, date: str, slug: str, section: str = "top",
 @pytest.fixture
 def tiny(tmp_path: Path) -> Path:
     """A minimal sources tree: two editions, a few entries."""
-    root = tmp_path / "repo"
+    return tiny_tree(tmp_path / "repo")
+
+
+def tiny_tree(root: Path) -> Path:
+    """Write the `tiny` sources tree under `root` (also for scripts/regen_golden.py) and return it."""
     (root / "sources").mkdir(parents=True)
     (root / "sources" / "editions.yaml").write_text(SERIES, encoding="utf-8")
     write_entry(root, "2026-09-01", "early-news")

@@ -44,6 +44,8 @@ class FeedServer:
     def __init__(self) -> None:
         self.requests: list[tuple[str, dict[str, str]]] = []
         self.bodies_sent: dict[str, int] = {}
+        self.stalls: list[tuple[str, str]] = []
+        """("open" or "closed", path) of each /stall request, in the order they happened."""
         self.stop = threading.Event()
         self.bomb = _bomb(1100 << 20)  # > 1 GiB expanded
         server = self
@@ -129,7 +131,16 @@ class FeedServer:
         elif path == "/loop/b":
             self.send(h, 301, b"", "text/plain", {"Location": self.url("/loop/a")})
         elif path == "/stall":
-            self.stop.wait(60)  # accept, read the request, never answer
+            # Accept, read the request, never answer; note when the client came and when it
+            # hung up (recv gives b"" then), so a test can tell which stalls overlapped.
+            self.stalls.append(("open", h.path))
+            try:
+                h.connection.settimeout(60)
+                while not self.stop.is_set() and h.connection.recv(1):
+                    pass
+            except OSError:
+                pass
+            self.stalls.append(("closed", h.path))
         elif path == "/drip":
             body = rss()
             h.send_response(200)

@@ -156,14 +156,60 @@ def test_guards_mark_and_separate():
     unofficial, = normalize_records([rec()], replace(INFO, official=False), PATTERNS)[0]
     assert unofficial.flags == ("unofficial",)
     costed = costed_table(rows_table(rows), [cost()], dt.date(2026, 9, 12))
-    assert list(costed["headline"]) == [True, False, False, False, True, True][:5]
-    clean_group = costed.loc[costed["citation_id"] == "5.1-0069", "group"].iloc[0]
-    best = best_per_accelerator(costed, clean_group, "owner_tco/hyperscaler")
-    assert list(best["citation_id"]) == ["5.1-0069"]
+    assert list(costed["headline"]) == [True, False, False, False, True]
 
 
 def costed(rows, costs, day=dt.date(2026, 9, 12), usd=usd_identity):
     return costed_table(rows_table(rows), costs, day, usd)
+
+
+def test_a_marked_result_stays_out_of_every_comparison_and_is_listed_apart():
+    """The comparability guard in use: marked results (preview, inferred, ...) that would win
+    are never ranked, never make a figure or a comparison of their own, and the Hardware page
+    lists them apart with their marks."""
+    from pipeline.compose.hardware import hardware_figures
+    from pipeline.render.hardware_page import hardware_page, headline_groups
+    from pipeline.tables.hardware import Hardware
+
+    later = replace(INFO, path="sources/benchmarks/y.json", published=dt.date(2026, 9, 10))
+    rows = (normalize_records([
+        rec(),                                                      # 101,527 tokens/s, 8 B200
+        rec(result_id="5.1-0001", availability="preview", value=2 * 101527.0),
+        rec(result_id="5.1-0026", accelerator_text="NVIDIA H200-SXM-141GB", inferred=True,
+            value=300000.0),
+        rec(result_id="5.1-0040", model="deepseek-r1", availability="preview")],
+        INFO, PATTERNS)[0]
+        + normalize_records([rec(result_id="5.1-0090", availability="preview")], later,
+                            PATTERNS)[0])
+    costs = [cost(), cost(acc="H200", amount=1.41)]
+    table = costed(rows, costs)
+    llama, deepseek = (int(table.loc[table["row"] == i, "group"].iloc[0]) for i in (0, 3))
+    # 101,527 / 8 × 3600 / 1.95 = 23,429,308 tokens per dollar: the clean result, not the
+    # preview's twice that, and no H200 (its one result is inferred).
+    best = best_per_accelerator(table, llama, "owner_tco/hyperscaler")
+    assert list(zip(best["citation_id"], best["tokens_per_usd"].round())) == [
+        ("5.1-0069", 23429308.0)]
+    assert best_per_accelerator(table, deepseek, "owner_tco/hyperscaler").empty
+    assert [group for group, _ in headline_groups(table)] == [llama]
+
+    hw = Hardware(accelerators=tuple(ACCS), costs=tuple(costs), files=())
+    (figure,) = hardware_figures(hw, rows, dt.date(2026, 9, 12), None)
+    assert figure.text_md.endswith(
+        "at owner TCO (hyperscaler) hourly costs: B200 23.4 M (5.1-0069).")
+    assert [c.ref for c in figure.citations] == ["5.1-0069", "B200 owner_tco/hyperscaler"]
+    # Only a marked result is new in this window: nothing to compare afresh.
+    assert hardware_figures(hw, rows, dt.date(2026, 9, 12), dt.date(2026, 9, 5)) == []
+
+    page, _ = hardware_page(table, rows)
+    compared, marked = page.split("## Marked results (not compared with the above)")
+    # Result ids are links, their text escaped for Markdown: [5\.1\-0069](...).
+    assert r"[5\.1\-0069]" in compared and "deepseek-r1" not in compared
+    for ref, mark in ((r"5\.1\-0001", "preview"), (r"5\.1\-0026", "inferred"),
+                      (r"5\.1\-0040", "preview"), (r"5\.1\-0090", "preview")):
+        assert f"[{ref}]" not in compared
+        (line,) = [line for line in marked.splitlines() if f"[{ref}]" in line]
+        assert line.endswith(f"| {mark} |"), line
+    assert r"[5\.1\-0069]" not in marked
 
 
 def test_groups_are_a_column_numbered_in_sorted_order():

@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
+import yaml
 from conftest import ecb_usd_per_unit
 
 from pipeline.compose.prices import claim_problems, claimed_usd_per_mtok, price_figures, price_radar
@@ -163,39 +164,86 @@ def test_prices_page_and_charts_are_deterministic(bundled):
 
 
 def test_blended_table_keeps_only_the_dates_a_blend_changed(bundled):
-    """The table has a row where a model's blend is new or changed, day by day, and no other:
-    the same as computing every model on every date and dropping repeats."""
-    from pipeline.normalize.fx import RateNotFound, rate_on
-    from pipeline.tables.cost import blended_per_mtok, record_at, tokens_per_dollar
-
-    def blended_usd(plist, model, profile, at, rates):
-        # The scalar cost core, record by record, as the oracle of the table.
-        record = record_at(plist, model, at)
-        value = record and blended_per_mtok(plist, record, profile, at)
-        if value is None:
-            return None
-        usd = value * rate_on(rates, plist.currency, record.from_.date()).usd_per_unit
-        return (usd, tokens_per_dollar(usd))
-
+    """The table has a row where a model's blend is new or changed, day by day, and no other."""
     files, rates = bundled
     days = [dt.date(2026, 1, 1) + dt.timedelta(days=i) for i in range(330)]
-    expected = []
-    for provider, sourced in sorted(files.items()):
-        for model, plist in sourced.model.quote_lists.items():
-            for profile in PROFILES:
-                last = None
-                for day in days:
-                    try:
-                        b = blended_usd(plist, model, profile, day_end(day), rates)
-                    except RateNotFound:
-                        b = None
-                    value = b and (round(b[0], 9), round(b[1], 3))
-                    if value and value != last:
-                        expected.append((provider, model, profile.id, day.isoformat(), *value))
-                    last = value
     rows = blended_rows(files, rates, PROFILES, days)
-    assert [tuple(r.values()) for r in rows] == expected
+    pro = [(r["profile"], r["as_of"], r["usd_per_mtok"], r["tokens_per_usd"]) for r in rows
+           if r["model"] == "deepseek-v4-pro"]
+    # By hand from sources/prices/deepseek.yaml (USD list): the 2026-05-31 record repeats the
+    # prices of 2026-04-26, so it makes no row; from 2026-08-16 the 35 peak hours of the week's
+    # 168 (UTC, no daylight saving) bill input 1.32, cached 0.044, output 3.96, the others
+    # 0.66, 0.022, 1.98.
+    chat_0426, chat_0816 = 0.75 * 0.435 + 0.25 * 0.87, (
+        133 * (0.75 * 0.66 + 0.25 * 1.98) + 35 * (0.75 * 1.32 + 0.25 * 3.96)) / 168
+    agent_0426, agent_0816 = 0.9 * (0.2 * 0.435 + 0.8 * 0.003625) + 0.1 * 0.87, (
+        133 * (0.9 * (0.2 * 0.66 + 0.8 * 0.022) + 0.1 * 1.98)
+        + 35 * (0.9 * (0.2 * 1.32 + 0.8 * 0.044) + 0.1 * 3.96)) / 168
+    expected = [("chat-3-1", "2026-04-26", chat_0426), ("chat-3-1", "2026-08-16", chat_0816),
+                ("cached-agent", "2026-04-26", agent_0426),
+                ("cached-agent", "2026-08-16", agent_0816)]                 # 0.54375, 1.19625,
+    assert [p[:2] for p in pro] == [e[:2] for e in expected]                   # 0.16791, 0.40194
+    for (_, _, usd, tpu), (_, _, by_hand) in zip(pro, expected, strict=True):
+        assert usd == pytest.approx(by_hand, rel=1e-9)
+        assert tpu == pytest.approx(1e6 / by_hand, rel=1e-9)
+    # Every model: a blend changes only where a record starts (the FX rate is the one of the
+    # record's date, and no bundled window has daylight saving), so each row's date is the
+    # first day asked or a record's start, read here from the YAML, not through the loader.
+    docs = [yaml.safe_load(p.read_text()) for p in (ROOT / "sources" / "prices").glob("*.yaml")]
+    starts = {(doc["provider"], r["model"], to_day(r["from"]))
+              for doc in docs for plist in doc["lists"] for r in plist["records"]}
+    for r in rows:
+        assert (r["as_of"] == days[0].isoformat()
+                or (r["provider"], r["model"], r["as_of"]) in starts), r
     assert len(rows) < len(days)  # one row per change, not per day
+
+
+def to_day(value) -> str:
+    """The UTC day of a YAML `from`: a date, or a date-time with its zone."""
+    if isinstance(value, dt.datetime):  # PyYAML reads a zone as UTC, naive or aware
+        return (value.astimezone(dt.UTC) if value.tzinfo else value).date().isoformat()
+    return dt.date.fromisoformat(str(value)).isoformat()
+
+
+def test_blended_rows_of_a_price_file_made_for_it():
+    """Repeats dropped, a row again after a gap, a change in a meter no blend uses dropped, a
+    list converted at its rate: every row computed by hand (Chat 3:1: 0.75 input + 0.25 output)."""
+    from pipeline.models.prices import PriceFile
+    from pipeline.models.sourced import Sourced
+    from pipeline.normalize.fx import table_from_eur_rates
+
+    src = {"source_url": "https://p.example/pricing", "checked": "2026-03-01"}
+
+    def record(model, start, end, p_in, p_out, *extra):
+        return {"model": model, "from": start, **({"to": end} if end else {}), **src,
+                "prices": [{"meter": "input", "price": p_in}, {"meter": "output", "price": p_out},
+                           *extra]}
+
+    usd = {"currency": "USD", "records": [
+        record("a", "2026-03-01", "2026-03-03", 1, 4),
+        record("a", "2026-03-05", "2026-03-06", 1, 4),   # after a gap: shown again
+        record("a", "2026-03-06", None, 1, 4),           # the same, straight after: not shown
+        record("b", "2026-03-01", "2026-03-04", 2, 2),
+        record("b", "2026-03-04", "2026-03-07", 2, 2,    # only a cache write added: not shown
+               {"meter": "cache_write", "price": 3, "ttl_minutes": 5}),
+        record("b", "2026-03-07", None, 1, 1)]}
+    cny = {"currency": "CNY", "records": [record("c", "2026-03-02", None, 8, 16)]}
+    files = {p: Sourced(PriceFile.model_validate({"provider": p, "name": p.upper(),
+                                                  "lists": [plist]}), f"sources/prices/{p}.yaml")
+             for p, plist in (("p", usd), ("q", cny))}
+    # 1 EUR = 1.2 USD = 9.6 CNY on the Friday before: 1 CNY = 0.125 USD.
+    rates = table_from_eur_rates({"USD": {dt.date(2026, 2, 27): 1.2},
+                                  "CNY": {dt.date(2026, 2, 27): 9.6}})
+    days = [dt.date(2026, 3, 1) + dt.timedelta(days=i) for i in range(8)]
+    chat = next(p for p in PROFILES if p.id == "chat-3-1")
+    got = [(r["provider"], r["model"], r["as_of"], r["usd_per_mtok"], r["tokens_per_usd"])
+           for r in blended_rows(files, rates, [chat], days)]
+    assert got == [
+        ("p", "a", "2026-03-01", 1.75, pytest.approx(1e6 / 1.75)),   # 0.75 * 1 + 0.25 * 4
+        ("p", "a", "2026-03-05", 1.75, pytest.approx(1e6 / 1.75)),
+        ("p", "b", "2026-03-01", 2.0, 500000.0),                     # 0.75 * 2 + 0.25 * 2
+        ("p", "b", "2026-03-07", 1.0, 1000000.0),                    # 0.75 * 1 + 0.25 * 1
+        ("q", "c", "2026-03-02", 1.25, 800000.0)]                    # (0.75 * 8 + 0.25 * 16) / 8
 
 
 def test_every_price_row_names_the_line_of_its_price(bundled):

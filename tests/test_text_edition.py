@@ -1,11 +1,10 @@
-"""The plain-text edition against a golden file (regenerate with `pytest --regen-golden`)."""
+"""The plain-text edition against golden files. The tests only compare: the files change only
+by `python -m scripts.regen_golden`, whose diff (`git diff tests/golden`) is read before commit."""
 
 from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
-
-import pytest
 
 from pipeline.compose.edition import compose_editions
 from pipeline.load.sources import load_sources
@@ -13,31 +12,38 @@ from pipeline.render.escape import md_text, plain_text
 from pipeline.render.pages import text_edition
 
 GOLDEN = Path(__file__).parent / "golden"
+TINY, BUNDLED = "tiny-2026-09-12.txt", "bundled-2026-09-12.txt"
+REGEN = "python -m scripts.regen_golden"
 
 
-def check_golden(name: str, actual: str, regen: bool) -> None:
-    path = GOLDEN / name
-    if regen:
-        # Rewritten, not checked: comparing the file with what was just written would pass
-        # whatever the output is. The run says so; review the diff, then commit it.
-        path.write_text(actual, encoding="utf-8")
-        pytest.skip(f"rewrote {path.name}: review `git diff {path}` before committing it")
-    assert path.exists(), f"{path} is missing: run pytest --regen-golden"
-    assert actual == path.read_text(encoding="utf-8"), f"{name} differs from its golden file"
-
-
-def test_tiny_text_edition(tiny: Path, regen_golden: bool) -> None:
+def tiny_text(tiny: Path) -> str:
+    """The text edition of 2026-09-12 of the tiny tree (conftest.tiny_tree): golden file TINY."""
     editions = compose_editions(load_sources(tiny), [dt.date(2026, 9, 5), dt.date(2026, 9, 12)])
-    check_golden("tiny-2026-09-12.txt", text_edition(editions[1]), regen_golden)
+    return text_edition(editions[1])
 
 
-def test_bundled_text_edition(regen_golden: bool) -> None:
-    root = Path(__file__).resolve().parents[1]
-    sources = load_sources(root)
+def bundled_text() -> str:
+    """The text edition of 2026-09-12 of the bundled sources: golden file BUNDLED."""
+    sources = load_sources(Path(__file__).resolve().parents[1])
     editions = compose_editions(sources, sources.series.edition_dates(dt.date(2026, 11, 30)))
-    edition = next(e for e in editions if e.date == dt.date(2026, 9, 12))
-    text = text_edition(edition)
-    check_golden("bundled-2026-09-12.txt", text, regen_golden)
+    return text_edition(next(e for e in editions if e.date == dt.date(2026, 9, 12)))
+
+
+def check_golden(name: str, actual: str) -> None:
+    path = GOLDEN / name
+    assert path.exists(), f"{path} is missing: write it with `{REGEN}`, then read it"
+    assert actual == path.read_text(encoding="utf-8"), (
+        f"{name} differs from its golden file: if the change is meant, run `{REGEN}` and read "
+        "`git diff tests/golden` before committing it")
+
+
+def test_tiny_text_edition(tiny: Path) -> None:
+    check_golden(TINY, tiny_text(tiny))
+
+
+def test_bundled_text_edition() -> None:
+    text = bundled_text()
+    check_golden(BUNDLED, text)
     # Laid out like the example edition: title line, then the four sections in order.
     lines = text.splitlines()
     assert lines[0].endswith("— 2026-09-12")

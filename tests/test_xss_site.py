@@ -14,7 +14,7 @@ from functools import partial
 from pathlib import Path
 
 import pytest
-from test_xss_feeds import CHECK_JS, NOW, browser, feed_xml, payloads  # noqa: F401
+from test_xss_feeds import CHECK_JS, NOW, browser, feed_xml, payloads, settle  # noqa: F401
 
 from pipeline.build.site import build_site
 from pipeline.formats.feeds import parse_feed
@@ -73,7 +73,7 @@ def test_payloads_stay_inert_on_the_built_pages(hostile_site: Path, browser) -> 
     try:
         for path in ("briefings/2026-09-12/", "", "sources/"):
             page.goto(base + path, wait_until="load")
-            page.wait_for_timeout(200)
+            settle(page)
             page.evaluate("() => document.querySelector('article').id = 'content'")
             findings += [f"{path}: {f}" for f in page.evaluate(CHECK_JS)]
             stories += page.locator("article h3").count() if path == "" else 0

@@ -51,12 +51,6 @@ def rows_table(rows: Sequence[HardwareRow]) -> pd.DataFrame:
     return table
 
 
-def group_of(table: pd.DataFrame, index: int) -> Group:
-    """Return the comparability group (GROUP_KEYS) of the table's row at position `index`."""
-    row = table.iloc[index]
-    return tuple(row[k] for k in GROUP_KEYS)  # type: ignore[return-value]
-
-
 def costs_in_force(costs: Sequence[HourlyCost], as_of: dt.date,
                    usd_per_unit: UsdPerUnit = usd_identity,
                    accelerators: Sequence[str] | None = None) -> pd.DataFrame:
