@@ -10,6 +10,7 @@ from pipeline.compose.types import Figure, Story, in_window
 from pipeline.load.sources import load_sources
 
 D = dt.date.fromisoformat
+REPO = Path(__file__).resolve().parents[1]
 
 
 def test_window_boundaries() -> None:
@@ -91,3 +92,34 @@ def test_the_radar_carries_one_item_per_change_dated_once_and_says_since_when() 
     for date in ("2026-09-04", "2026-09-12", "2026-11-20"):
         (later,) = [i for i in radar(date) if "gemini-3.6-flash" in i.label]
         assert later.when == "due 2027-01-01; on the radar since 2026-08-21", date
+
+
+def _refs_ahead(date: dt.date) -> set[str]:
+    """The oracle, from the price files as YAML: every record that starts after the edition's
+    day and was checked on or before it, named as its citation's anchor."""
+    import yaml
+
+    refs = set()
+    for path in sorted((REPO / "sources" / "prices").glob("*.yaml")):
+        for plist in yaml.safe_load(path.read_text())["lists"]:
+            for record in plist["records"]:
+                start = record["from"]
+                start = start if isinstance(start, dt.datetime) else dt.datetime.combine(start, dt.time())
+                if start.date() > date and record["checked"] <= date:
+                    refs.add(f"{plist['currency'].lower()}-{record['model']}-{start:%Y%m%d%H%M}")
+    return refs
+
+
+def test_no_edition_puts_on_its_radar_a_price_nobody_had_checked_by_then() -> None:
+    """The look-ahead guard on every bundled edition: the radar announces exactly the records
+    that start later and were checked by the edition's day. The DeepSeek cut of 2026-09-10,
+    checked on 09-11, is on no radar of 08-21 or 09-04."""
+    sources = load_sources(REPO)
+    editions = compose_editions(sources, list(sources.series.dates))
+    assert len(editions) >= 6
+    for edition in editions:
+        radar = {c.ref for item in edition.section("radar").items for c in item.citations
+                 if c.source_path.startswith("sources/prices/")}
+        assert radar == _refs_ahead(edition.date), edition.date
+        if edition.date < D("2026-09-10"):
+            assert not any("202609100000" in ref for ref in radar), edition.date

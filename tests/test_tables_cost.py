@@ -195,3 +195,41 @@ def test_every_hour_of_the_week_falls_in_exactly_one_window(groups):
     assert sum(shares.values()) == pytest.approx(1)
     for name, share in shares.items():
         assert share * 168 == pytest.approx(counted.get(name, 0), abs=1e-9)
+
+
+# Two windows in UTC: peak 01:00-04:00 and 06:00-10:00 on weekdays (35 of the week's 168 hours),
+# a night window 20:00-23:00 every day (21 hours, off-peak); the rest of the week is 112 hours.
+NIGHT = {"name": "night", "tier": "off-peak", "timezone": "UTC", "spans": [{"start": "20:00", "end": "23:00"}]}
+HOURS = {"peak": 35, "night": 21, None: 112}
+
+
+@settings(max_examples=80, deadline=None)
+@given(base=st.tuples(prices, prices, prices), peak=st.tuples(prices, prices, prices),
+       night=st.tuples(prices, prices, prices), rest_tier=st.sampled_from(["peak", "off-peak"]),
+       input_share=st.floats(0, 1), hit=st.floats(0, 1), offpeak=st.one_of(st.none(), st.floats(0, 1)),
+       hour=st.integers(0, 24 * 14))
+def test_a_blend_over_peak_offpeak_and_cache_hits_is_the_hand_weighted_mean(
+        base, peak, night, rest_tier, input_share, hit, offpeak, hour):
+    """The oracle weighs each window by hand: by its hours in the week when the profile fixes no
+    off-peak share; else the share is split among the off-peak windows by their hours, and the
+    rest among the others by theirs."""
+    meters = ("input", "cached_input", "output")
+    by_window = {None: base, "peak": peak, "night": night}
+    plist = PriceList.model_validate({"currency": "USD", "windows": [PEAK, NIGHT], "records": [
+        {"model": "m", "from": "2026-01-01", "rest_tier": rest_tier, "prices": [
+            {"meter": meter, "price": value, **({"window": window} if window else {})}
+            for window, values in by_window.items() for meter, value in zip(meters, values)], **SRC}]})
+    profile = WorkloadProfile(id="x", title="x", input_share=input_share, cache_hit_rate=hit,
+                              offpeak_share=offpeak)
+    tiers = {"peak": "peak", "night": "off-peak", None: rest_tier}
+    if offpeak is None:
+        weights = {w: HOURS[w] / 168 for w in HOURS}
+    else:
+        off_hours = sum(HOURS[w] for w in HOURS if tiers[w] == "off-peak")
+        on_hours = 168 - off_hours
+        weights = {w: (offpeak * HOURS[w] / off_hours if tiers[w] == "off-peak"
+                       else (1 - offpeak) * HOURS[w] / on_hours) for w in HOURS}
+    expected = sum(weights[w] * (input_share * ((1 - hit) * p_in + hit * p_cached) + (1 - input_share) * p_out)
+                   for w, (p_in, p_cached, p_out) in by_window.items())
+    at = dt.datetime(2026, 3, 2, tzinfo=UTC) + dt.timedelta(hours=hour)
+    assert blended_per_mtok(plist, plist.records[0], profile, at) == pytest.approx(expected, rel=1e-9, abs=1e-12)
