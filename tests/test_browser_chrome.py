@@ -67,11 +67,12 @@ def _all_results(pg) -> list:
     items.first.wait_for(timeout=10_000)
     meta = pg.locator(".md-search-result__meta").inner_text()  # "12 matching documents"
     total = int(re.match(r"\d+", meta).group())
-    for _ in range(20):
-        if items.count() >= total:
-            break
-        pg.locator(".md-search-result__scrollwrap").evaluate("el => el.scrollTo(0, el.scrollHeight)")
-        pg.wait_for_timeout(200)
+    # Polled each frame: scroll to the end until Material has added the last item.
+    pg.wait_for_function("""total => {
+        const wrap = document.querySelector('.md-search__scrollwrap');
+        wrap?.scrollTo(0, wrap.scrollHeight);
+        return document.querySelectorAll('li.md-search-result__item').length >= total;
+    }""", arg=total, timeout=10_000)
     assert items.count() == total, (items.count(), meta)
     return items.all()
 
@@ -176,7 +177,10 @@ def test_screenshots_for_issue_21(browser, served, width: int, scheme: str) -> N
             assert LEAD_0912 in pg.locator(".md-search-result").inner_text()
         assert pg.evaluate("document.body.getAttribute('data-md-color-scheme')") == (
             "slate" if scheme == "dark" else "default")
-        pg.wait_for_timeout(500)  # Material fades the tabs in: caught midway, they look missing
+        # Material fades the tabs in: caught midway, they look missing. Wait until no CSS
+        # transition or animation on the page is still running.
+        pg.wait_for_function("() => document.getAnimations().every(a => a.playState !== 'running')",
+                             timeout=10_000)
         shot(pg, f"30-{name}-{width}px-{scheme}", full_page=not name.startswith("search"))
         assert pg.errors == [], (name, pg.errors)
     pg.context.close()
