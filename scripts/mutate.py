@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import inspect
 import os
 import subprocess
 import sys
@@ -31,6 +32,8 @@ REPO = Path(__file__).resolve().parents[1]
 EQUIVALENTS = REPO / "scripts" / "mutation-equivalents.toml"
 REPORT = REPO / "mutation-results.md"
 LOG = REPO / "mutants" / "run.log"
+MAX_FRAMES = 5
+"""A test judges a function it reaches through at most this many frames of the package."""
 
 @dataclass(frozen=True)
 class Mutant:
@@ -40,15 +43,50 @@ class Mutant:
 
 
 def run_mutmut(max_children: int, names: list[str]) -> int:
+    """Run mutmut in a child process of this script (see `_mutmut_child`), its output to LOG."""
     env = dict(os.environ)
     real = REPO.parent / "shared" / "data" / "real"
     if real.is_dir():
         env.setdefault("BRIEF_REAL_DATA", str(real))
-    args = [sys.executable, "-m", "mutmut", "run", "--max-children", str(max_children), *names]
     LOG.parent.mkdir(exist_ok=True)
     print(f"mutmut run (log: {LOG.relative_to(REPO)}) …", flush=True)
+    args = [sys.executable, __file__, "--mutmut-child", "--max-children", str(max_children), *names]
     with LOG.open("w") as log:
         return subprocess.run(args, cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT).returncode
+
+
+def _mutmut_child(max_children: int, names: list[str]) -> int:
+    _limit_tracing_depth()
+    from mutmut.__main__ import cli
+
+    try:
+        cli(["run", "--max-children", str(max_children), *names])
+    except SystemExit as exit_:
+        return int(exit_.code or 0)
+    return 0
+
+
+def _limit_tracing_depth() -> None:
+    """Count a test as covering a function only within MAX_FRAMES of our frames.
+
+    mutmut's own `max_stack_depth` resolves every frame's file and fails on code without one
+    (`<string>` of a generated __init__, `<frozen runpy>` in a child `brief`); this counts by path.
+    """
+    import mutmut.mutation.trampoline as trampoline
+    import mutmut.stats as stats
+
+    ours = str(REPO / "mutants" / "pipeline") + os.sep
+    record = stats.record_trampoline_hit
+
+    def record_near_hits(name: str, caller: str | None = None) -> None:
+        frame, depth = inspect.currentframe(), 0
+        while frame is not None and "_pytest" not in frame.f_code.co_filename:
+            depth += frame.f_code.co_filename.startswith(ours)
+            frame = frame.f_back
+        if depth <= MAX_FRAMES:
+            record(name, caller)
+
+    stats.record_trampoline_hit = trampoline.record_trampoline_hit = record_near_hits
 
 
 def load_results() -> list[Mutant]:
@@ -148,8 +186,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--max-children", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--report-only", action="store_true")
+    parser.add_argument("--mutmut-child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("names", nargs="*", help="mutant names or globs to (re)run; all by default")
     args = parser.parse_args()
+    if args.mutmut_child:
+        return _mutmut_child(args.max_children, args.names)
     wall_s = None
     if not args.report_only:
         started = time.monotonic()

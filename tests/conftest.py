@@ -19,11 +19,6 @@ REPO = Path(__file__).resolve().parents[1]
 # BRIEF_REAL_DATA: set by scripts/mutate.py, whose copy of the repo sits one folder deeper (mutants/).
 REAL_DATA = Path(os.environ.get("BRIEF_REAL_DATA") or REPO.parent / "shared" / "data" / "real")
 IN_CI = os.environ.get("CI") == "true"
-# `make mutate`: mutmut's first, traced run marks itself "stats" in the environment; a `brief` started
-# by a test would inherit it and trip over the tracing (it cannot resolve `<frozen runpy>`). The
-# children of that run execute the plain code; mutmut keeps its own copy of the mark for this process.
-if os.environ.get("MUTANT_UNDER_TEST") == "stats":
-    del os.environ["MUTANT_UNDER_TEST"]
 
 
 @pytest.fixture(scope="session")
