@@ -7,7 +7,7 @@ import datetime as dt
 
 from pipeline.compose.numbers import money, three_figures
 from pipeline.compose.radar import radar_section
-from pipeline.compose.types import Citation, RadarItem
+from pipeline.compose.types import Citation, RadarItem, Story
 from pipeline.models.entries import Entry
 from pipeline.models.sourced import CuratedEntry
 
@@ -67,3 +67,11 @@ def test_a_carried_item_says_since_the_first_edition_that_knew_it() -> None:
     assert first.since is None and first.when == "due 2027-01-01"
     (later,) = radar_section([], [item], dates, D("2026-09-12"))
     assert later.when == "due 2027-01-01; on the radar since 2026-09-04"
+
+
+def test_items_other_than_computed_ones_and_items_newer_than_every_edition_are_left_as_they_are() -> None:
+    story = Story(id="s", headline="A story on the radar", summary_md="Text.", citations=())
+    fresh = _computed("acme", "2027-01-01", "2026-09-20")  # known after the last edition listed
+    dates = [D("2026-08-21"), D("2026-09-04")]
+    assert radar_section([], [story, fresh], dates, D("2026-09-25")) == [story, fresh]
+    assert fresh.since is None
