@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import calendar
 import contextlib
+import ctypes
 import datetime as dt
+import errno
 import os
 import re
 import shutil
@@ -18,6 +20,7 @@ from conftest import REPO, tree_digest, write_entry
 
 from pipeline.build.site import build_site
 from pipeline.problems import SourceError
+from pipeline.publish import output
 
 TODAY = dt.date(2026, 11, 30)
 BRIEF = [sys.executable, "-m", "pipeline.cli.main"]
@@ -179,6 +182,101 @@ def test_a_build_killed_at_any_stage_leaves_the_old_site_or_the_new_one(
     build_site(tiny, out, today=TODAY)
     assert tree_digest(out) == new
     assert leftovers(tiny) == []  # the next build removed what the killed one left
+
+
+@pytest.fixture
+def swaps(monkeypatch: pytest.MonkeyPatch) -> dict:
+    """Record each call of output.exchange (its paths, their inodes before and after, whether it
+    exchanged them), and the inodes of what the scratch folder holds right after each swap of
+    one site for another, before it is deleted (at the "after-swap" kill point)."""
+    seen: dict = {"exchanges": [], "aside": []}
+    real = output.exchange
+
+    def exchange(a: Path, b: Path) -> bool:
+        before = (a.stat().st_ino, b.stat().st_ino)
+        done = real(a, b)
+        seen["exchanges"].append({"paths": (a, b), "before": before, "done": done,
+                                  "after": (a.stat().st_ino, b.stat().st_ino) if done else None})
+        return done
+
+    def kill_point(stage: str) -> None:
+        if stage == "after-swap" and seen["exchanges"]:  # a swap of one site for another
+            scratch = seen["exchanges"][-1]["paths"][0].parent
+            seen["aside"].append([p.stat().st_ino for p in scratch.iterdir()])
+    monkeypatch.setattr(output, "exchange", exchange)
+    monkeypatch.setattr(output, "kill_point", kill_point)
+    return seen
+
+
+def test_the_new_site_is_exchanged_with_the_old_one(tiny: Path, tmp_path: Path,
+                                                     swaps: dict) -> None:
+    out = tiny / "public"
+    old, new = old_and_new_site(tiny, tmp_path)
+    old_tree = os.open(out, os.O_RDONLY | os.O_DIRECTORY)  # to see what becomes of it
+    try:
+        build_site(tiny, out, today=TODAY)
+        [call] = swaps["exchanges"]
+        built, target = call["paths"]
+        built_tree, published_tree = call["before"]
+        assert target == out and published_tree == os.fstat(old_tree).st_ino
+        assert call["done"] and call["after"] == (published_tree, built_tree)  # one exchange
+        assert swaps["aside"] == [[published_tree]]  # the old tree went aside whole
+        assert out.stat().st_ino == built_tree  # public/ is the folder built aside
+        assert os.fstat(old_tree).st_nlink == 0  # and the old tree is deleted
+    finally:
+        os.close(old_tree)
+    assert tree_digest(out) == new
+    assert leftovers(tiny) == []
+
+
+def failing_renameat2(code: int):
+    def renameat2(*args: object) -> int:
+        ctypes.set_errno(code)
+        return -1
+    return renameat2
+
+
+@pytest.mark.parametrize("cannot", [None, errno.EINVAL, errno.ENOSYS, errno.ENOTSUP],
+                         ids=["no renameat2", "EINVAL", "ENOSYS", "ENOTSUP"])
+def test_without_an_atomic_exchange_the_site_is_replaced_by_two_renames(
+        tiny: Path, tmp_path: Path, swaps: dict, monkeypatch: pytest.MonkeyPatch,
+        cannot: int | None) -> None:
+    # Not Linux, an old C library, or a file system without RENAME_EXCHANGE: the fallback.
+    monkeypatch.setattr(output, "_renameat2",
+                        lambda: None if cannot is None else failing_renameat2(cannot))
+    out = tiny / "public"
+    old, new = old_and_new_site(tiny, tmp_path)
+    old_tree = os.open(out, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        build_site(tiny, out, today=TODAY)
+        [call] = swaps["exchanges"]
+        assert not call["done"]
+        # Renamed aside whole (not deleted in place, which leaves public/ missing longer), then
+        # the folder built aside renamed to public/, then the old tree deleted.
+        assert swaps["aside"] == [[os.fstat(old_tree).st_ino]]
+        assert out.stat().st_ino == call["before"][0]
+        assert os.fstat(old_tree).st_nlink == 0
+    finally:
+        os.close(old_tree)
+    assert tree_digest(out) == new  # the whole new site, not part of it
+    assert leftovers(tiny) == []
+
+
+@pytest.mark.parametrize(("code", "message"), [
+    (errno.EPERM, "Operation not permitted"),
+    (errno.EBUSY, "Device or resource busy; the site is not replaced (is the folder a mount "
+                  "point? build into a folder inside it)")])
+def test_an_exchange_that_fails_otherwise_fails_the_build_and_keeps_the_site(
+        tiny: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, code: int,
+        message: str) -> None:
+    monkeypatch.setattr(output, "_renameat2", lambda: failing_renameat2(code))
+    out = tiny / "public"
+    old, _ = old_and_new_site(tiny, tmp_path)
+    with pytest.raises(OSError) as info:
+        build_site(tiny, out, today=TODAY)
+    assert (info.value.errno, info.value.strerror, info.value.filename) == (code, message, str(out))
+    assert tree_digest(out) == old
+    assert leftovers(tiny) == []
 
 
 def test_source_error_names_every_problem(tiny: Path, tmp_path: Path) -> None:
