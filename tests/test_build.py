@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import calendar
+import contextlib
+import ctypes
 import datetime as dt
+import errno
 import os
-import random
 import re
 import shutil
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,7 @@ from conftest import REPO, tree_digest, write_entry
 
 from pipeline.build.site import build_site
 from pipeline.problems import SourceError
+from pipeline.publish import output
 
 TODAY = dt.date(2026, 11, 30)
 BRIEF = [sys.executable, "-m", "pipeline.cli.main"]
@@ -129,25 +131,152 @@ def test_failing_mkdocs_leaves_public_untouched(tiny: Path) -> None:
     assert not list(tiny.glob(".public-*"))
 
 
-def test_sigkill_at_random_moments_leaves_public_whole(tiny: Path) -> None:
+def old_and_new_site(tiny: Path, tmp_path: Path) -> tuple[dict, dict]:
+    """Build the tiny site into tiny/public, then add an entry; return the published site's
+    digest and that of the site the entry makes, built whole into another folder."""
+    build_site(tiny, tiny / "public", today=TODAY)
+    old = tree_digest(tiny / "public")
+    write_entry(tiny, "2026-09-10", "late-news", headline="Late News")
+    build_site(tiny, tmp_path / "new", today=TODAY)
+    new = tree_digest(tmp_path / "new")
+    assert new != old
+    return old, new
+
+
+def leftovers(tiny: Path) -> list[Path]:
+    return sorted(tiny.glob(".public-*"))
+
+
+@pytest.mark.parametrize("stage", ["after-render", "mid-write", "before-swap", "after-swap"])
+def test_a_build_killed_at_any_stage_leaves_the_old_site_or_the_new_one(
+        tiny: Path, tmp_path: Path, stage: str) -> None:
     out = tiny / "public"
-    assert run_brief("build", "--root", str(tiny), "--today", "2026-11-30").returncode == 0
-    before = tree_digest(out)
-    start = time.monotonic()
-    run_brief("build", "--root", str(tiny), "--today", "2026-11-30")
-    full = time.monotonic() - start
-    rng = random.Random(20260912)
-    for _ in range(6):
-        proc = subprocess.Popen([*BRIEF, "build", "--root", str(tiny), "--today", "2026-11-30"],
-                                cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)},
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(rng.uniform(0.3, 1.0) * full)
-        proc.send_signal(signal.SIGKILL)
-        proc.wait()
-        assert tree_digest(out) == before
-    assert run_brief("build", "--root", str(tiny), "--today", "2026-11-30").returncode == 0
-    assert tree_digest(out) == before
-    assert not list(tiny.glob(".public-*"))  # the next build cleaned up what killed ones left
+    old, new = old_and_new_site(tiny, tmp_path)
+    # The build kills itself at the stage (output.kill_point); its own session, so its chart
+    # workers die with it as they would when the machine stops a build.
+    proc = subprocess.Popen([*BRIEF, "build", "--root", str(tiny), "--today", "2026-11-30"],
+                            cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO),
+                                           "BRIEF_KILL_AT": stage},
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    assert proc.wait(timeout=300) == -signal.SIGKILL  # it reached the stage
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    # What the killed build left beside public/: nothing before its scratch folder existed;
+    # a site without its charts mid-write; the whole new site before the swap; after it, the
+    # old site, exchanged into the place of the site built aside, not yet deleted.
+    aside = {"after-render": None, "mid-write": "part of new", "before-swap": new,
+             "after-swap": old}[stage]
+    if aside is None:
+        assert leftovers(tiny) == []
+    else:
+        [scratch] = leftovers(tiny)
+        left = tree_digest(scratch / "site")
+        if aside == "part of new":  # the same files as the new site, but for its charts
+            assert left.items() <= new.items()
+            assert sorted(new.keys() - left.keys()) == ["charts/editions-per-month.png",
+                                                        "charts/editions-per-month.svg"]
+        else:
+            assert left == aside
+    assert tree_digest(out) == (new if stage == "after-swap" else old)
+    build_site(tiny, out, today=TODAY)
+    assert tree_digest(out) == new
+    assert leftovers(tiny) == []  # the next build removed what the killed one left
+
+
+@pytest.fixture
+def swaps(monkeypatch: pytest.MonkeyPatch) -> dict:
+    """Record each call of output.exchange (its paths, their inodes before and after, whether it
+    exchanged them), and the inodes of what the scratch folder holds right after each swap of
+    one site for another, before it is deleted (at the "after-swap" kill point)."""
+    seen: dict = {"exchanges": [], "aside": []}
+    real = output.exchange
+
+    def exchange(a: Path, b: Path) -> bool:
+        before = (a.stat().st_ino, b.stat().st_ino)
+        done = real(a, b)
+        seen["exchanges"].append({"paths": (a, b), "before": before, "done": done,
+                                  "after": (a.stat().st_ino, b.stat().st_ino) if done else None})
+        return done
+
+    def kill_point(stage: str) -> None:
+        if stage == "after-swap" and seen["exchanges"]:  # a swap of one site for another
+            scratch = seen["exchanges"][-1]["paths"][0].parent
+            seen["aside"].append([p.stat().st_ino for p in scratch.iterdir()])
+    monkeypatch.setattr(output, "exchange", exchange)
+    monkeypatch.setattr(output, "kill_point", kill_point)
+    return seen
+
+
+def test_the_new_site_is_exchanged_with_the_old_one(tiny: Path, tmp_path: Path,
+                                                     swaps: dict) -> None:
+    out = tiny / "public"
+    old, new = old_and_new_site(tiny, tmp_path)
+    old_tree = os.open(out, os.O_RDONLY | os.O_DIRECTORY)  # to see what becomes of it
+    try:
+        build_site(tiny, out, today=TODAY)
+        [call] = swaps["exchanges"]
+        built, target = call["paths"]
+        built_tree, published_tree = call["before"]
+        assert target == out and published_tree == os.fstat(old_tree).st_ino
+        assert call["done"] and call["after"] == (published_tree, built_tree)  # one exchange
+        assert swaps["aside"] == [[published_tree]]  # the old tree went aside whole
+        assert out.stat().st_ino == built_tree  # public/ is the folder built aside
+        assert os.fstat(old_tree).st_nlink == 0  # and the old tree is deleted
+    finally:
+        os.close(old_tree)
+    assert tree_digest(out) == new
+    assert leftovers(tiny) == []
+
+
+def failing_renameat2(code: int):
+    def renameat2(*args: object) -> int:
+        ctypes.set_errno(code)
+        return -1
+    return renameat2
+
+
+@pytest.mark.parametrize("cannot", [None, errno.EINVAL, errno.ENOSYS, errno.ENOTSUP],
+                         ids=["no renameat2", "EINVAL", "ENOSYS", "ENOTSUP"])
+def test_without_an_atomic_exchange_the_site_is_replaced_by_two_renames(
+        tiny: Path, tmp_path: Path, swaps: dict, monkeypatch: pytest.MonkeyPatch,
+        cannot: int | None) -> None:
+    # Not Linux, an old C library, or a file system without RENAME_EXCHANGE: the fallback.
+    monkeypatch.setattr(output, "_renameat2",
+                        lambda: None if cannot is None else failing_renameat2(cannot))
+    out = tiny / "public"
+    old, new = old_and_new_site(tiny, tmp_path)
+    old_tree = os.open(out, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        build_site(tiny, out, today=TODAY)
+        [call] = swaps["exchanges"]
+        assert not call["done"]
+        # Renamed aside whole (not deleted in place, which leaves public/ missing longer), then
+        # the folder built aside renamed to public/, then the old tree deleted.
+        assert swaps["aside"] == [[os.fstat(old_tree).st_ino]]
+        assert out.stat().st_ino == call["before"][0]
+        assert os.fstat(old_tree).st_nlink == 0
+    finally:
+        os.close(old_tree)
+    assert tree_digest(out) == new  # the whole new site, not part of it
+    assert leftovers(tiny) == []
+
+
+@pytest.mark.parametrize(("code", "message"), [
+    (errno.EPERM, "Operation not permitted"),
+    (errno.EBUSY, "Device or resource busy; the site is not replaced (is the folder a mount "
+                  "point? build into a folder inside it)")])
+def test_an_exchange_that_fails_otherwise_fails_the_build_and_keeps_the_site(
+        tiny: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, code: int,
+        message: str) -> None:
+    monkeypatch.setattr(output, "_renameat2", lambda: failing_renameat2(code))
+    out = tiny / "public"
+    old, _ = old_and_new_site(tiny, tmp_path)
+    with pytest.raises(OSError) as info:
+        build_site(tiny, out, today=TODAY)
+    assert (info.value.errno, info.value.strerror, info.value.filename) == (code, message, str(out))
+    assert tree_digest(out) == old
+    assert leftovers(tiny) == []
 
 
 def test_source_error_names_every_problem(tiny: Path, tmp_path: Path) -> None:

@@ -102,6 +102,7 @@ def build_full(root: Path, out: Path, today: dt.date, cache: Path | None, inputs
             editions = compose_editions(sources, dates, parts)
         files = site_files(sources, editions, charts, parts, memos["data-files"],
                            memos["edition-html"], templates=code.templates)
+        output.kill_point("after-render")
         with output.build_lock(out):
             scratch = output.scratch_dir(out)
             try:
@@ -128,6 +129,7 @@ def build_full(root: Path, out: Path, today: dt.date, cache: Path | None, inputs
                     kept_digests |= save_memo(
                         path, memos[name], files_dir if name == "data-files" else None,
                         **({} if files_apart_from is None else {"apart_from": files_apart_from}))
+                output.kill_point("before-swap")
                 output.swap_in(built, out, scratch)
                 charts.prune()
                 if templates is not None:

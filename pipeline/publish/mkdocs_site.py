@@ -12,7 +12,7 @@ from typing import Any
 
 from pipeline.paths import SITE_DIR
 from pipeline.problems import BuildError
-from pipeline.publish.output import DiskBody, link_unchanged, write_or_link
+from pipeline.publish.output import DiskBody, kill_point, link_unchanged, write_or_link
 from pipeline.render.drawing import Drawing
 
 
@@ -63,6 +63,7 @@ class _Publish:
         """Write the charts, after mkdocs built everything else: the drawer's workers draw them
         meanwhile (a cold build of the bundled sources waited 0.6 s for its charts before
         mkdocs could start). Nothing in mkdocs reads a chart's bytes before this."""
+        kill_point("mid-write")  # every page and static file written, no chart yet
         for dest, drawing, published in self.drawings:
             write_or_link(dest, drawing.result(), published)
 

@@ -16,6 +16,7 @@ import fcntl
 import hashlib
 import os
 import shutil
+import signal
 import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -70,6 +71,13 @@ def scratch_dir(out: Path) -> Path:
     return Path(tempfile.mkdtemp(prefix=scratch_prefix(out), dir=out.parent))
 
 
+def kill_point(stage: str) -> None:
+    # For tests/test_build.py only: BRIEF_KILL_AT=<stage> makes the build SIGKILL itself at that
+    # named moment, so a killed build is tested at each moment, not at a random one.
+    if os.environ.get("BRIEF_KILL_AT") == stage:
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
 def swap_in(built: Path, out: Path, scratch: Path) -> None:
     """Make `built` the new `out`; the old tree ends up in `scratch`, which is then removed.
     An OSError names `out` (a mount point cannot be replaced: EBUSY)."""
@@ -85,6 +93,7 @@ def swap_in(built: Path, out: Path, scratch: Path) -> None:
         raise OSError(err.errno, f"{err.strerror}; the site is not replaced (is the folder "
                       "a mount point? build into a folder inside it)" if err.errno == errno.EBUSY
                       else err.strerror, str(out)) from err
+    kill_point("after-swap")
     shutil.rmtree(scratch, ignore_errors=True)
 
 
