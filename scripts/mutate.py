@@ -35,6 +35,10 @@ LOG = REPO / "mutants" / "run.log"
 MAX_FRAMES = 5
 """A test judges a function it reaches through at most this many frames of the package."""
 
+UNJUDGED = ("not checked", "check was interrupted by user", "skipped")
+"""Statuses of mutants no test run judged."""
+
+
 @dataclass(frozen=True)
 class Mutant:
     name: str  # mutmut's: pipeline.tables.cost.x_blend__mutmut_3
@@ -122,7 +126,7 @@ def change_of(mutant: Mutant) -> tuple[int, str, str]:
 def equivalents() -> list[dict]:
     if not EQUIVALENTS.exists():
         return []
-    return tomllib.loads(EQUIVALENTS.read_text())["equivalent"]
+    return tomllib.loads(EQUIVALENTS.read_text()).get("equivalent", [])
 
 
 def matching_equivalent(mutant: Mutant, before: str, after: str, known: list[dict]) -> dict | None:
@@ -149,7 +153,7 @@ def report(mutants: list[Mutant], wall_s: float | None) -> str:
                 judged.append((mutant, line_no, before, after, entry["why"]))
                 continue
             survivors.append((mutant, line_no, before, after))
-        counts[status] += 1
+        counts["not checked" if status in UNJUDGED else status] += 1
     total = Counter()
     for module in sorted(by_module):
         counts = by_module[module]
@@ -158,9 +162,12 @@ def report(mutants: list[Mutant], wall_s: float | None) -> str:
     lines = ["# Mutation testing: results of `make mutate`", ""]
     if wall_s is not None:
         lines += [f"Wall time of the run: {wall_s / 60:.1f} min.", ""]
-    lines += ["Kill ratio = (killed + timed out) / (made − equivalent).", "",
-              "| module | made | killed | timed out | survived | not covered | equivalent | kill ratio |",
-              "|---|---:|---:|---:|---:|---:|---:|---:|", *rows, _row("**all**", total), ""]
+    lines += ["Kill ratio = (killed + timed out) / (made − equivalent − not checked).",
+              "Mutants a run did not reach (interrupted, or left for a later run) are not checked and"
+              " count in no ratio.", "",
+              "| module | made | killed | timed out | survived | not covered | equivalent | not checked "
+              "| kill ratio |",
+              "|---|---:|---:|---:|---:|---:|---:|---:|---:|", *rows, _row("**all**", total), ""]
     lines += ["## Survivors", ""]
     for mutant, line_no, before, after in sorted(survivors, key=lambda s: (s[0].module, s[1])):
         lines.append(f"- `{mutant.module}:{line_no}` ({mutant.status}, `{mutant.name}`): "
@@ -175,9 +182,9 @@ def report(mutants: list[Mutant], wall_s: float | None) -> str:
 
 def _row(module: str, counts: Counter) -> str:
     detected = counts["killed"] + counts["timeout"]
-    judged = counts["made"] - counts["equivalent"]
+    judged = counts["made"] - counts["equivalent"] - sum(counts[k] for k in UNJUDGED)
     ratio = f"{100 * detected / judged:.1f} %" if judged else "–"
-    kinds = ("made", "killed", "timeout", "survived", "no tests", "equivalent")
+    kinds = ("made", "killed", "timeout", "survived", "no tests", "equivalent", "not checked")
     cells = [module, *(counts[kind] for kind in kinds), ratio]
     return "| " + " | ".join(str(cell) for cell in cells) + " |"
 
