@@ -6,6 +6,7 @@ import csv
 import hashlib
 import io
 import os
+import re
 import shutil
 import textwrap
 import zipfile
@@ -19,6 +20,15 @@ REPO = Path(__file__).resolve().parents[1]
 # BRIEF_REAL_DATA: set by scripts/mutate.py, whose copy of the repo sits one folder deeper (mutants/).
 REAL_DATA = Path(os.environ.get("BRIEF_REAL_DATA") or REPO.parent / "shared" / "data" / "real")
 IN_CI = os.environ.get("CI") == "true"
+
+
+def pytest_make_parametrize_id(config: pytest.Config, val: object, argname: str) -> str | None:
+    """Ids of string parameters in plain characters: a test id must survive being given back on
+    a command line (`make mutate` re-runs tests by id), and a hostile string's control
+    characters, brackets or `::` would not."""
+    if not isinstance(val, str):
+        return None
+    return re.sub(r"[^A-Za-z0-9_.,@%+=-]", "_", val.encode("unicode_escape").decode())[:80] or "empty"
 
 
 @pytest.fixture(scope="session")
