@@ -23,6 +23,8 @@ from pipeline.models.sourced import Sourced
 from pipeline.normalize.fx import table_from_eur_rates
 from pipeline.render import prices_page
 from pipeline.render.prices_page import prices_page_md
+from pipeline.tables.cost import day_end
+from pipeline.tables.quotes import quotes
 
 UTC = dt.UTC
 SRC = {"source_url": "https://example.com/pricing", "checked": "2026-01-01"}
@@ -256,3 +258,47 @@ def test_edition_chart_is_its_date_with_the_moves_of_its_window() -> None:
                                                     day("2026-03-20"), top=1)
     assert quiet.categories == ("Acme gamma",) and quiet.series[1].values == (1.333,)
 
+
+def flat(model: str, price: float, start: str = "2026-01-01", end: str | None = None) -> dict:
+    """A record whose input and output cost `price` a Mtok: its 3:1 blend is `price` too."""
+    doc = {"model": model, "from": start, "prices": [{"meter": "input", "price": price},
+                                                     {"meter": "output", "price": price}], **SRC}
+    return doc | ({"to": end} if end else {})
+
+
+# Eleven models in an order that is not their price order; m2 and m10 moved on 03-01.
+MANY = {"many": Sourced(PriceFile.model_validate({"provider": "many", "name": "Many", "lists": [
+    {"currency": "USD", "records": [
+        flat("m1", 6), flat("m2", 0.001, end="2026-03-01"), flat("m2", 0.5, "2026-03-01"),
+        flat("m3", 2), flat("m4", 9), flat("m5", 1), flat("m6", 5), flat("m7", 8), flat("m8", 3),
+        flat("m9", 4), flat("m10", 10, end="2026-03-01"), flat("m10", 7, "2026-03-01"),
+        flat("m0", 0.001)]}]}), "sources/prices/many.yaml")}
+
+
+def test_edition_chart_ranks_cheapest_first_and_adds_the_moves_outside_its_top() -> None:
+    # Million tokens per USD at the end of 03-20 is 1 / price: m0 1000 (0.001), m2 2 (0.5), m5 1,
+    # m3 0.5, m8 0.333, m9 0.25, m6 0.2, m1 0.167 (1/6), then m10 0.143 (1/7), m7 0.125, m4 0.111.
+    alone = compose_prices_page.cheapest_chart_spec(MANY, RATES, CHAT, day("2026-03-20"))
+    assert alone.categories == ("Many m0", "Many m2", "Many m5", "Many m3", "Many m8", "Many m9",
+                                "Many m6", "Many m1")  # the top 8 by default, no window: no moves
+    assert alone.series == (compose_prices_page.ChartSeries(
+        "Million tokens per USD", (1000.0, 2.0, 1.0, 0.5, 0.333, 0.25, 0.2, 0.167)),)
+    assert (alone.name, alone.since) == ("tokens-per-dollar-chat-3-1-2026-03-20", "")
+    assert (alone.x_label, alone.y_label, alone.unit) == (
+        "Model", "Million tokens per USD, blended", "million tokens per USD")
+    # The top 2, then the models outside it whose blend moved since 02-09: m2 (in the top, once)
+    # and m10; each with its figure on 02-09: m2 1000 (0.001), m10 0.1 (1/10).
+    window = compose_prices_page.cheapest_chart_spec(MANY, RATES, CHAT, day("2026-03-20"),
+                                                     day("2026-02-09"), top=2)
+    assert window.categories == ("Many m0", "Many m2", "Many m10")
+    assert window.series == (
+        compose_prices_page.ChartSeries("Million tokens per USD", (1000.0, 2.0, 0.143)),
+        compose_prices_page.ChartSeries("Million tokens per USD at the window start",
+                                        (1000.0, 1000.0, 0.1)))
+    # A table already computed is what the chart is read from: the files are not read again.
+    table = quotes(MANY, RATES, [CHAT], [day_end(day("2026-02-09")), day_end(day("2026-03-20"))])
+    assert compose_prices_page.cheapest_chart_spec({}, RATES, CHAT, day("2026-03-20"),
+                                                   day("2026-02-09"), top=2, table=table) == window
+    # Fewer priced models than the top: all of them.
+    few = compose_prices_page.cheapest_chart_spec(FILES, RATES, CHAT, day("2026-03-20"), top=5)
+    assert few.categories == ("Acme gamma", "Acme alpha", "Acme beta")
