@@ -399,3 +399,36 @@ def test_history_of_a_yuan_list_in_dollars_with_a_gap_where_no_blend_comes() -> 
     assert label == "Y c1" and [at.date() for at, _ in points] == [
         day("2026-01-05"), day("2026-02-01"), day("2026-03-01")]
     assert [v for _, v in points[:2]] == pytest.approx([8 / 7, 16 / 7]) and math.isnan(points[2][1])
+
+
+def test_hour_of_week_has_the_models_whose_price_varies_in_the_week() -> None:
+    # A minute-long window at 13:30: the hour of 13:00 is read at its middle.
+    peak = [{"name": "peak", "tier": "peak", "timezone": "UTC",
+             "spans": [{"start": "09:00", "end": "12:00"}]},
+            {"name": "short", "tier": "off-peak", "timezone": "UTC",
+             "spans": [{"start": "13:30", "end": "13:31"}]}]
+    windowed = {"w": Sourced(PriceFile.model_validate({"provider": "w", "name": "W", "lists": [
+        {"currency": "USD", "records": [flat("plain", 1)]},
+        {"currency": "CNY", "windows": peak, "records": [
+            # Peak input 2, short 0.5, else 1; its output does not vary.
+            {"model": "p", "from": "2026-01-01", "prices": [
+                {"meter": "input", "price": 1}, {"meter": "input", "price": 2, "window": "peak"},
+                {"meter": "input", "price": 0.5, "window": "short"},
+                {"meter": "output", "price": 4}], **SRC},
+            # Priced from Wednesday 2026-03-04 on, 09:00 peak included.
+            {"model": "late", "from": "2026-03-04", "prices": [
+                {"meter": "input", "price": 3}, {"meter": "input", "price": 5, "window": "peak"}],
+             **SRC},
+            flat("flat", 7)]}]}), "sources/prices/w.yaml")}
+    week = compose_prices_page.hour_of_week(windowed, day("2026-03-02"))
+    assert week.meter == "input"
+    # 168 hours from Monday 00:00 UTC: 09:00-11:59 of each day are peak.
+    p = tuple(2.0 if h % 24 in (9, 10, 11) else 0.5 if h % 24 == 13 else 1.0 for h in range(168))
+    late = tuple(math.nan if h < 48 else 5.0 if h % 24 in (9, 10, 11) else 3.0 for h in range(168))
+    ((p_label, p_values), (late_label, late_values)) = week.lines
+    assert (p_label, p_values) == ("p (CNY)", p)
+    assert late_label == "late (CNY)" and all(
+        (math.isnan(a) and math.isnan(b)) or a == b for a, b in zip(late_values, late, strict=True))
+    # The output of p is the same all week; a meter nobody prices: no lines.
+    assert compose_prices_page.hour_of_week(windowed, day("2026-03-02"), "output").lines == ()
+    assert compose_prices_page.hour_of_week(windowed, day("2026-03-02"), "cache_write").lines == ()
