@@ -23,6 +23,8 @@ from pipeline.models.sourced import Sourced
 from pipeline.normalize.fx import table_from_eur_rates
 from pipeline.render import prices_page
 from pipeline.render.prices_page import prices_page_md
+from pipeline.tables.cost import day_end
+from pipeline.tables.quotes import quotes
 
 UTC = dt.UTC
 SRC = {"source_url": "https://example.com/pricing", "checked": "2026-01-01"}
@@ -256,3 +258,177 @@ def test_edition_chart_is_its_date_with_the_moves_of_its_window() -> None:
                                                     day("2026-03-20"), top=1)
     assert quiet.categories == ("Acme gamma",) and quiet.series[1].values == (1.333,)
 
+
+def flat(model: str, price: float, start: str = "2026-01-01", end: str | None = None) -> dict:
+    """A record whose input and output cost `price` a Mtok: its 3:1 blend is `price` too."""
+    doc = {"model": model, "from": start, "prices": [{"meter": "input", "price": price},
+                                                     {"meter": "output", "price": price}], **SRC}
+    return doc | ({"to": end} if end else {})
+
+
+# Eleven models in an order that is not their price order; m2 and m10 moved on 03-01.
+MANY = {"many": Sourced(PriceFile.model_validate({"provider": "many", "name": "Many", "lists": [
+    {"currency": "USD", "records": [
+        flat("m1", 6), flat("m2", 0.001, end="2026-03-01"), flat("m2", 0.5, "2026-03-01"),
+        flat("m3", 2), flat("m4", 9), flat("m5", 1), flat("m6", 5), flat("m7", 8), flat("m8", 3),
+        flat("m9", 4), flat("m10", 10, end="2026-03-01"), flat("m10", 7, "2026-03-01"),
+        flat("m0", 0.001)]}]}), "sources/prices/many.yaml")}
+
+
+def test_edition_chart_ranks_cheapest_first_and_adds_the_moves_outside_its_top() -> None:
+    # Million tokens per USD at the end of 03-20 is 1 / price: m0 1000 (0.001), m2 2 (0.5), m5 1,
+    # m3 0.5, m8 0.333, m9 0.25, m6 0.2, m1 0.167 (1/6), then m10 0.143 (1/7), m7 0.125, m4 0.111.
+    alone = compose_prices_page.cheapest_chart_spec(MANY, RATES, CHAT, day("2026-03-20"))
+    assert alone.categories == ("Many m0", "Many m2", "Many m5", "Many m3", "Many m8", "Many m9",
+                                "Many m6", "Many m1")  # the top 8 by default, no window: no moves
+    assert alone.series == (compose_prices_page.ChartSeries(
+        "Million tokens per USD", (1000.0, 2.0, 1.0, 0.5, 0.333, 0.25, 0.2, 0.167)),)
+    assert (alone.name, alone.since) == ("tokens-per-dollar-chat-3-1-2026-03-20", "")
+    assert (alone.x_label, alone.y_label, alone.unit) == (
+        "Model", "Million tokens per USD, blended", "million tokens per USD")
+    # The top 2, then the models outside it whose blend moved since 02-09: m2 (in the top, once)
+    # and m10; each with its figure on 02-09: m2 1000 (0.001), m10 0.1 (1/10).
+    window = compose_prices_page.cheapest_chart_spec(MANY, RATES, CHAT, day("2026-03-20"),
+                                                     day("2026-02-09"), top=2)
+    assert window.categories == ("Many m0", "Many m2", "Many m10")
+    assert window.series == (
+        compose_prices_page.ChartSeries("Million tokens per USD", (1000.0, 2.0, 0.143)),
+        compose_prices_page.ChartSeries("Million tokens per USD at the window start",
+                                        (1000.0, 1000.0, 0.1)))
+    # A table already computed is what the chart is read from: the files are not read again.
+    table = quotes(MANY, RATES, [CHAT], [day_end(day("2026-02-09")), day_end(day("2026-03-20"))])
+    assert compose_prices_page.cheapest_chart_spec({}, RATES, CHAT, day("2026-03-20"),
+                                                   day("2026-02-09"), top=2, table=table) == window
+    # Fewer priced models than the top: all of them.
+    few = compose_prices_page.cheapest_chart_spec(FILES, RATES, CHAT, day("2026-03-20"), top=5)
+    assert few.categories == ("Acme gamma", "Acme alpha", "Acme beta")
+
+
+# Two providers whose names sort unlike their models, and two models of one price listed
+# against their order: rows of one price go by provider name, then model.
+TIES = {"zed": Sourced(PriceFile.model_validate({"provider": "zed", "name": "Able", "lists": [
+            {"currency": "USD", "records": [flat("b", 2)]}]}), "sources/prices/zed.yaml"),
+        "acme": Sourced(PriceFile.model_validate({"provider": "acme", "name": "Zulu", "lists": [
+            {"currency": "USD", "records": [flat("y", 2), flat("a", 2), flat("x", 1)]}]}),
+            "sources/prices/acme.yaml")}
+
+
+def test_current_rows_cheapest_first_then_by_provider_and_model() -> None:
+    as_of = day("2026-03-20")
+    rows = compose_prices_page.current_rows(TIES, RATES, CHAT, as_of)
+    # Blends 1 (x) and 2 (the rest): 1,000,000 and 500,000 tokens per USD; a dollar list's
+    # figures carry the record's own day as their fixing.
+    assert [r[:6] for r in rows] == [
+        ("Zulu", "x", "USD", 1.0, 1e6, day("2026-01-01")), ("Able", "b", "USD", 2.0, 5e5, day("2026-01-01")),
+        ("Zulu", "a", "USD", 2.0, 5e5, day("2026-01-01")), ("Zulu", "y", "USD", 2.0, 5e5, day("2026-01-01"))]
+    assert [r[6].record.model for r in rows] == ["x", "b", "a", "y"]
+    # A table already computed is what they are read from.
+    table = quotes(TIES, RATES, [CHAT], [day_end(as_of)])
+    assert compose_prices_page.current_rows({}, RATES, CHAT, as_of, table) == rows
+    assert compose_prices_page.current_tables({}, RATES, [CHAT], as_of, table) == {"chat-3-1": rows}
+    assert compose_prices_page.current_tables(TIES, RATES, [CHAT], as_of) == {"chat-3-1": rows}
+    # With a yuan list, converted at the rates given (gamma 0.75 USD, alpha 1.4, beta 3.5).
+    assert [r[1] for r in compose_prices_page.current_rows(FILES, RATES, CHAT, as_of)] == [
+        "gamma", "alpha", "beta"]
+    assert [r[1] for r in current_tables(FILES, RATES, [CHAT], as_of)["chat-3-1"]] == [
+        "gamma", "alpha", "beta"]
+
+
+def test_cheapest_chart_has_the_top_per_profile_most_last() -> None:
+    as_of = day("2026-03-20")
+    # Million tokens per USD is 1 / blend (module MANY above): the top 3 m0, m2, m5, drawn
+    # bottom up. Input only: the same prices, so the same bars.
+    inputs = WorkloadProfile(id="input", title="input only", input_share=1.0)
+    chart = compose_prices_page.cheapest(MANY, RATES, [CHAT, inputs], as_of, top=3)
+    assert [(title, [label for label, _ in bars]) for title, bars in chart.panels] == [
+        ("chat", ["Many m5", "Many m2", "Many m0"]), ("input only", ["Many m5", "Many m2", "Many m0"])]
+    assert chart.panels[0][1][:2] == (("Many m5", 1.0), ("Many m2", 2.0))  # 1e6 / 1e6, 2e6 / 1e6
+    assert chart.panels[0][1][2][1] == pytest.approx(1000.0)
+    # gamma 1 / 0.75 = 1.333, alpha 1 / 1.4 = 0.714, beta 1 / 3.5 = 0.286 (a yuan list converted).
+    (title, bars), = compose_prices_page.cheapest(FILES, RATES, [CHAT], as_of).panels
+    assert [label for label, _ in bars] == ["Acme beta", "Acme alpha", "Acme gamma"]
+    assert [v for _, v in bars] == pytest.approx([1 / 3.5, 1 / 1.4, 1 / 0.75])
+    assert len(compose_prices_page.cheapest(MANY, RATES, [CHAT], as_of).panels[0][1]) == 8
+    current = current_tables(MANY, RATES, [CHAT, inputs], as_of)
+    assert compose_prices_page.cheapest({}, RATES, [CHAT, inputs], as_of, 3, current) == chart
+
+
+def history_file() -> dict:
+    """Thirteen models whose price changed, h06 the longest ago (its last point, an end, on
+    01-20); h09's second point is the earliest change (01-05) but its last, an end, the latest
+    (03-15); q has a gap between its records."""
+    changes = {i: f"2026-02-{10 + i:02d}" for i in range(13)}
+    records = []
+    for i in range(13):
+        if i == 6:
+            records += [flat("h06", 1, end="2026-01-10"), flat("h06", 3, "2026-01-10", "2026-01-20")]
+        elif i == 9:
+            records += [flat("h09", 1, end="2026-01-05"), flat("h09", 3, "2026-01-05", "2026-03-15")]
+        else:
+            records += [flat(f"h{i:02d}", 1, end=changes[i]), flat(f"h{i:02d}", 2 + i, changes[i])]
+    records += [flat("q", 1, end="2026-02-01"), flat("q", 2, "2026-03-01")]
+    return {"hist": Sourced(PriceFile.model_validate({"provider": "hist", "name": "H", "lists": [
+        {"currency": "USD", "records": records}]}), "sources/prices/hist.yaml")}
+
+
+def test_history_keeps_the_twelve_models_changed_most_recently_and_draws_gaps() -> None:
+    history = compose_prices_page.price_history(history_file(), RATES, CHAT, day("2026-03-31"))
+    assert history.title == "Blended price of the models whose price changed, chat"
+    # Fourteen lines; the two whose last point is oldest go: h06 (01-20) and h00 (02-10).
+    assert [label for label, _ in history.lines] == [
+        *(f"H h{i:02d}" for i in (1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12)), "H q"]
+    q = dict(history.lines)["H q"]
+    utc = dt.UTC
+    assert [at for at, _ in q] == [dt.datetime(2026, 1, 1, tzinfo=utc), dt.datetime(2026, 2, 1, tzinfo=utc),
+                                   dt.datetime(2026, 3, 1, tzinfo=utc)]
+    assert q[0][1] == 1 and math.isnan(q[1][1]) and q[2][1] == 2
+    # By 02-09 no price has changed; beta's record, after the end, stops the walk of its model.
+    early = compose_prices_page.price_history(FILES, RATES, CHAT, day("2026-02-09"))
+    assert early.lines == ()
+
+
+def test_history_of_a_yuan_list_in_dollars_with_a_gap_where_no_blend_comes() -> None:
+    # 8 then 16 yuan at 1.2 / 8.4 = 1/7 USD a yuan (the rate of 01-02): 8/7, 16/7; then cached input
+    # only, which gives no blend.
+    yuan = {"yuan": Sourced(PriceFile.model_validate({"provider": "yuan", "name": "Y", "lists": [
+        {"currency": "CNY", "records": [
+            flat("c1", 8, "2026-01-05", "2026-02-01"), flat("c1", 16, "2026-02-01", "2026-03-01"),
+            {"model": "c1", "from": "2026-03-01", "prices": [{"meter": "cached_input", "price": 1}],
+             **SRC}]}]}), "sources/prices/yuan.yaml")}
+    ((label, points),) = compose_prices_page.price_history(yuan, RATES, CHAT, day("2026-03-31")).lines
+    assert label == "Y c1" and [at.date() for at, _ in points] == [
+        day("2026-01-05"), day("2026-02-01"), day("2026-03-01")]
+    assert [v for _, v in points[:2]] == pytest.approx([8 / 7, 16 / 7]) and math.isnan(points[2][1])
+
+
+def test_hour_of_week_has_the_models_whose_price_varies_in_the_week() -> None:
+    # A minute-long window at 13:30: the hour of 13:00 is read at its middle.
+    peak = [{"name": "peak", "tier": "peak", "timezone": "UTC",
+             "spans": [{"start": "09:00", "end": "12:00"}]},
+            {"name": "short", "tier": "off-peak", "timezone": "UTC",
+             "spans": [{"start": "13:30", "end": "13:31"}]}]
+    windowed = {"w": Sourced(PriceFile.model_validate({"provider": "w", "name": "W", "lists": [
+        {"currency": "USD", "records": [flat("plain", 1)]},
+        {"currency": "CNY", "windows": peak, "records": [
+            # Peak input 2, short 0.5, else 1; its output does not vary.
+            {"model": "p", "from": "2026-01-01", "prices": [
+                {"meter": "input", "price": 1}, {"meter": "input", "price": 2, "window": "peak"},
+                {"meter": "input", "price": 0.5, "window": "short"},
+                {"meter": "output", "price": 4}], **SRC},
+            # Priced from Wednesday 2026-03-04 on, 09:00 peak included.
+            {"model": "late", "from": "2026-03-04", "prices": [
+                {"meter": "input", "price": 3}, {"meter": "input", "price": 5, "window": "peak"}],
+             **SRC},
+            flat("flat", 7)]}]}), "sources/prices/w.yaml")}
+    week = compose_prices_page.hour_of_week(windowed, day("2026-03-02"))
+    assert week.meter == "input"
+    # 168 hours from Monday 00:00 UTC: 09:00-11:59 of each day are peak.
+    p = tuple(2.0 if h % 24 in (9, 10, 11) else 0.5 if h % 24 == 13 else 1.0 for h in range(168))
+    late = tuple(math.nan if h < 48 else 5.0 if h % 24 in (9, 10, 11) else 3.0 for h in range(168))
+    ((p_label, p_values), (late_label, late_values)) = week.lines
+    assert (p_label, p_values) == ("p (CNY)", p)
+    assert late_label == "late (CNY)" and all(
+        (math.isnan(a) and math.isnan(b)) or a == b for a, b in zip(late_values, late, strict=True))
+    # The output of p is the same all week; a meter nobody prices: no lines.
+    assert compose_prices_page.hour_of_week(windowed, day("2026-03-02"), "output").lines == ()
+    assert compose_prices_page.hour_of_week(windowed, day("2026-03-02"), "cache_write").lines == ()

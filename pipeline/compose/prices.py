@@ -100,19 +100,17 @@ def price_figures(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
         best = table.cheapest(end, profile)
         if best and best.usd_per_mtok is not None and best.tokens_per_usd is not None:
             q = best.quoted
-            fx_date = best.fx_date.isoformat() if best.fx_date else ""
             figures.append(Figure(
                 label=f"Cheapest tokens per dollar, {profile.title}",
                 text_md=(f"{q.sourced.model.name} {q.record.model}: {three_figures(best.tokens_per_usd)} "
                          f"tokens per US dollar ({money(best.usd_per_mtok, 'USD', computed=True)} per Mtok "
                          "blended" + (f", from the {q.plist.currency} list at the ECB rate of "
-                                      f"{fx_date}" if q.plist.currency != "USD" else "")
+                                      f"{best.fx_date}" if q.plist.currency != "USD" else "")
                          + ")."),
                 citations=(citation(q.sourced, q.plist, q.record),),
                 id=f"cheapest-{profile.id}"))
     if profiles:
-        figures.append(_blend_moves_figure(table, profiles[0], start, end, previous,
-                                           listed=bool(groups)))
+        figures.append(_blend_moves_figure(table, profiles[0], start, end, listed=bool(groups)))
     return figures
 
 
@@ -153,14 +151,14 @@ def _list_figure(provider: str, sourced: Sourced[PriceFile], currency: str, mode
 
 
 def _blend_moves_figure(table: Quotes, profile: WorkloadProfile, start: dt.datetime,
-                        end: dt.datetime, previous: dt.date | None, listed: bool) -> Figure:
+                        end: dt.datetime, listed: bool) -> Figure:
     """Return the figure of the blended prices that moved over the window, biggest move first,
     with how many of the tracked models moved (a median of mostly unmoved models hid them).
     `listed`: the window has price moves of its own figures."""
     found = table.blend_moves(start, end, profile)
     moved = sorted(((new / old - 1, old, new, q) for old, new, q in found if new != old),
                    key=lambda m: (-abs(m[0]), m[3].provider, m[3].record.model))
-    since = previous.isoformat() if previous else start.date().isoformat()
+    since = start.date().isoformat()  # the previous edition's date, or a week back
     if not moved:
         why = (": the moves above are in lists or tiers that no blend quotes" if listed else "")
         return Figure(label=f"Blended prices since {since}",

@@ -202,9 +202,7 @@ def cheapest_chart_spec(files: Mapping[str, Sourced[PriceFile]], rates: RateTabl
         return sorted(index.tolist(), key=lambda i: (usd[i], table.records[rids[i]].sourced.model.name,
                                                      table.records[rids[i]].record.model))
 
-    # Every row as cheap as the top-th, ties included, is a candidate for the top.
-    bound = np.sort(usd)[top - 1] if len(usd) >= top else np.inf
-    first = ranked(np.flatnonzero(usd <= bound))[:top]
+    first = ranked(np.arange(len(usd)))[:top]
     rest = np.setdiff1d(np.flatnonzero(moved), first)
     shown = first + ranked(rest)[:EDITION_CHART_MOVED]
     names = [f"{table.records[rids[i]].sourced.model.name} {table.records[rids[i]].record.model}"
