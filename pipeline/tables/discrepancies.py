@@ -53,8 +53,9 @@ def curated_periods(files: Mapping[str, Sourced[PriceFile]]) -> pd.DataFrame:
                 continue
             for record in plist.records:
                 for p in record.prices:
+                    # (A curated cache lifetime is only on cache_write, not one of METERS.)
                     if (p.meter in METERS and p.window is None and p.context_above_tokens == 0
-                            and p.mode == "realtime" and p.ttl_minutes in (None, 5)):
+                            and p.mode == "realtime"):
                         rows.append((provider, record.model, p.meter, per_mtok(p.price, plist.unit),
                                      record.from_, record.to, source, str(record.source_url)))
     table = pd.DataFrame(rows, columns=PERIOD_COLUMNS)
