@@ -61,7 +61,9 @@ def curated_periods(files: Mapping[str, Sourced[PriceFile]]) -> pd.DataFrame:
     table = pd.DataFrame(rows, columns=PERIOD_COLUMNS)
     for column in ("start", "end"):
         table[column] = pd.to_datetime(table[column], utc=True).astype(INSTANT)
-    return table.drop_duplicates([*KEY, "start"], keep="last")
+    # A record listing one meter twice: the first, the price the Market page quotes
+    # (tables.cost.tier_price).
+    return table.drop_duplicates([*KEY, "start"])
 
 
 def catalogue_periods(history: pd.DataFrame, source: str, url: str) -> pd.DataFrame:
