@@ -58,6 +58,7 @@ def test_the_moves_of_a_history_are_read_off_its_periods_in_time_order():
         ("a", "new", None, 1.0, T2), ("b", "cut", 2.0, 1.5, T2), ("d", "removed", 1.0, None, T2),
         ("c", "removed", 3.0, None, T3), ("d", "new", None, 4.0, T3)]
     assert set(got["catalogue"]) == {"cat"} and set(got["provider"]) == {"acme"}
+    assert list(got.index) == [0, 1, 2, 3, 4]
     # Prices are numbers, NaN for none, so a caller can take the size of a move.
     assert (got["old_usd_per_mtok"].dtype, got["new_usd_per_mtok"].dtype) == ("float64", "float64")
     # From the first whole snapshot (T3) on, a is where its history starts; d came back.
