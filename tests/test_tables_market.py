@@ -296,6 +296,9 @@ def test_a_catalogue_window_is_off_peak_unless_dearer_and_shares_the_week_by_its
         p("d", "input", 0.5, window_utc=night, mode="batch"),  # batch: not a tier
         p("d", "input", 3.0, window_utc=night, from_date=dt.date(2026, 1, 1)),  # listed second
         *priced("w", (t(6), t(6)), input=1.0, output=2.0),  # ends where it starts: all day
+        # All day too, the rest of it (no time) without an input price: that does not matter.
+        p("w2", "output", 4.0), p("w2", "input", 1.0, window_utc=(t(6), t(6))),
+        p("w2", "output", 2.0, window_utc=(t(6), t(6))),
         *priced("o", (t(0), t(16)), input=1.0, output=2.0),  # 960 + 720 min: overlap
         *priced("o", (t(8), t(20)), input=3.0, output=6.0),
         *priced("n", afternoon, output=6.0),  # no input price: dearer by output, peak
@@ -310,7 +313,7 @@ def test_a_catalogue_window_is_off_peak_unless_dearer_and_shares_the_week_by_its
         # The night (input 1.0 < 2.0) is off-peak, a third of the week; cache hits at the
         # rest of the day's 0.2 in both; the first listed night input, 1.0, not 3.0.
         "d": (1.0, 0.2, 4.0, 2.0, 0.2, 8.0, 1 / 3),
-        "w": (1.0, nan, 2.0, nan, nan, nan, 1.0),
+        "w": (1.0, nan, 2.0, nan, nan, nan, 1.0), "w2": (1.0, nan, 2.0, nan, nan, nan, 1.0),
         "o": (nan,) * 7,
         # The afternoon bills input at the rest's 2.0; the rest (3/4) is off-peak.
         "n": (2.0, nan, 4.0, 2.0, nan, 6.0, 0.75),
