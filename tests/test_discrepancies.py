@@ -69,3 +69,102 @@ def test_exactly_five_percent_agrees_ends_after_the_page_are_open_and_case_is_on
     # 2.10 against 2.00 is 5 %, not more; both GLM periods end after day 20: still open then.
     assert [(r.model, r.days, r.ongoing, r.until) for r in found.itertuples()] == [
         ("GLM-5.2", 20.0, True, day(20))]
+
+
+def test_curated_periods_are_the_base_prices_of_the_usd_lists_per_million_tokens():
+    from pipeline.models.prices import PriceFile
+    from pipeline.models.sourced import Sourced
+    from pipeline.tables.cost import tier_price
+    from pipeline.tables.discrepancies import curated_periods
+
+    def record(start: str, end: str | None, prices: list[dict]) -> dict:
+        r = {"model": "m", "from": start, "source_url": f"https://acme.example/{start}",
+             "checked": start[:10], "prices": prices}
+        return r | ({"to": end} if end else {})
+
+    night = {"name": "night", "tier": "off-peak", "timezone": "UTC",
+             "spans": [{"start": "00:00", "end": "06:00"}]}
+    acme = PriceFile.model_validate({"provider": "acme", "name": "Acme", "lists": [
+        # Another currency, before the USD list: an exchange rate is not a disagreement.
+        {"currency": "EUR", "records": [record("2026-01-01", None, [{"meter": "input",
+                                                                        "price": 9.0}])]},
+        {"currency": "USD", "unit": "per_1k_tokens", "windows": [night], "records": [
+            record("2026-01-01", "2026-03-01", [
+                {"meter": "input", "price": 0.002}, {"meter": "output", "price": 0.008},
+                {"meter": "cached_input", "price": 0.0005},
+                # Not the base price: none of these is compared.
+                {"meter": "cache_write", "price": 0.003},
+                {"meter": "input", "price": 0.001, "window": "night"},
+                {"meter": "input", "price": 0.004, "context_above_tokens": 200_000},
+                {"meter": "input", "price": 0.0011, "mode": "batch"}]),
+            record("2026-03-01T12:00:00Z", None, [{"meter": "input", "price": 0.001}])]}]})
+    # Output listed twice: the first counts, as the Market page quotes it (tier_price).
+    zeta = PriceFile.model_validate({"provider": "zeta", "name": "Zeta", "lists": [
+        {"currency": "USD", "records": [
+            record("2026-02-01", None, [{"meter": "output", "price": 3.0},
+                                        {"meter": "output", "price": 5.0}])]}]})
+    got = curated_periods({"zeta": Sourced(zeta, "sources/prices/zeta.yaml"),
+                           "acme": Sourced(acme, "sources/prices/acme.yaml")})
+    assert list(got.columns) == PERIOD_COLUMNS
+    assert (str(got["start"].dtype), str(got["end"].dtype)) == ("datetime64[ns, UTC]",) * 2
+    ts = lambda text: pd.Timestamp(text, tz="UTC")  # noqa: E731
+    # Per 1k tokens times 1,000: 0.002 → 2.0 USD per Mtok.
+    assert [(r.provider, r.model, r.meter, r.usd_per_mtok, r.start,
+             None if pd.isna(r.end) else r.end, r.source, r.source_url)
+            for r in got.itertuples()] == [
+        ("acme", "m", "input", 2.0, ts("2026-01-01"), ts("2026-03-01"), "Acme (curated)",
+         "https://acme.example/2026-01-01"),
+        ("acme", "m", "output", 8.0, ts("2026-01-01"), ts("2026-03-01"), "Acme (curated)",
+         "https://acme.example/2026-01-01"),
+        ("acme", "m", "cached_input", 0.5, ts("2026-01-01"), ts("2026-03-01"), "Acme (curated)",
+         "https://acme.example/2026-01-01"),
+        ("acme", "m", "input", 1.0, ts("2026-03-01T12:00"), None, "Acme (curated)",
+         "https://acme.example/2026-03-01T12:00:00Z"),
+        ("zeta", "m", "output", 3.0, ts("2026-02-01"), None, "Zeta (curated)",
+         "https://acme.example/2026-02-01")]
+    zeta_list = zeta.lists[0]
+    assert tier_price(zeta_list, zeta_list.records[0], "output", None) == 3.0
+    # No file, or only open records: still instants, so they compare with a catalogue's.
+    for none in (curated_periods({}), curated_periods({"zeta": Sourced(zeta, "zeta.yaml")})):
+        assert list(none.columns) == PERIOD_COLUMNS
+        assert (str(none["start"].dtype), str(none["end"].dtype)) == ("datetime64[ns, UTC]",) * 2
+
+
+def test_catalogue_periods_run_from_the_snapshot_that_showed_a_price_within_its_dates():
+    from pipeline.tables.catalogue_history import COLUMNS
+    from pipeline.tables.discrepancies import catalogue_periods
+
+    def row(model: str, meter: str, usd: float, first_seen: str, gone_seen: str = "",
+            from_date: str = "", to_date: str = "", mode: str = "realtime") -> dict:
+        return {"provider": "acme", "catalogue_provider": "acme", "model": model, "meter": meter,
+                "ttl_minutes": "", "context_above_tokens": "0", "mode": mode, "window_utc": "",
+                "from_date": from_date, "to_date": to_date, "usd_per_mtok": usd,
+                "first_seen": first_seen, "gone_seen": gone_seen, "checked": first_seen[:10],
+                "context_window_tokens": ""}
+
+    history = pd.DataFrame([
+        row("m", "input", 2.0, "2026-09-01T06:00Z"),
+        row("m", "output", 8.0, "2026-09-01T06:00Z", "2026-09-02T06:00Z"),
+        row("m", "cached_input", 0.5, "2026-09-01T06:00Z", from_date="2026-09-05"),  # later
+        row("n", "input", 1.0, "2026-09-02T06:00Z", from_date="2026-09-01",  # shown later
+            to_date="2026-09-10"),  # ends with its dates though still shown
+        row("n", "output", 4.0, "2026-09-01T06:00Z", "2026-09-03T06:00Z", to_date="2026-09-20"),
+        row("q", "input", 3.0, "2026-09-02T06:00Z", to_date="2026-09-02"),  # over when shown
+        row("q", "output", 3.0, "2026-09-01T06:00Z", "2026-09-02T00:00Z", from_date="2026-09-02"),
+        row("m", "input", 1.0, "2026-09-01T06:00Z", mode="batch"),  # not a base price
+    ], columns=COLUMNS)
+    got = catalogue_periods(history, "Cat", "https://cat.example/")
+    assert list(got.columns) == PERIOD_COLUMNS and list(got.index) == [0, 1, 2, 3, 4]
+    assert (str(got["start"].dtype), str(got["end"].dtype)) == ("datetime64[ns, UTC]",) * 2
+    ts = lambda text: pd.Timestamp(text, tz="UTC")  # noqa: E731
+    assert [(r.model, r.meter, r.usd_per_mtok, r.start, None if pd.isna(r.end) else r.end,
+             r.source, r.source_url) for r in got.itertuples()] == [
+        ("m", "input", 2.0, ts("2026-09-01T06:00"), None, "Cat", "https://cat.example/"),
+        ("m", "output", 8.0, ts("2026-09-01T06:00"), ts("2026-09-02T06:00"), "Cat",
+         "https://cat.example/"),
+        ("m", "cached_input", 0.5, ts("2026-09-05"), None, "Cat", "https://cat.example/"),
+        ("n", "input", 1.0, ts("2026-09-02T06:00"), ts("2026-09-10"), "Cat",
+         "https://cat.example/"),
+        ("n", "output", 4.0, ts("2026-09-01T06:00"), ts("2026-09-03T06:00"), "Cat",
+         "https://cat.example/")]
+    assert set(got["provider"]) == {"acme"}

@@ -7,6 +7,7 @@ import math
 import re
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -276,3 +277,63 @@ def test_the_page_carries_each_presets_figures_and_never_inf_or_nan():
     assert '<option value="chat-3-1" data-input-tokens="750000" data-output-tokens="250000" ' \
            'data-cache-hit="0" data-offpeak="">Chat</option>' in page
     assert not re.search(r"\b(nan|inf|NaN|Infinity)\b", page)
+
+
+def test_a_catalogue_window_is_off_peak_unless_dearer_and_shares_the_week_by_its_minutes():
+    """Each model's TIER_COLUMNS worked out by hand from its rest-of-day and window prices."""
+    t = dt.time
+
+    def priced(model: str, window: tuple[dt.time, dt.time], **meters: float) -> list[ImportedPrice]:
+        return [p(model, "input", 2.0), p(model, "output", 4.0),
+                *(p(model, m, usd, window_utc=window) for m, usd in meters.items())]
+
+    at = dt.datetime(2026, 9, 1, 6, tzinfo=dt.UTC)
+    night = (t(22, 30), t(6, 30))  # 1350 → 390 min: 480 of 1440, a third of the week
+    afternoon = (t(12), t(18))  # 360 of 1440: a quarter
+    history = history_of((at, [
+        p("d", "input", 2.0), p("d", "cached_input", 0.2), p("d", "output", 8.0),
+        p("d", "input", 1.0, window_utc=night), p("d", "output", 4.0, window_utc=night),
+        p("d", "input", 0.5, window_utc=night, mode="batch"),  # batch: not a tier
+        p("d", "input", 3.0, window_utc=night, from_date=dt.date(2026, 1, 1)),  # listed second
+        *priced("w", (t(6), t(6)), input=1.0, output=2.0),  # ends where it starts: all day
+        # All day too, the rest of it (no time) without an input price: that does not matter.
+        p("w2", "output", 4.0), p("w2", "input", 1.0, window_utc=(t(6), t(6))),
+        p("w2", "output", 2.0, window_utc=(t(6), t(6))),
+        *priced("o", (t(0), t(16)), input=1.0, output=2.0),  # 960 + 720 min: overlap
+        *priced("o", (t(8), t(20)), input=3.0, output=6.0),
+        *priced("n", afternoon, output=6.0),  # no input price: dearer by output, peak
+        *priced("n2", afternoon, output=4.0),  # no input price, output as the rest: off-peak
+        *priced("e", afternoon, input=2.0, output=6.0),  # input as the rest: not dearer
+        p("plain", "input", 1.0), p("plain", "output", 2.0),
+        p("plain2", "input", 1.0), p("plain2", "output", 3.0)]))
+    table = catalogue_rows(history, CATALOGUE, dt.date(2026, 9, 10)).set_index("model")
+    nan = float("nan")
+    # (offpeak input, cached, output, peak input, cached, output, offpeak week share)
+    want = {
+        # The night (input 1.0 < 2.0) is off-peak, a third of the week; cache hits at the
+        # rest of the day's 0.2 in both; the first listed night input, 1.0, not 3.0.
+        "d": (1.0, 0.2, 4.0, 2.0, 0.2, 8.0, 1 / 3),
+        "w": (1.0, nan, 2.0, nan, nan, nan, 1.0), "w2": (1.0, nan, 2.0, nan, nan, nan, 1.0),
+        "o": (nan,) * 7,
+        # The afternoon bills input at the rest's 2.0; the rest (3/4) is off-peak.
+        "n": (2.0, nan, 4.0, 2.0, nan, 6.0, 0.75),
+        "n2": (2.0, nan, 4.0, 2.0, nan, 4.0, 0.25),
+        "e": (2.0, nan, 6.0, 2.0, nan, 4.0, 0.25),
+        "plain": (nan,) * 7, "plain2": (nan,) * 7}
+    got = {m: tuple(float(table.loc[m, c]) for c in TIER_COLUMNS) for m in want}
+    for model, values in want.items():
+        assert all(math.isclose(g, w) or (math.isnan(g) and math.isnan(w))
+                   for g, w in zip(got[model], values, strict=True)), (model, got[model], values)
+
+
+def test_a_workload_on_a_model_with_off_peak_hours_only_bills_them_and_tokens_per_dollar():
+    table = pd.DataFrame([{
+        "input_usd_per_mtok": 2.0, "cached_input_usd_per_mtok": np.nan, "output_usd_per_mtok": 4.0,
+        "offpeak_input_usd_per_mtok": 1.0, "offpeak_cached_input_usd_per_mtok": np.nan,
+        "offpeak_output_usd_per_mtok": 2.0, "peak_input_usd_per_mtok": np.nan,
+        "peak_cached_input_usd_per_mtok": np.nan, "peak_output_usd_per_mtok": np.nan,
+        "offpeak_week_share": 1.0, "free": False}])
+    # All hours off-peak: whatever share the workload puts off-peak, 0.75 × 1 + 0.25 × 2 = 1.25.
+    assert workload_usd_per_mtok(table, 0.75, 0.0, offpeak_share=0.3).tolist() == [1.25]
+    got = tokens_per_usd(pd.Series([0.5, 0.0, np.nan, 4.0]))
+    assert got.iloc[0] == 2_000_000 and got.iloc[3] == 250_000 and got.iloc[1:3].isna().all()

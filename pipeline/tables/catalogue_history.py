@@ -211,7 +211,8 @@ def history_changes(history: pd.DataFrame, catalogue: str,
                 snapshot_time(whole_since) if whole_since else "")
     h = history.sort_values([*KEY, "first_seen"], kind="stable", ignore_index=True)
     same = (h[KEY].shift(-1) == h[KEY]).all(axis=1)
-    following = same & (h["first_seen"].shift(-1) == h["gone_seen"]) & (h["gone_seen"] != "")
+    # An open period has no `gone_seen` for a next one's `first_seen` (never empty) to meet.
+    following = same & (h["first_seen"].shift(-1) == h["gone_seen"])
     nxt = h.shift(-1)
     changed = h[following].assign(
         old_usd_per_mtok=h.loc[following, "usd_per_mtok"],

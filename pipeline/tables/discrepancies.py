@@ -53,30 +53,33 @@ def curated_periods(files: Mapping[str, Sourced[PriceFile]]) -> pd.DataFrame:
                 continue
             for record in plist.records:
                 for p in record.prices:
+                    # (A curated cache lifetime is only on cache_write, not one of METERS.)
                     if (p.meter in METERS and p.window is None and p.context_above_tokens == 0
-                            and p.mode == "realtime" and p.ttl_minutes in (None, 5)):
+                            and p.mode == "realtime"):
                         rows.append((provider, record.model, p.meter, per_mtok(p.price, plist.unit),
                                      record.from_, record.to, source, str(record.source_url)))
     table = pd.DataFrame(rows, columns=PERIOD_COLUMNS)
     for column in ("start", "end"):
         table[column] = pd.to_datetime(table[column], utc=True).astype(INSTANT)
-    return table.drop_duplicates([*KEY, "start"], keep="last")
+    # A record listing one meter twice: the first, the price the Market page quotes
+    # (tables.cost.tier_price).
+    return table.drop_duplicates([*KEY, "start"])
 
 
 def catalogue_periods(history: pd.DataFrame, source: str, url: str) -> pd.DataFrame:
     """Return the base prices of a catalogue's history (catalogue_history.base_prices)."""
     h = base_prices(history, METERS)
+    # The history's empty text (open, undated) is NaT to pandas.
     periods = pd.DataFrame({
         "provider": h["provider"], "model": h["model"], "meter": h["meter"],
         "usd_per_mtok": h["usd_per_mtok"].astype(float),
         "start": pd.to_datetime(h["first_seen"], utc=True, format=SNAPSHOT_FORMAT),
-        "end": pd.to_datetime(h["gone_seen"].replace("", None), utc=True,
-                              format=SNAPSHOT_FORMAT),
+        "end": pd.to_datetime(h["gone_seen"], utc=True, format=SNAPSHOT_FORMAT),
         "source": source, "source_url": url}, columns=PERIOD_COLUMNS).astype(
             {"start": INSTANT, "end": INSTANT})
     # A price the catalogue dates holds only within its dates, once a snapshot showed it.
-    since = pd.to_datetime(h["from_date"].replace("", None), utc=True).astype(INSTANT)
-    until = pd.to_datetime(h["to_date"].replace("", None), utc=True).astype(INSTANT)
+    since = pd.to_datetime(h["from_date"], utc=True).astype(INSTANT)
+    until = pd.to_datetime(h["to_date"], utc=True).astype(INSTANT)
     periods["start"] = periods["start"].where(since.isna() | (since <= periods["start"]), since)
     periods["end"] = periods["end"].where(until.isna() | (periods["end"] <= until), until)
     return periods[periods["end"].isna() | (periods["start"] < periods["end"])].reset_index(
