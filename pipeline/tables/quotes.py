@@ -133,12 +133,6 @@ class Quotes:
         rows = self.at(at, profile)
         return [self.quote(r) for r in rows[rows["usd_per_mtok"].notna()].itertuples()]
 
-    def changes(self, start: dt.datetime, end: dt.datetime,
-                profile: WorkloadProfile) -> list[tuple[float, Quoted]]:
-        """Return (relative change of the blend in the list's currency, the record at `end`) of
-        every model priced at both instants with a blend above zero at the first, in key order."""
-        return [(new / old - 1, q) for old, new, q in self.blend_moves(start, end, profile)]
-
     def blend_moves(self, start: dt.datetime, end: dt.datetime,
                     profile: WorkloadProfile) -> list[tuple[float, float, Quoted]]:
         """Return (blend at `start`, blend at `end`, both in the list's currency, the record at
@@ -208,7 +202,7 @@ def quotes(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
     list_per_mtok = np.concatenate(blends) if blends else np.zeros(0)
     usd = list_per_mtok * rate_of[rid]
     with np.errstate(divide="ignore", invalid="ignore"):
-        # As tokens_per_dollar: a free price buys unbounded tokens.
+        # A free price buys unbounded tokens.
         tokens = np.where(usd > 0, 1_000_000 / usd, np.where(np.isnan(usd), np.nan, np.inf))
     table = pd.DataFrame({
         "at": np.tile(force["at"].to_numpy(), count),
