@@ -65,16 +65,16 @@ class Quoted:
 
 @dataclass(frozen=True)
 class Quote:
-    """One model's blended price at one instant for one profile, with what it came from."""
+    """One model's blended price in USD at one instant for one profile, with what it came from
+    (a model the ECB has no rate for is in the table, never a Quote)."""
 
     quoted: Quoted
     list_per_mtok: float
     """In the list's currency."""
-    usd_per_mtok: float | None
-    """None when the ECB has no rate for the list's currency by the record's date."""
-    tokens_per_usd: float | None
-    fx_usd_per_unit: float | None
-    fx_date: dt.date | None
+    usd_per_mtok: float
+    tokens_per_usd: float
+    fx_usd_per_unit: float
+    fx_date: dt.date
 
 
 @dataclass(frozen=True, eq=False)
@@ -112,12 +112,10 @@ class Quotes:
         return self.table.iloc[start:end]
 
     def quote(self, row) -> Quote:
-        """Return the Quote of one row of `table` (from `itertuples`)."""
-        usd = None if np.isnan(row.usd_per_mtok) else float(row.usd_per_mtok)
-        return Quote(self.records[row.rid], float(row.list_per_mtok), usd,
-                     None if usd is None else float(row.tokens_per_usd),
-                     None if usd is None else float(row.fx_usd_per_unit),
-                     None if usd is None else dt.date.fromordinal(int(row.fx_day)))
+        """Return the Quote of one row of `table` priced in USD (from `itertuples`)."""
+        return Quote(self.records[row.rid], float(row.list_per_mtok), float(row.usd_per_mtok),
+                     float(row.tokens_per_usd), float(row.fx_usd_per_unit),
+                     dt.date.fromordinal(int(row.fx_day)))
 
     def cheapest(self, at: dt.datetime, profile: WorkloadProfile) -> Quote | None:
         """Return the quote with the fewest USD per Mtok at `at` (the first in key order of
