@@ -214,8 +214,8 @@ def quotes(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
 def _periods(files: Mapping[str, Sourced[PriceFile]]
              ) -> tuple[list[Quoted], pd.DataFrame, pd.DataFrame]:
     """Return the quoted records, one row per record (rid, key, currency, start, end, whether
-    it has windows, batch discount) and one per record's price (rid, meter, mode, band, window,
-    per_mtok in the list's currency)."""
+    it has windows, batch discount) and one per record's price (rid, meter, mode, band, per_mtok
+    in the list's currency)."""
     records: list[Quoted] = []
     periods, tiers = [], []
     key = 0
@@ -228,9 +228,9 @@ def _periods(files: Mapping[str, Sourced[PriceFile]]
                                 OPEN_END if record.to is None else micros(record.to),
                                 record.from_.date().toordinal(), record.uses_windows,
                                 np.nan if record.batch_discount is None else record.batch_discount))
-                tiers += [(rid, p.meter, p.mode, p.context_above_tokens, p.window or "",
-                           per_mtok(p.price, plist.unit)) for p in record.prices
-                          if p.meter in BLEND_METERS]
+                # Windows are not kept: a record with windows is blended record by record.
+                tiers += [(rid, p.meter, p.mode, p.context_above_tokens, per_mtok(p.price, plist.unit))
+                          for p in record.prices if p.meter in BLEND_METERS]
             key += 1
     return (records,
             # Typed, so that no price files at all make empty tables, not a join error.
@@ -238,8 +238,8 @@ def _periods(files: Mapping[str, Sourced[PriceFile]]
                                            "from_day", "windows", "discount"]).astype(
                 {"rid": np.int64, "key": np.int64, "currency": object, "start": np.int64,
                  "end": np.int64, "from_day": np.int64, "windows": bool, "discount": float}),
-            pd.DataFrame(tiers, columns=["rid", "meter", "mode", "band", "window", "per_mtok"]
-                         ).astype({"rid": np.int64, "band": np.int64, "per_mtok": float}))
+            pd.DataFrame(tiers, columns=["rid", "meter", "mode", "band", "per_mtok"]).astype(
+                {"rid": np.int64, "band": np.int64, "per_mtok": float}))
 
 
 def in_force(periods: pd.DataFrame, at: np.ndarray) -> pd.DataFrame:
