@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import time
 
 import pytest
 from hypothesis import given, settings
@@ -252,7 +253,8 @@ def eur_list() -> PriceList:
             {"meter": "input", "price": 0.001, "window": "night"}]},
         {"model": "h", "from": "2026-03-01", **SRC, "prices": [
             {"meter": "input", "price": 0.001}, {"meter": "input", "price": 0.002, "window": "peak"},
-            {"meter": "input", "price": 0.003, "window": "hidden"}]}]})
+            {"meter": "input", "price": 0.003, "window": "hidden"},
+            {"meter": "cache_write", "price": 0.008}, {"meter": "cache_write", "price": 0.009, "ttl_minutes": 1}]}]})
 
 
 def test_tier_price_picks_window_band_lifetime_and_batch_price_by_hand():
@@ -271,6 +273,9 @@ def test_tier_price_picks_window_band_lifetime_and_batch_price_by_hand():
     assert [tier_price(plist, m, meter, w, mode="batch")
             for meter, w in (("output", None), ("input", None), ("input", "peak"))] == [0.5, 0.25, 0.75]
     assert tier_price(plist, m, "cached_input", None) is None
+    # A cache write with no stated lifetime is the default one, before even a one-minute one.
+    h = plist.records[2]
+    assert [tier_price(plist, h, "cache_write", None, ttl_minutes=t) for t in (None, 1)] == [8.0, 9.0]
     assert tier_price(plist, plist.records[1], "input", None, mode="batch") is None  # no discount
 
 
@@ -311,6 +316,12 @@ def test_effective_price_record_at_and_the_week_by_hand():
     assert window_weights(plist, m, fixed, tue_noon) == {"peak": 35 / 168, None: 133 / 168}  # no off-peak
     assert window_weights(plist, plist.records[0].model_copy(update={"prices": m.prices[:1]}), fixed,
                           tue_noon) == {None: 1.0}
+    # A batch blend over the week: input at the discount (peak 3 and rest 1, x 0.25), output at
+    # its explicit batch price 0.5 in every hour; no blend without an output price (h).
+    batch = WorkloadProfile(id="b", title="b", input_share=0.75, prompt_tokens=0, mode="batch")
+    assert blended_per_mtok(plist, m, batch, tue_noon) == pytest.approx(
+        35 / 168 * (0.75 * 0.75 + 0.25 * 0.5) + 133 / 168 * (0.75 * 0.25 + 0.25 * 0.5), rel=1e-12)
+    assert blended_per_mtok(plist, h, CHAT, tue_noon) is None
     rates = table_from_eur_rates({"USD": {dt.date(2026, 2, 27): 1.1}})
     assert (record_fx(plist, m, rates).usd_per_unit, record_fx(plist, m, rates).date) == (
         pytest.approx(1.1), dt.date(2026, 2, 27))
@@ -318,3 +329,16 @@ def test_effective_price_record_at_and_the_week_by_hand():
         {"model": "u", "from": "2026-03-04T10:00:00Z", **SRC, "prices": [{"meter": "input", "price": 1}]}]})
     assert (record_fx(usd, usd.records[0], rates).usd_per_unit, record_fx(usd, usd.records[0], rates).date) == (
         1.0, dt.date(2026, 3, 4))
+
+
+def test_the_week_starts_on_monday_utc_whatever_the_machines_zone(monkeypatch):
+    from pipeline.tables.cost import week_start
+
+    # Sunday 20:00 UTC is already Monday 05:00 in Tokyo: the week is still the one of that Sunday.
+    monkeypatch.setenv("TZ", "Asia/Tokyo")
+    time.tzset()
+    try:
+        assert week_start(dt.datetime(2026, 3, 8, 20, tzinfo=UTC)) == dt.datetime(2026, 3, 2, tzinfo=UTC)
+    finally:
+        monkeypatch.undo()
+        time.tzset()
