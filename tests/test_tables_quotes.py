@@ -349,6 +349,9 @@ def test_edges_of_bands_periods_batch_prices_and_currencies_by_hand():
     assert [blends(end - tick, p)[("b", "band")] for p in profiles] == [1.5, 1.5, 6.0]
     assert ("b", "band") not in blends(end, profiles[0])
     assert blends(end, BATCH) == {("b", "x"): 0.75 * 0.5 + 0.25 * 1.5, ("b", "d"): 0.5 * 1.5}
+    # Blends under 1 move too (both 0.75, unchanged): only a blend of 0 at the start is left out.
+    assert [(x, y, q.record.model) for x, y, q in table.blend_moves(end - tick, end, BATCH)] == [
+        (0.75, 0.75, "x"), (0.75, 0.75, "d")]
     assert [(q.quoted.record.model, q.usd_per_mtok) for q in table.priced(end, profiles[0])] == [
         ("y", pytest.approx(1.5 * 1.1 / 7.7, rel=1e-12)), ("x", 1.5), ("d", 1.5)]
     # j has no rate (in the table, never priced); no model here has a cache price.
