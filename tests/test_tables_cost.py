@@ -1,8 +1,9 @@
-"""The cost core: effective prices, blended prices, tokens per dollar, changes and diffs."""
+"""The cost core: effective prices, blended prices, tier choice, the week's shares, blend and meter moves."""
 
 from __future__ import annotations
 
 import datetime as dt
+import time
 
 import pytest
 from hypothesis import given, settings
@@ -17,7 +18,6 @@ from pipeline.tables.cost import (
     day_end,
     effective_price,
     record_at,
-    tokens_per_dollar,
 )
 from pipeline.tables.moves import meter_moves
 from pipeline.tables.quotes import quotes
@@ -126,7 +126,8 @@ def test_blend_change_and_meter_moves():
 
     def price_change(model, profile):
         table = quotes(sourced(plist), table_from_eur_rates({}), [profile], [start, end])
-        return next(c for c, q in table.changes(start, end, profile) if q.record.model == model)
+        return next(new / old - 1 for old, new, q in table.blend_moves(start, end, profile)
+                    if q.record.model == model)
 
     assert price_change("flash", night) == pytest.approx(
         (0.75 * 0.20 + 0.25 * 0.66) / (0.75 * 0.22 + 0.25 * 0.66) - 1)
@@ -145,11 +146,6 @@ def test_blend_change_and_meter_moves():
 # --- properties (issue 3, acceptance) ---------------------------------------------------------
 
 prices = st.floats(min_value=1e-6, max_value=1e4, allow_nan=False)
-
-
-@given(usd_per_mtok=prices)
-def test_tokens_per_dollar_times_price_is_a_million(usd_per_mtok):
-    assert tokens_per_dollar(usd_per_mtok) * usd_per_mtok == pytest.approx(1_000_000, rel=1e-12)
 
 
 @settings(max_examples=60, deadline=None)
@@ -233,3 +229,116 @@ def test_a_blend_over_peak_offpeak_and_cache_hits_is_the_hand_weighted_mean(
                    for w, (p_in, p_cached, p_out) in by_window.items())
     at = dt.datetime(2026, 3, 2, tzinfo=UTC) + dt.timedelta(hours=hour)
     assert blended_per_mtok(plist, plist.records[0], profile, at) == pytest.approx(expected, rel=1e-9, abs=1e-12)
+
+
+# --- record by record, on a list made for each rule (issue 23) ----------------------------------
+
+HIDDEN = {"name": "hidden", "tier": "off-peak", "timezone": "UTC",
+          "spans": [{"start": "02:00", "end": "03:00", "weekdays": WEEKDAYS}]}  # inside PEAK: no hours
+
+
+def eur_list() -> PriceList:
+    """EUR per 1k tokens (x1000 per Mtok): the rest of the week and a peak window, a band above
+    1000 tokens, two cache lifetimes, an explicit batch output beside a batch discount."""
+    return PriceList.model_validate({"currency": "EUR", "unit": "per_1k_tokens",
+                                     "windows": [PEAK, NIGHT, HIDDEN], "records": [
+        {"model": "m", "from": "2026-03-01", "to": "2026-03-20", "batch_discount": 0.25, **SRC, "prices": [
+            {"meter": "input", "price": 0.001}, {"meter": "input", "price": 0.003, "window": "peak"},
+            {"meter": "input", "price": 0.002, "context_above_tokens": 1000},
+            {"meter": "output", "price": 0.002}, {"meter": "output", "price": 0.0005, "mode": "batch"},
+            {"meter": "cache_write", "price": 0.006, "ttl_minutes": 60},
+            {"meter": "cache_write", "price": 0.004, "ttl_minutes": 5}]},
+        {"model": "m", "from": "2026-03-25", "rest_tier": "off-peak", **SRC, "prices": [
+            {"meter": "input", "price": 0.001}, {"meter": "output", "price": 0.001},
+            {"meter": "input", "price": 0.001, "window": "night"}]},
+        {"model": "h", "from": "2026-03-01", **SRC, "prices": [
+            {"meter": "input", "price": 0.001}, {"meter": "input", "price": 0.002, "window": "peak"},
+            {"meter": "input", "price": 0.003, "window": "hidden"},
+            {"meter": "cache_write", "price": 0.008}, {"meter": "cache_write", "price": 0.009, "ttl_minutes": 1}]}]})
+
+
+def test_tier_price_picks_window_band_lifetime_and_batch_price_by_hand():
+    from pipeline.tables.cost import tier_price
+
+    plist = eur_list()
+    m = plist.records[0]
+    assert [tier_price(plist, m, "input", w) for w in (None, "peak", "night")] == [1.0, 3.0, 1.0]
+    # The band is a cliff above its threshold, and a window's own prices have no band.
+    assert [tier_price(plist, m, "input", None, n) for n in (1000, 1001)] == [1.0, 2.0]
+    assert tier_price(plist, m, "input", "peak", 5000) == 3.0
+    # The shortest cache lifetime unless one is asked; none for a lifetime not sold.
+    assert [tier_price(plist, m, "cache_write", None, ttl_minutes=t) for t in (None, 60, 5, 30)] == [
+        4.0, 6.0, 4.0, None]
+    # Batch: the explicit price (0.5, not 2 x 0.25), else the realtime one times the discount.
+    assert [tier_price(plist, m, meter, w, mode="batch")
+            for meter, w in (("output", None), ("input", None), ("input", "peak"))] == [0.5, 0.25, 0.75]
+    assert tier_price(plist, m, "cached_input", None) is None
+    # A cache write with no stated lifetime is the default one, before even a one-minute one.
+    h = plist.records[2]
+    assert [tier_price(plist, h, "cache_write", None, ttl_minutes=t) for t in (None, 1)] == [8.0, 9.0]
+    assert tier_price(plist, plist.records[1], "input", None, mode="batch") is None  # no discount
+
+
+def test_effective_price_record_at_and_the_week_by_hand():
+    from pipeline.tables.cost import EffectivePrice, record_fx, week_start, window_weights
+
+    plist = eur_list()
+    m, later, h = plist.records
+    tue_peak, tue_noon = dt.datetime(2026, 3, 3, 2, tzinfo=UTC), dt.datetime(2026, 3, 3, 12, tzinfo=UTC)
+    assert effective_price(plist, "m", "input", tue_peak) == EffectivePrice(3.0, "EUR", "peak", "peak", m)
+    assert effective_price(plist, "m", "input", tue_noon, 2000) == EffectivePrice(
+        2.0, "EUR", None, "standard", m)
+    assert effective_price(plist, "m", "cache_write", tue_noon, ttl_minutes=60).per_mtok == 6.0
+    assert effective_price(plist, "m", "output", tue_peak, mode="batch").per_mtok == 0.5
+    assert effective_price(plist, "m", "cached_input", tue_noon) is None
+    sunday_night = dt.datetime(2026, 3, 29, 21, tzinfo=UTC)
+    assert effective_price(plist, "m", "input", sunday_night) == EffectivePrice(
+        1.0, "EUR", "night", "off-peak", later)
+    assert effective_price(plist, "m", "input", dt.datetime(2026, 3, 30, 12, tzinfo=UTC)).tier == "off-peak"
+    # In force from `from` (inclusive) to `to` (exclusive); none in the gap, before, or for another model.
+    assert [record_at(plist, "m", dt.datetime(2026, 3, d, tzinfo=UTC)) for d in (1, 19, 20, 24, 25)] == [
+        m, m, None, None, later]
+    assert record_at(plist, "m", dt.datetime(2026, 2, 28, 23, tzinfo=UTC)) is None
+    assert record_at(plist, "x", tue_noon) is None and effective_price(plist, "x", "input", tue_noon) is None
+    assert day_end(dt.date(2026, 3, 1)) == dt.datetime(2026, 3, 1, 23, 59, 59, 999999, tzinfo=UTC)
+    # Monday 00:00 UTC of the week: from a Sunday evening, from another zone, from the Monday itself.
+    monday = dt.datetime(2026, 3, 2, tzinfo=UTC)
+    plus5 = dt.timezone(dt.timedelta(hours=5))
+    assert [week_start(t) for t in (dt.datetime(2026, 3, 8, 23, 30, tzinfo=UTC),
+                                    dt.datetime(2026, 3, 9, 1, tzinfo=plus5), monday)] == [monday] * 3
+    # Shares of the week: peak 35 h of 168; `hidden` lies inside peak and has none, so a fixed
+    # off-peak share has no off-peak hours to go to and the split is by time alone.
+    fixed = CHAT.model_copy(update={"offpeak_share": 0.6})
+    assert window_weights(plist, h, CHAT, tue_noon) == {"peak": 35 / 168, None: 133 / 168}
+    assert window_weights(plist, h, fixed, tue_noon) == {"peak": 35 / 168, None: 133 / 168}
+    # The later record: night 21 h (off-peak) and the rest (off-peak too): all off-peak, by time.
+    assert window_weights(plist, later, fixed, sunday_night) == pytest.approx({"night": 21 / 168, None: 147 / 168})
+    assert window_weights(plist, m, fixed, tue_noon) == {"peak": 35 / 168, None: 133 / 168}  # no off-peak
+    assert window_weights(plist, plist.records[0].model_copy(update={"prices": m.prices[:1]}), fixed,
+                          tue_noon) == {None: 1.0}
+    # A batch blend over the week: input at the discount (peak 3 and rest 1, x 0.25), output at
+    # its explicit batch price 0.5 in every hour; no blend without an output price (h).
+    batch = WorkloadProfile(id="b", title="b", input_share=0.75, prompt_tokens=0, mode="batch")
+    assert blended_per_mtok(plist, m, batch, tue_noon) == pytest.approx(
+        35 / 168 * (0.75 * 0.75 + 0.25 * 0.5) + 133 / 168 * (0.75 * 0.25 + 0.25 * 0.5), rel=1e-12)
+    assert blended_per_mtok(plist, h, CHAT, tue_noon) is None
+    rates = table_from_eur_rates({"USD": {dt.date(2026, 2, 27): 1.1}})
+    assert (record_fx(plist, m, rates).usd_per_unit, record_fx(plist, m, rates).date) == (
+        pytest.approx(1.1), dt.date(2026, 2, 27))
+    usd = PriceList.model_validate({"currency": "USD", "records": [
+        {"model": "u", "from": "2026-03-04T10:00:00Z", **SRC, "prices": [{"meter": "input", "price": 1}]}]})
+    assert (record_fx(usd, usd.records[0], rates).usd_per_unit, record_fx(usd, usd.records[0], rates).date) == (
+        1.0, dt.date(2026, 3, 4))
+
+
+def test_the_week_starts_on_monday_utc_whatever_the_machines_zone(monkeypatch):
+    from pipeline.tables.cost import week_start
+
+    # Sunday 20:00 UTC is already Monday 05:00 in Tokyo: the week is still the one of that Sunday.
+    monkeypatch.setenv("TZ", "Asia/Tokyo")
+    time.tzset()
+    try:
+        assert week_start(dt.datetime(2026, 3, 8, 20, tzinfo=UTC)) == dt.datetime(2026, 3, 2, tzinfo=UTC)
+    finally:
+        monkeypatch.undo()
+        time.tzset()

@@ -275,3 +275,107 @@ def test_a_model_new_to_all_its_lists_at_once_is_a_new_model():
     labels = [f.label for f in figures if f.id.startswith("price-")]
     assert labels == ["P x (USD list): new model from 2026-09-08",
                       "P x (EUR list): new model from 2026-09-08"]
+
+
+def made_price_files():
+    """Two providers, written out of order; a EUR list per 1k tokens with a window, a batch
+    discount beside one explicit batch price, a cache lifetime and a context band; a CNY list
+    with a record older than every fixing."""
+    from pipeline.models.prices import PriceFile
+    from pipeline.models.sourced import Sourced
+
+    night = {"name": "night", "tier": "off-peak", "timezone": "UTC",
+             "spans": [{"start": "20:00", "end": "23:00"}]}
+    eur = {"currency": "EUR", "unit": "per_1k_tokens", "windows": [night], "records": [
+        {"model": "m", "from": "2026-03-10T06:30:00Z", "source_url": "https://z.example/pricing/new",
+         "checked": "2026-03-11", "prices": [{"meter": "input", "price": 0.003}]},
+        {"model": "m", "from": "2026-03-01", "to": "2026-03-10T06:30:00Z", "rest_tier": "peak",
+         "batch_discount": 0.5, "source_url": "https://z.example/pricing", "checked": "2026-03-02",
+         "prices": [{"meter": "input", "price": 0.002}, {"meter": "output", "price": 0.008},
+                    {"meter": "input", "price": 0.001, "window": "night"},
+                    {"meter": "cache_write", "price": 0.004, "ttl_minutes": 60},
+                    {"meter": "input", "price": 0.0009, "mode": "batch"},
+                    {"meter": "output", "price": 0.01, "context_above_tokens": 1000}]}]}
+    cny = {"currency": "CNY", "records": [
+        {"model": "c", "from": "2026-03-02", "batch_discount": 0.3, "source_url": "https://a.example/p",
+         "checked": "2026-03-03", "prices": [{"meter": "output", "price": 0.12345678912}]},
+        {"model": "c", "from": "2026-01-05", "to": "2026-03-02", "source_url": "https://a.example/p",
+         "checked": "2026-01-06", "prices": [{"meter": "input", "price": 2}]}]}
+    z_lines = {("lists", 0, "records", 0, "prices", 0): 9, ("lists", 0, "records", 1): 15,
+               **{("lists", 0, "records", 1, "prices", i): 20 + i for i in (0, 1, 2, 3, 5)}}
+    return {"z": Sourced(PriceFile.model_validate({"provider": "z", "name": "Z", "lists": [eur]}),
+                         "sources/prices/z.yaml", z_lines),
+            "a": Sourced(PriceFile.model_validate({"provider": "a", "name": "A", "lists": [cny]}),
+                         "sources/prices/a.yaml")}
+
+
+# 1 EUR = 1.1 USD = 7.7 CNY on 2026-02-27 (1 CNY = 1/7 USD) and 1.1 USD on 2026-03-09.
+MADE_RATES = {"USD": {dt.date(2026, 2, 27): 1.1, dt.date(2026, 3, 9): 1.1}, "CNY": {dt.date(2026, 2, 27): 7.7}}
+
+
+def test_price_rows_of_a_price_file_made_for_them_by_hand():
+    from pipeline.normalize.fx import table_from_eur_rates
+
+    rows = price_rows(made_price_files(), table_from_eur_rates(MADE_RATES))
+    cny = 1.1 / 7.7
+
+    def row(provider, model, currency, unit_price, meter, window, band, mode, start, end, usd,
+            fx, fx_date, url, checked, line):
+        return dict(zip(PRICE_COLUMNS, (provider, model, currency, unit_price, meter, window, band,
+                                        mode, start, end, usd, fx, fx_date, url, checked,
+                                        f"sources/prices/{provider}.yaml", line)))
+
+    a = ("a", "c", "CNY")
+    first = ("2026-01-05", "2026-03-02", None, None, "", "https://a.example/p", "2026-01-06", None)
+    z = ("z", "m", "EUR")
+    # EUR per 1k tokens: per Mtok x1000, at 1.1 USD per EUR (the fixing of 2026-02-27 for a record
+    # of 03-01, of 03-09 for one of 03-10); a batch row without an explicit price is half the
+    # realtime one; the explicit batch input keeps its own price and makes no derived row.
+    old = ("2026-03-01", "2026-03-10T06:30:00Z")
+    old_fx = (1.1, "2026-02-27", "https://z.example/pricing", "2026-03-02")
+    assert rows == [
+        # Records by (model, from): the CNY record of 01-05, before every fixing, has no USD.
+        row(*a, 2, "input", "standard", 0, "realtime", *first),
+        row(*a, 0.123456789, "output", "standard", 0, "realtime", "2026-03-02", "",
+            round(0.12345678912 * cny, 9), 0.142857143, "2026-02-27", "https://a.example/p",
+            "2026-03-03", None),
+        row(*a, round(0.12345678912 * 0.3, 9), "output", "standard", 0, "batch", "2026-03-02", "",
+            round(0.12345678912 * 0.3 * cny, 9), 0.142857143, "2026-02-27", "https://a.example/p",
+            "2026-03-03", None),
+        row(*z, 0.002, "input", "peak", 0, "realtime", *old, 2.2, *old_fx, 20),
+        row(*z, 0.008, "output", "peak", 0, "realtime", *old, 8.8, *old_fx, 21),
+        row(*z, 0.001, "input", "night", 0, "realtime", *old, 1.1, *old_fx, 22),
+        row(*z, 0.004, "cache_write_60m", "peak", 0, "realtime", *old, 4.4, *old_fx, 23),
+        row(*z, 0.0009, "input", "peak", 0, "batch", *old, 0.99, *old_fx, 15),   # no line: the record's
+        row(*z, 0.01, "output", "peak", 1000, "realtime", *old, 11.0, *old_fx, 25),
+        row(*z, 0.004, "output", "peak", 0, "batch", *old, 4.4, *old_fx, 21),
+        row(*z, 0.0005, "input", "night", 0, "batch", *old, 0.55, *old_fx, 22),
+        row(*z, 0.002, "cache_write_60m", "peak", 0, "batch", *old, 2.2, *old_fx, 23),
+        row(*z, 0.005, "output", "peak", 1000, "batch", *old, 5.5, *old_fx, 25),
+        row(*z, 0.003, "input", "standard", 0, "realtime", "2026-03-10T06:30:00Z", "", 3.3, 1.1,
+            "2026-03-09", "https://z.example/pricing/new", "2026-03-11", 9)]
+
+
+def test_price_files_bytes_of_a_price_file_made_for_them():
+    """The CSV and JSON of the table, byte for byte: integer bands and lines, empty cells and nulls
+    where a figure or a line is unknown."""
+    from pipeline.normalize.fx import table_from_eur_rates
+
+    table = price_table(made_price_files(), table_from_eur_rates(MADE_RATES))
+    assert list(table.columns) == list(PRICE_COLUMNS)
+    lines = prices_csv(table).decode().split("\n")
+    assert lines[0] == ",".join(PRICE_COLUMNS)
+    assert lines[1] == "a,c,CNY,2.0,input,standard,0,realtime,2026-01-05,2026-03-02,,,,https://a.example/p,2026-01-06,sources/prices/a.yaml,"
+    assert lines[9] == ("z,m,EUR,0.01,output,peak,1000,realtime,2026-03-01,2026-03-10T06:30:00Z,11.0,1.1,"
+                        "2026-02-27,https://z.example/pricing,2026-03-02,sources/prices/z.yaml,25")
+    assert len(lines) == 16 and lines[15] == ""
+    data = prices_json(table)
+    assert data.endswith(b"}]\n") and b" " not in data
+    docs = json.loads(data)
+    assert docs[0] == dict(zip(PRICE_COLUMNS, (
+        "a", "c", "CNY", 2.0, "input", "standard", 0, "realtime", "2026-01-05", "2026-03-02", None,
+        None, "", "https://a.example/p", "2026-01-06", "sources/prices/a.yaml", None)))
+    assert [(d["context_above_tokens"], d["source_line"]) for d in docs[8:10]] == [(1000, 25), (0, 21)]
+    # No price files at all: the files still have their header (CSV) and are an empty array (JSON).
+    empty = price_table({}, table_from_eur_rates(MADE_RATES))
+    assert (prices_csv(empty), prices_json(empty)) == ((",".join(PRICE_COLUMNS) + "\n").encode(), b"[]\n")

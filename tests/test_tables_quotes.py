@@ -5,9 +5,12 @@ look-ahead guard. Expected values are worked out by hand here, not by the code u
 from __future__ import annotations
 
 import datetime as dt
+import warnings
 from pathlib import Path
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from pipeline.compose.prices import price_radar
 from pipeline.load.fx import load_rate_table
@@ -186,3 +189,208 @@ def test_blended_rows_hold_until_a_blend_changes():
     # price is news again (the 6th); so is the rise (the 8th).
     assert [(r.as_of, r.usd_per_mtok) for r in rows.itertuples()] == [
         ("2026-09-01", 1.5), ("2026-09-06", 1.5), ("2026-09-08", 3.0)]
+
+
+# A file made for the whole table: o's `w` has a window over every day's first twelve hours UTC (half
+# the week), o's `free` costs nothing, p's `a` changes record on 2026-03-03 (a context band and a
+# batch discount from then), p's `c` is priced in yuan only; p's CNY list also prices `a`, which is
+# quoted from the USD list.
+MORNING = {"name": "morning", "tier": "peak", "timezone": "UTC", "spans": [{"start": "00:00", "end": "12:00"}]}
+MADE = {
+    "p": Sourced(PriceFile.model_validate({"provider": "p", "name": "P", "lists": [
+        usd([{"model": "a", "from": "2026-03-01", "to": "2026-03-03", **SRC, "prices": [
+                 {"meter": "input", "price": 1}, {"meter": "output", "price": 3},
+                 {"meter": "cached_input", "price": 0.1}]},
+             {"model": "a", "from": "2026-03-03", "batch_discount": 0.5, **SRC, "prices": [
+                 {"meter": "input", "price": 2}, {"meter": "output", "price": 6},
+                 {"meter": "input", "price": 4, "context_above_tokens": 100000},
+                 {"meter": "output", "price": 12, "context_above_tokens": 100000}]}]),
+        {"currency": "CNY", "records": [
+            {"model": "a", "from": "2026-03-01", **SRC, "prices": [
+                {"meter": "input", "price": 100}, {"meter": "output", "price": 100}]},
+            {"model": "c", "from": "2026-03-02", "batch_discount": 0.4, **SRC, "prices": [
+                {"meter": "input", "price": 8}, {"meter": "output", "price": 16}]}]}]}),
+        "sources/prices/p.yaml"),
+    "o": Sourced(PriceFile.model_validate({"provider": "o", "name": "O", "lists": [
+        usd([{"model": "w", "from": "2026-03-01", **SRC, "prices": [
+                 {"meter": "input", "price": 1}, {"meter": "output", "price": 2},
+                 {"meter": "input", "price": 2, "window": "morning"},
+                 {"meter": "output", "price": 4, "window": "morning"}]},
+             {"model": "free", "from": "2026-03-01", **SRC, "prices": [
+                 {"meter": "input", "price": 0}, {"meter": "output", "price": 0}]}], [MORNING])]}),
+        "sources/prices/o.yaml")}
+MADE_RATES = table_from_eur_rates({"USD": {dt.date(2026, 2, 27): 1.1}, "CNY": {dt.date(2026, 2, 27): 7.7}})
+BATCH = WorkloadProfile(id="batch", title="b", input_share=0.75, mode="batch")
+LONG = WorkloadProfile(id="long", title="l", input_share=0.75, prompt_tokens=200000)
+BEFORE, OPENING, CHANGE = (dt.datetime(2026, 2, 28, tzinfo=UTC), dt.datetime(2026, 3, 1, tzinfo=UTC),
+                           dt.datetime(2026, 3, 3, tzinfo=UTC))
+
+
+def test_every_cell_of_the_quote_table_of_a_file_made_for_it():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a free model's tokens per USD are inf, not a numpy warning
+        table = quotes(MADE, MADE_RATES, [CHAT, AGENT, BATCH, LONG], [CHANGE, BEFORE, OPENING, CHANGE])
+    nan, inf, cny = float("nan"), float("inf"), 1.1 / 7.7   # 1 CNY = 1/7 USD on 2026-02-27
+    us = {at: int(at.timestamp()) * 1_000_000 for at in (OPENING, CHANGE)}
+    day = {d: dt.date(2026, *d).toordinal() for d in ((2, 27), (3, 1), (3, 3))}
+    # Keys: o's w 0, free 1, then p's a 2, c 3; rids in that order, a's two records 2 and 3, c 4.
+    # Blends by hand, per profile (chat 3:1; agent 0.9 input, 80 % hits; batch; 200k-token prompt):
+    w = (0.75 * 1 + 0.25 * 2 + 0.75 * 2 + 0.25 * 4) / 2                        # 1.875, half in the window
+    a_old = {"chat": 0.75 * 1 + 0.25 * 3, "agent": 0.9 * (0.2 * 1 + 0.8 * 0.1) + 0.1 * 3,  # 0.552
+             "batch": nan, "long": 0.75 * 1 + 0.25 * 3}
+    a_new = {"chat": 0.75 * 2 + 0.25 * 6, "agent": nan, "batch": 0.5 * (0.75 * 2 + 0.25 * 6),
+             "long": 0.75 * 4 + 0.25 * 12}                                     # 3, -, 1.5, 6
+    c = {"chat": 0.75 * 8 + 0.25 * 16, "agent": nan, "batch": 0.4 * 10, "long": 10.0}
+    free = {"chat": 0.0, "agent": nan, "batch": nan, "long": 0.0}
+    window = {"chat": w, "agent": nan, "batch": nan, "long": w}
+    expected = []
+    for n, name in enumerate(("chat", "agent", "batch", "long")):
+        for at, key, rid, blend, rate, fixed in [
+                (OPENING, 0, 0, window[name], 1.0, (3, 1)), (OPENING, 1, 1, free[name], 1.0, (3, 1)),
+                (OPENING, 2, 2, a_old[name], 1.0, (3, 1)),
+                (CHANGE, 0, 0, window[name], 1.0, (3, 1)), (CHANGE, 1, 1, free[name], 1.0, (3, 1)),
+                (CHANGE, 2, 3, a_new[name], 1.0, (3, 3)), (CHANGE, 3, 4, c[name], cny, (2, 27))]:
+            usd_ = blend * rate
+            tokens = nan if usd_ != usd_ else (inf if usd_ == 0 else 1e6 / usd_)
+            expected.append((us[at], n, key, rid, blend, usd_, tokens, rate, day[fixed]))
+    got = table.table
+    assert list(got.columns) == ["at", "profile", "key", "rid", "list_per_mtok", "usd_per_mtok",
+                                 "tokens_per_usd", "fx_usd_per_unit", "fx_day"]
+    assert len(got) == len(expected)
+    for row, want in zip(got.itertuples(index=False), expected, strict=True):
+        assert tuple(row[:4]) == want[:4]
+        assert list(row[4:]) == pytest.approx(list(want[4:]), rel=1e-12, nan_ok=True)
+    assert table.instants == {int(at.timestamp()) * 1_000_000 for at in (BEFORE, OPENING, CHANGE)}
+    assert table.at(BEFORE, CHAT).empty and table.at(BEFORE, LONG).empty
+    assert list(table.at(CHANGE, BATCH)["rid"]) == [0, 1, 3, 4]
+    with pytest.raises(KeyError, match=r"^'the quote table has no instant 2026-03-02T00:00:00\+00:00'$"):
+        table.at(dt.datetime(2026, 3, 2, tzinfo=UTC), CHAT)
+
+    # The figures as quotes, and the selections of them.
+    (qa, qc) = [q for q in table.priced(CHANGE, BATCH)]
+    assert (qa.quoted.provider, qa.quoted.record.model, qa.quoted.record.from_) == ("p", "a", CHANGE)
+    assert (qa.list_per_mtok, qa.usd_per_mtok, qa.tokens_per_usd, qa.fx_usd_per_unit, qa.fx_date) == (
+        1.5, 1.5, 1e6 / 1.5, 1.0, dt.date(2026, 3, 3))
+    assert qc.quoted.plist.currency == "CNY" and qc.quoted.sourced is MADE["p"]
+    assert (qc.list_per_mtok, qc.fx_date) == (4.0, dt.date(2026, 2, 27))
+    assert (qc.usd_per_mtok, qc.tokens_per_usd, qc.fx_usd_per_unit) == pytest.approx(
+        (4 * cny, 1e6 / (4 * cny), cny), rel=1e-12)
+    assert [q.quoted.record.model for q in table.priced(OPENING, AGENT)] == ["a"]
+    assert table.priced(CHANGE, AGENT) == [] and table.cheapest(CHANGE, AGENT) is None
+    assert table.cheapest(OPENING, AGENT).list_per_mtok == pytest.approx(0.552, rel=1e-12)
+    assert table.cheapest(CHANGE, BATCH).quoted.record.model == "c"            # 4/7 USD < 1.5
+    free_quote = table.cheapest(CHANGE, CHAT)
+    assert (free_quote.quoted.record.model, free_quote.usd_per_mtok, free_quote.tokens_per_usd) == (
+        "free", 0.0, inf)
+    # A blend of zero at the start has no relative move: free is left out.
+    assert [(x, y, q.record.model, q.record.from_) for x, y, q in table.blend_moves(OPENING, CHANGE, LONG)] == [
+        (w, w, "w", OPENING), (1.5, 6.0, "a", CHANGE)]
+    assert table.blend_moves(OPENING, CHANGE, AGENT) == []
+    assert [q.record.model for _, _, q in table.blend_moves(CHANGE, CHANGE, BATCH)] == ["a", "c"]
+    assert quotes(MADE, MADE_RATES, [], [OPENING]).table.empty
+
+
+def test_a_blend_is_shown_again_only_when_its_figures_as_the_file_shows_them_change():
+    """usd_per_mtok has 9 decimals in the file, tokens_per_usd 3: a change below both adds no row,
+    one below the first only adds one."""
+    def record(model, start, end, value):
+        return {"model": model, "from": start, **({"to": end} if end else {}), **SRC,
+                "prices": [{"meter": "input", "price": value}, {"meter": "output", "price": value}]}
+
+    f = files(usd([record("e", "2026-03-01", "2026-03-03", 1), record("e", "2026-03-03", None, 1.0000000001),
+                   record("f", "2026-03-01", "2026-03-03", 0.001),
+                   record("f", "2026-03-03", None, 0.0010000000004)]))
+    days = [dt.date(2026, 3, d) for d in (4, 1, 2, 3, 2)]
+    table = quotes(f, MADE_RATES, [CHAT, LONG], [day_end(d) for d in days])
+    rows = table.blended_rows(days)
+    assert list(rows.columns) == ["provider", "model", "profile", "as_of", "usd_per_mtok", "tokens_per_usd"]
+    # e: 1.0000000001 rounds to 1.0 and 999999.9999 to 1000000.0: one row per profile. f: 0.001 and
+    # 0.0010000000004 agree to 9 decimals, but a dollar buys 1e9 and 999999999.6 tokens.
+    assert rows.to_dict("split")["data"] == [
+        ["p", "e", "chat-3-1", "2026-03-01", 1.0, 1000000.0],
+        ["p", "e", "long", "2026-03-01", 1.0, 1000000.0],
+        ["p", "f", "chat-3-1", "2026-03-01", 0.001, 1e9],
+        ["p", "f", "chat-3-1", "2026-03-03", 0.001, 999999999.6],
+        ["p", "f", "long", "2026-03-01", 0.001, 1e9],
+        ["p", "f", "long", "2026-03-03", 0.001, 999999999.6]]
+    with pytest.raises(KeyError, match="the quote table has no instant for 2026-03-05"):
+        table.blended_rows([dt.date(2026, 3, 1), dt.date(2026, 3, 5)])
+
+
+def test_edges_of_bands_periods_batch_prices_and_currencies_by_hand():
+    """A band's threshold itself (a prompt of exactly 100000 tokens stays below it, one of 0
+    tokens is in the base band), a record that ends with no successor (gone at its end, to the
+    microsecond), an explicit batch price beside a record with only a discount, a list in a
+    currency without ECB rates, and a yuan record before the USD ones in row order."""
+    band = [{"meter": "input", "price": 1}, {"meter": "output", "price": 3},
+            {"meter": "input", "price": 4, "context_above_tokens": 100000},
+            {"meter": "output", "price": 12, "context_above_tokens": 100000}]
+    f = {"a": Sourced(PriceFile.model_validate({"provider": "a", "name": "A", "lists": [
+            {"currency": "CNY", "records": [{"model": "y", "from": "2026-03-02", **SRC, "prices": FLAT}]}]}),
+            "sources/prices/a.yaml"),
+         "b": Sourced(PriceFile.model_validate({"provider": "b", "name": "B", "lists": [
+             usd([{"model": "band", "from": "2026-03-01", "to": "2026-03-03", **SRC, "prices": band},
+                  {"model": "x", "from": "2026-03-01", **SRC, "prices": [
+                      *FLAT, {"meter": "input", "price": 0.5, "mode": "batch"},
+                      {"meter": "output", "price": 1.5, "mode": "batch"}]},
+                  {"model": "d", "from": "2026-03-01", "batch_discount": 0.5, **SRC, "prices": FLAT}]),
+             {"currency": "JPY", "records": [{"model": "j", "from": "2026-03-01", **SRC, "prices": FLAT}]}]}),
+             "sources/prices/b.yaml")}
+    profiles = [WorkloadProfile(id=f"p{n}", title="p", input_share=0.75, prompt_tokens=n)
+                for n in (0, 100000, 100001)]
+    end = dt.datetime(2026, 3, 3, tzinfo=UTC)
+    tick = dt.timedelta(microseconds=1)
+    table = quotes(f, MADE_RATES, [*profiles, BATCH, AGENT], [end - tick, end])
+
+    def blends(at, profile):
+        return {(q.quoted.provider, q.quoted.record.model): q.list_per_mtok for q in table.priced(at, profile)}
+
+    # 3:1 of 1 and 3 = 1.5; of 4 and 12 = 6; y in yuan: 1.5 x 1/7 USD.
+    assert [blends(end - tick, p)[("b", "band")] for p in profiles] == [1.5, 1.5, 6.0]
+    assert ("b", "band") not in blends(end, profiles[0])
+    assert blends(end, BATCH) == {("b", "x"): 0.75 * 0.5 + 0.25 * 1.5, ("b", "d"): 0.5 * 1.5}
+    # Blends under 1 move too (both 0.75, unchanged): only a blend of 0 at the start is left out.
+    assert [(x, y, q.record.model) for x, y, q in table.blend_moves(end - tick, end, BATCH)] == [
+        (0.75, 0.75, "x"), (0.75, 0.75, "d")]
+    assert [(q.quoted.record.model, q.usd_per_mtok) for q in table.priced(end, profiles[0])] == [
+        ("y", pytest.approx(1.5 * 1.1 / 7.7, rel=1e-12)), ("x", 1.5), ("d", 1.5)]
+    # j has no rate (in the table, never priced); no model here has a cache price.
+    assert len(table.at(end, profiles[0])) == 4 and table.priced(end, AGENT) == []
+    assert quotes(f, MADE_RATES, [CHAT], []).table.empty
+
+
+# Blends a day can have: pairs equal to 9 decimals (USD) and 3 (tokens per USD), or not; None: no record.
+NEAR = [1.0, 1.0000000001, 2.5, 2.5000000001, 3.0, 3.0000000001, 0.001, 0.0010000000004, None]
+
+
+@settings(max_examples=40, deadline=None)
+@example(days=[[2.5, 2.5000000001, None, 1.0, 1.0000000001, 2.5000000001],
+                [3.0, 3.0000000001, 0.001, 0.0010000000004, None, 2.5]])
+@given(days=st.lists(st.lists(st.sampled_from(NEAR), min_size=6, max_size=6), min_size=2, max_size=2))
+def test_blended_rows_are_the_days_whose_shown_figures_differ_from_the_day_before(days):
+    """Oracle: day by day, a row where the model is priced and the day before it was not, or
+    its figures rounded as the file shows them (9 decimals, 3) differ from the day before's."""
+    start = dt.date(2026, 3, 1)
+    dates = [start + dt.timedelta(days=i) for i in range(7)]
+
+    def record(model, i, value):
+        return {"model": model, "from": dates[i].isoformat(), "to": (dates[i] + dt.timedelta(days=1)).isoformat(),
+                **SRC, "prices": [{"meter": "input", "price": value}, {"meter": "output", "price": value}]}
+
+    # A seventh day in the table but not asked for: its figures must not leak into the rows.
+    f = files(usd([record(m, i, v) for m, values in zip("mn", days)
+                   for i, v in enumerate([*values, 7.0]) if v is not None]))
+    table = quotes(f, MADE_RATES, [CHAT, LONG], [day_end(d) for d in dates])
+    expected = []
+    for model, values in zip("mn", days):
+        for profile in (CHAT, LONG):
+            before = None
+            for d, v in zip(dates, values):
+                shown = None
+                if v is not None:
+                    usd_ = 0.75 * v + 0.25 * v              # the blend as 3:1 of equal prices
+                    shown = (round(usd_, 9), round(1e6 / usd_, 3))
+                    if shown != before:
+                        expected.append(["p", model, profile.id, d.isoformat(), *shown])
+                before = shown
+    assert table.blended_rows(dates[:6]).to_dict("split")["data"] == expected

@@ -1,5 +1,5 @@
 """Pure: the cost core. Effective prices at an instant, blended prices for a workload profile,
-tokens per dollar, record by record (the whole-table passes are tables/quotes.py and moves.py).
+record by record (the whole-table passes are tables/quotes.py and moves.py).
 Data in, data out; no clock, no files.
 
 Prices here are per million tokens in the list's own currency unless a name says `usd`.
@@ -160,10 +160,3 @@ def blended_per_mtok(plist: PriceList, record: PriceRecord, profile: WorkloadPro
 def record_fx(plist: PriceList, record: PriceRecord, rates: RateTable) -> FxRate:
     """Return the USD rate for a record: the ECB rate of its effective date (1.0 for USD)."""
     return rate_on(rates, plist.currency, record.from_.date())
-
-
-def tokens_per_dollar(usd_per_mtok: float) -> float:
-    """Return how many tokens one US dollar buys at `usd_per_mtok`."""
-    if usd_per_mtok <= 0:
-        return float("inf")
-    return 1_000_000 / usd_per_mtok

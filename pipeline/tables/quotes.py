@@ -65,16 +65,16 @@ class Quoted:
 
 @dataclass(frozen=True)
 class Quote:
-    """One model's blended price at one instant for one profile, with what it came from."""
+    """One model's blended price in USD at one instant for one profile, with what it came from
+    (a model the ECB has no rate for is in the table, never a Quote)."""
 
     quoted: Quoted
     list_per_mtok: float
     """In the list's currency."""
-    usd_per_mtok: float | None
-    """None when the ECB has no rate for the list's currency by the record's date."""
-    tokens_per_usd: float | None
-    fx_usd_per_unit: float | None
-    fx_date: dt.date | None
+    usd_per_mtok: float
+    tokens_per_usd: float
+    fx_usd_per_unit: float
+    fx_date: dt.date
 
 
 @dataclass(frozen=True, eq=False)
@@ -112,12 +112,10 @@ class Quotes:
         return self.table.iloc[start:end]
 
     def quote(self, row) -> Quote:
-        """Return the Quote of one row of `table` (from `itertuples`)."""
-        usd = None if np.isnan(row.usd_per_mtok) else float(row.usd_per_mtok)
-        return Quote(self.records[row.rid], float(row.list_per_mtok), usd,
-                     None if usd is None else float(row.tokens_per_usd),
-                     None if usd is None else float(row.fx_usd_per_unit),
-                     None if usd is None else dt.date.fromordinal(int(row.fx_day)))
+        """Return the Quote of one row of `table` priced in USD (from `itertuples`)."""
+        return Quote(self.records[row.rid], float(row.list_per_mtok), float(row.usd_per_mtok),
+                     float(row.tokens_per_usd), float(row.fx_usd_per_unit),
+                     dt.date.fromordinal(int(row.fx_day)))
 
     def cheapest(self, at: dt.datetime, profile: WorkloadProfile) -> Quote | None:
         """Return the quote with the fewest USD per Mtok at `at` (the first in key order of
@@ -132,12 +130,6 @@ class Quotes:
         """Return the quotes priced in USD at `at`, in key order."""
         rows = self.at(at, profile)
         return [self.quote(r) for r in rows[rows["usd_per_mtok"].notna()].itertuples()]
-
-    def changes(self, start: dt.datetime, end: dt.datetime,
-                profile: WorkloadProfile) -> list[tuple[float, Quoted]]:
-        """Return (relative change of the blend in the list's currency, the record at `end`) of
-        every model priced at both instants with a blend above zero at the first, in key order."""
-        return [(new / old - 1, q) for old, new, q in self.blend_moves(start, end, profile)]
 
     def blend_moves(self, start: dt.datetime, end: dt.datetime,
                     profile: WorkloadProfile) -> list[tuple[float, float, Quoted]]:
@@ -208,7 +200,7 @@ def quotes(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
     list_per_mtok = np.concatenate(blends) if blends else np.zeros(0)
     usd = list_per_mtok * rate_of[rid]
     with np.errstate(divide="ignore", invalid="ignore"):
-        # As tokens_per_dollar: a free price buys unbounded tokens.
+        # A free price buys unbounded tokens.
         tokens = np.where(usd > 0, 1_000_000 / usd, np.where(np.isnan(usd), np.nan, np.inf))
     table = pd.DataFrame({
         "at": np.tile(force["at"].to_numpy(), count),
@@ -222,8 +214,8 @@ def quotes(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
 def _periods(files: Mapping[str, Sourced[PriceFile]]
              ) -> tuple[list[Quoted], pd.DataFrame, pd.DataFrame]:
     """Return the quoted records, one row per record (rid, key, currency, start, end, whether
-    it has windows, batch discount) and one per record's price (rid, meter, mode, band, window,
-    per_mtok in the list's currency)."""
+    it has windows, batch discount) and one per record's price (rid, meter, mode, band, per_mtok
+    in the list's currency)."""
     records: list[Quoted] = []
     periods, tiers = [], []
     key = 0
@@ -236,9 +228,9 @@ def _periods(files: Mapping[str, Sourced[PriceFile]]
                                 OPEN_END if record.to is None else micros(record.to),
                                 record.from_.date().toordinal(), record.uses_windows,
                                 np.nan if record.batch_discount is None else record.batch_discount))
-                tiers += [(rid, p.meter, p.mode, p.context_above_tokens, p.window or "",
-                           per_mtok(p.price, plist.unit)) for p in record.prices
-                          if p.meter in BLEND_METERS]
+                # Windows are not kept: a record with windows is blended record by record.
+                tiers += [(rid, p.meter, p.mode, p.context_above_tokens, per_mtok(p.price, plist.unit))
+                          for p in record.prices if p.meter in BLEND_METERS]
             key += 1
     return (records,
             # Typed, so that no price files at all make empty tables, not a join error.
@@ -246,8 +238,8 @@ def _periods(files: Mapping[str, Sourced[PriceFile]]
                                            "from_day", "windows", "discount"]).astype(
                 {"rid": np.int64, "key": np.int64, "currency": object, "start": np.int64,
                  "end": np.int64, "from_day": np.int64, "windows": bool, "discount": float}),
-            pd.DataFrame(tiers, columns=["rid", "meter", "mode", "band", "window", "per_mtok"]
-                         ).astype({"rid": np.int64, "band": np.int64, "per_mtok": float}))
+            pd.DataFrame(tiers, columns=["rid", "meter", "mode", "band", "per_mtok"]).astype(
+                {"rid": np.int64, "band": np.int64, "per_mtok": float}))
 
 
 def in_force(periods: pd.DataFrame, at: np.ndarray) -> pd.DataFrame:
