@@ -225,10 +225,10 @@ def test_radar_items_word_for_word_in_order_of_due_date():
                              source_url=f"https://example.com/{round_}")
 
     hw = Hardware(accelerators=(), costs=(), files=(
+        benchmark("mlperf-inference", "v5.1", "mlperf/v5.1.json", dt.date(2026, 9, 12)),  # today: not ahead
         benchmark("mlperf-inference", "v6.1", "mlperf/v6.1.json", dt.date(2026, 9, 30)),
-        benchmark("inferencex", "V2", "ix/v2.json", dt.date(2026, 9, 20)),
-        benchmark("mlperf-inference", "v5.1", "mlperf/v5.1.json", dt.date(2026, 9, 12)),
-        benchmark("mlperf-inference", "v7.0", "mlperf/v7.0.json", None)))
+        benchmark("mlperf-inference", "v7.0", "mlperf/v7.0.json", None),  # no date: not due
+        benchmark("inferencex", "V2", "ix/v2.json", dt.date(2026, 9, 20))))
     assert hardware_radar(hw, dt.date(2026, 9, 12)) == [
         RadarItem(label="InferenceX V2 results",
                   text_md="InferenceX V2 results are due on 2026-09-20.",
