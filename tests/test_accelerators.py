@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from pipeline.load.read import read_model
-from pipeline.models.hardware import AcceleratorsFile
-from pipeline.normalize.accelerators import compiled_patterns, match_accelerator
+from pipeline.models.hardware import Accelerator, AcceleratorsFile
+from pipeline.normalize.accelerators import NameMatch, compiled_patterns, match_accelerator
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -53,3 +53,15 @@ def test_heterogeneous_row_is_reported(patterns):
     match = match_accelerator(text, patterns)
     assert match.names == ("MI300X", "MI325X")
     assert match.is_heterogeneous and match.canonical is None
+
+
+def test_names_in_order_of_first_appearance_whatever_the_pattern():
+    # Z1's second pattern finds it earlier than its first: Z1 is named where it first appears,
+    # before Y1, which the file lists first.
+    accelerators = [Accelerator(name="Y1", vendor="v", patterns=["mid"], source_url="https://e.com"),
+                    Accelerator(name="Z1", vendor="v", patterns=["zeta", "ALPHA"],
+                                source_url="https://e.com")]
+    match = match_accelerator("alpha mid zeta", compiled_patterns(accelerators))
+    assert match == NameMatch("alpha mid zeta", ("Z1", "Y1"))
+    assert match_accelerator("MID", compiled_patterns(accelerators)).canonical == "Y1"  # any case
+    assert match_accelerator("none here", compiled_patterns(accelerators)).names == ()

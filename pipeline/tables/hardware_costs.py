@@ -41,13 +41,11 @@ def rows_table(rows: Sequence[HardwareRow]) -> pd.DataFrame:
     """Return the benchmark rows as a table, in their order: every HardwareRow field, `flags`
     as text, `headline`, `published_day` (a datetime, NaT when unset) and `group`, the
     comparability group's number in sorted order of GROUP_KEYS."""
-    table = pd.DataFrame({k: [getattr(r, k) for r in rows] for k in ROW_FIELDS},
-                         columns=ROW_FIELDS)
+    table = pd.DataFrame({k: [getattr(r, k) for r in rows] for k in ROW_FIELDS})
     table["flags"] = ["; ".join(r.flags) for r in rows]
     table["headline"] = table["flags"] == ""
     table["published_day"] = pd.to_datetime(table["published"])
-    table["group"] = (table.groupby(GROUP_KEYS, sort=True, dropna=False).ngroup()
-                      if len(table) else pd.Series(dtype="int64"))
+    table["group"] = table.groupby(GROUP_KEYS, sort=True, dropna=False).ngroup()
     return table
 
 
@@ -101,10 +99,9 @@ def costed_table(rows: pd.DataFrame, costs: Sequence[HourlyCost], as_of: dt.date
     in_force = costs_in_force(costs, as_of, usd_per_unit, needing)
     left = rows.assign(row=np.arange(len(rows)),
                        cost_accelerator=rows["accelerator"].where(tokens, None))
+    # A left merge keeps the left order, and each row's costs in the right's order (pandas
+    # documents both); every reader of the table relies on that order.
     table = left.merge(in_force, on="cost_accelerator", how="left", sort=False)
-    # Left merges keep the left order and each row's matches in the right's order; the sort
-    # makes that explicit, as every reader of the table relies on it.
-    table = table.sort_values("row", kind="stable", ignore_index=True)
     usd_hour = table["usd_per_accelerator_hour"]
     table["tokens_per_usd"] = table["value_per_accelerator"] * SECONDS_PER_HOUR / usd_hour
     table["usd_per_mtok"] = 1_000_000 / table["tokens_per_usd"]
@@ -124,11 +121,12 @@ def best_per_accelerator(costed: pd.DataFrame, group: int, basis: str) -> pd.Dat
     the earlier row, so the order is stable)."""
     chosen = costed[(costed["group"] == group) & costed["headline"]
                     & (costed["cost_basis"] == basis) & costed["tokens_per_usd"].notna()]
+    # No ties are left to a sort algorithm: `row` is unique within one basis, and the
+    # accelerator within `best`.
     best = (chosen.sort_values(["tokens_per_usd", "citation_id", "row"],
-                               ascending=[False, True, True], kind="stable")
+                               ascending=[False, True, True])
             .drop_duplicates("accelerator"))
-    return best.sort_values(["tokens_per_usd", "accelerator"], ascending=[False, True],
-                            kind="stable")
+    return best.sort_values(["tokens_per_usd", "accelerator"], ascending=[False, True])
 
 
 def bases_of(costed: pd.DataFrame, group: int) -> list[str]:

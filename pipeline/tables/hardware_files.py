@@ -31,16 +31,15 @@ def hardware_table(costed: pd.DataFrame) -> pd.DataFrame:
     table = costed.reindex(columns=list(COLUMNS)).astype({k: "Int64" for k in INTEGERS})
     for k in ("published", "fx_rate_date"):
         table[k] = [d.isoformat() if isinstance(d, dt.date) else None for d in costed[k]]
-    table["usd_per_accelerator_hour"] = costed["usd_per_accelerator_hour"].astype("Float64")
     for k in ("tokens_per_usd", "usd_per_mtok"):
-        table[k] = pd.array([_round(x) if x == x else None for x in costed[k].tolist()],
-                            dtype="Float64")
+        # An uncosted row's NaN rounds to NaN: an empty cell, a JSON null.
+        table[k] = [_round(x) for x in costed[k].tolist()]
     return table.reset_index(drop=True)
 
 
-def _round(x: float | None) -> float | None:
+def _round(x: float) -> float:
     # Six significant figures: more than any input carries, and stable across platforms.
-    return float(f"{x:.6g}") if x is not None else None
+    return float(f"{x:.6g}")
 
 
 def hardware_csv(table: pd.DataFrame) -> bytes:
