@@ -51,3 +51,17 @@ def test_gone_and_retry_after_skip_the_next_run() -> None:
                                               error="429"), T0)
     assert skip_reason(FEED, wait, T0) is not None
     assert skip_reason(FEED, wait, T0 + dt.timedelta(hours=2)) is None
+
+
+def test_a_date_in_the_future_stays_clamped_to_when_it_was_first_seen_so() -> None:
+    # "a" is a month ahead in both runs: clamped to the first run's time, and kept there.
+    # "b" was ahead, then the feed corrected it to two days before T0: the correction is taken.
+    # "c" was dated a day before T0, then moved a month ahead: clamped to the second run's time.
+    ahead, later = T0 + dt.timedelta(days=30), T0 + dt.timedelta(days=1)
+    first = record_attempt(FEED, None, Attempt(200, parsed=parsed(
+        raw("a", ahead), raw("b", ahead), raw("c", T0 - dt.timedelta(days=1)))), T0)
+    second = record_attempt(FEED, first, Attempt(200, parsed=parsed(
+        raw("a", ahead), raw("b", T0 - dt.timedelta(days=2)), raw("c", ahead))), later)
+    assert {i.title: (i.published, i.date_flag, i.first_seen) for i in second.items} == {
+        "a": (T0, "future", T0), "b": (T0 - dt.timedelta(days=2), None, T0),
+        "c": (later, "future", T0)}

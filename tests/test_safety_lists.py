@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import ipaddress
 import re
 from html.parser import HTMLParser
 
@@ -464,6 +465,7 @@ REFUSED_HOSTS = [
     "[ff02::1]", "[ff0e::1]", "[2001:db8::1]", "[100::1]", "[::ffff:127.0.0.1]",
     "[::ffff:10.0.0.1]", "[::ffff:169.254.169.254]", "[::10.0.0.1]", "[64:ff9b::7f00:1]",
     "[64:ff9b:1::5db8:d822]", "[2002:c0a8:101::1]", f"[{_teredo('10.0.0.1')}]",
+    "[::1:a00:1]",  # ::/8 (reserved) with more than 32 bits set: carries no IPv4 address
 ]
 PUBLIC_HOSTS = [
     "93.184.216.34", "8.8.8.8", "1.1.1.1", "[2606:2800::1]", "[2001:4860:4860::8888]",
@@ -481,6 +483,42 @@ def test_a_non_public_address_is_refused(host: str) -> None:
     with pytest.raises(Refused, match=r"^refused: .* address \(not fetched, to protect internal "
                                       r"services\)$"):
         check(f"http://{host}/feed.xml")
+
+
+# The kind the refusal names (ingest/addresses.py address_kind), by hand from the IANA
+# special-purpose registries as Python's ipaddress reads them: one case per kind, per way IPv6
+# carries IPv4, and at the edges of the IPv4-compatible form ::a.b.c.d (more than :: and ::1,
+# at most 32 bits).
+REFUSED_KINDS = {
+    "127.0.0.1": "loopback",
+    "169.254.169.254": "link-local",
+    "10.0.0.1": "private",
+    "224.0.0.1": "multicast",
+    "100.64.0.1": "non-public",  # shared address space (RFC 6598): neither private nor global
+    "::1": "loopback",
+    "::2": "private (as 0.0.0.2 inside IPv6)",  # 0.0.0.0/8 is private
+    "::1:a00:1": "reserved",  # 2**32 + 10.0.0.1: one bit too many for ::a.b.c.d
+    "fe80::1": "link-local",
+    "fd00::1": "private",
+    "ff02::1": "multicast",
+    "fec0::1": "site-local",
+    "64:ff9b:1::a00:1": "local NAT64",
+    "::ffff:127.0.0.1": "loopback (as 127.0.0.1 inside IPv6)",
+    "::10.0.0.1": "private (as 10.0.0.1 inside IPv6)",
+    "64:ff9b::a00:1": "private (as 10.0.0.1 inside IPv6)",
+    "2002:a00:1::1": "private (as 10.0.0.1 inside IPv6)",
+    _teredo("10.0.0.1"): "private (as 10.0.0.1 inside IPv6)",
+}
+
+
+@pytest.mark.parametrize(("address", "kind"), REFUSED_KINDS.items())
+def test_a_refusal_names_the_kind_of_address(address: str, kind: str) -> None:
+    host = f"[{address}]" if ":" in address else address
+    ip = ipaddress.ip_address(address)
+    with pytest.raises(Refused) as refused:
+        check(f"http://{host}/feed.xml")
+    assert str(refused.value) == (f"refused: {address} is at {ip}, a {kind} address (not fetched, "
+                                  "to protect internal services)")
 
 
 @pytest.mark.parametrize("host", PUBLIC_HOSTS)

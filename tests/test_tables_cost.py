@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from pipeline.models.prices import PriceFile, PriceList, Window, WorkloadProfile
 from pipeline.models.sourced import Sourced
 from pipeline.normalize.fx import table_from_eur_rates
-from pipeline.normalize.windows import week_shares, window_at
+from pipeline.normalize.windows import is_in_window, overlap, week_shares, window_at, window_intervals
 from pipeline.tables.cost import (
     blended_per_mtok,
     day_end,
@@ -191,6 +191,44 @@ def test_every_hour_of_the_week_falls_in_exactly_one_window(groups):
     assert sum(shares.values()) == pytest.approx(1)
     for name, share in shares.items():
         assert share * 168 == pytest.approx(counted.get(name, 0), abs=1e-9)
+
+
+def test_two_windows_overlap_where_both_hold_in_the_two_weeks_after_the_start():
+    # Mondays only, UTC: a holds 01:00-04:00; b holds 00:00-01:00 (touching a's start: no
+    # overlap) and 03:00-05:00 (overlapping a 03:00-04:00). The two weeks from Monday 2 March
+    # 2026 hold the Mondays 2 and 9 March; Monday 16 March is the end, excluded.
+    a = Window(name="a", tier="peak", timezone="UTC",
+               spans=[{"start": "01:00", "end": "04:00", "weekdays": ["mon"]}])
+    b = Window(name="b", tier="peak", timezone="UTC",
+               spans=[{"start": "03:00", "end": "05:00", "weekdays": ["mon"]},
+                      {"start": "00:00", "end": "01:00", "weekdays": ["mon"]}])
+
+    def at(day: int, hour: int) -> dt.datetime:
+        return dt.datetime(2026, 3, day, hour, tzinfo=UTC)
+
+    assert overlap(a, b, at(2, 0)) == [(at(2, 3), at(2, 4)), (at(9, 3), at(9, 4))]
+
+
+def test_a_windows_intervals_in_utc_by_hand():
+    # Los Angeles (UTC-8 until DST on 8 March 2026): 23:00-20:00 runs past midnight, so Tuesday
+    # 3 March 01:00-02:00 UTC (Monday 17:00-18:00 local) lies inside the span that started on
+    # Sunday 1 March 23:00 local: a day before the local day of the start.
+    night = Window(name="n", tier="peak", timezone="America/Los_Angeles",
+                   spans=[{"start": "23:00", "end": "20:00"}])
+    start = dt.datetime(2026, 3, 3, 1, tzinfo=UTC)
+    assert window_intervals(night, start, start + dt.timedelta(hours=1)) == [
+        (start, start + dt.timedelta(hours=1))]
+    # A span whose end is its start holds the whole day; a span of other weekdays is skipped,
+    # not the spans after it; no time zone reads as UTC. Monday 2 March, UTC.
+    whole = Window(name="w", tier="peak", spans=[
+        {"start": "01:00", "end": "02:00", "weekdays": ["sun"]}, {"start": "05:00", "end": "05:00"}])
+    monday = dt.datetime(2026, 3, 2, tzinfo=UTC)
+    assert window_intervals(whole, monday, monday + dt.timedelta(days=1)) == [
+        (monday, monday + dt.timedelta(days=1))]
+    # The instant is judged alone: a microsecond before 05:00 is outside a 05:00-06:00 window.
+    five = Window(name="f", tier="peak", timezone="UTC", spans=[{"start": "05:00", "end": "06:00"}])
+    assert not is_in_window(five, monday + dt.timedelta(hours=5, microseconds=-1))
+    assert is_in_window(five, monday + dt.timedelta(hours=5))
 
 
 # Two windows in UTC: peak 01:00-04:00 and 06:00-10:00 on weekdays (35 of the week's 168 hours),

@@ -120,3 +120,40 @@ def test_kept_data_files_are_linked_without_reading_unless_touched(
     os.utime(data, ns=(st.st_atime_ns, st.st_mtime_ns))
     build()
     assert reads and data.read_bytes() == good
+
+
+def test_a_kept_file_is_linked_only_when_the_published_one_is_as_the_last_build_left_it(
+        tmp_path: Path) -> None:
+    # Unit level (the build-level test above reaches link_unchanged through too many frames
+    # for `make mutate`): each case says by hand whether the published file may be linked.
+    kept = tmp_path / "cache" / "prices.json"
+    kept.parent.mkdir()
+    kept.write_bytes(BODY)
+    body = output.DiskBody(kept, "digest-of-body", len(BODY))
+    public = tmp_path / "public"
+    public.mkdir()
+    published = public / "prices.json"
+    published.write_bytes(BODY)
+    recorded = output.published_state(published, "digest-of-body")
+
+    def linked(name: str, state: list | None) -> bool:
+        target = tmp_path / name
+        done = output.link_unchanged(published, target, body, state)
+        # Linked means the very file, a second name of it; not linked means nothing written.
+        assert done == target.exists() and (not done or target.stat().st_ino == recorded[4])
+        return done
+
+    assert not linked("never-published.json", None)
+    assert not linked("other-digest.json", ["digest-of-other", *recorded[1:]])
+    assert linked("as-left.json", recorded)
+    (tmp_path / "as-left.json").unlink()
+
+    os.link(published, tmp_path / "elsewhere.json")  # a second name outside the site
+    assert not linked("shared.json", output.published_state(published, "digest-of-body"))
+    (tmp_path / "elsewhere.json").unlink()
+
+    os.utime(published, ns=(0, 0))  # touched since: the modification time differs
+    assert not linked("touched.json", recorded)
+    published.unlink()
+    assert not linked("gone.json", recorded)  # the stat fails: the caller writes
+    body.close()

@@ -37,7 +37,9 @@ def address_allowed(ip: ipaddress.IPv4Address | ipaddress.IPv6Address,
         embedded = _embedded_ipv4(ip)
         if embedded is not None:
             return address_allowed(embedded, allowed)
-    return ip.is_global and not ip.is_multicast
+    # Python counts multicast and reserved ranges (ff00::/8, ::/8 beyond the forms above) as
+    # global; neither is a host a feed lives on.
+    return ip.is_global and not ip.is_multicast and not ip.is_reserved
 
 
 def address_kind(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> str:
@@ -50,7 +52,8 @@ def address_kind(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> str:
         embedded = _embedded_ipv4(ip)
         if embedded is not None:
             return f"{address_kind(embedded)} (as {embedded} inside IPv6)"
-    for name in ("loopback", "link_local", "private", "multicast", "reserved", "unspecified"):
+    # No "unspecified": 0.0.0.0 and :: are private to Python, so that case would never be reached.
+    for name in ("loopback", "link_local", "private", "multicast", "reserved"):
         if getattr(ip, f"is_{name}"):
             return name.replace("_", "-")
     return "non-public"
