@@ -98,7 +98,7 @@ def price_figures(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
                                     start, end))
     for profile in profiles:
         best = table.cheapest(end, profile)
-        if best and best.usd_per_mtok is not None and best.tokens_per_usd is not None:
+        if best:
             q = best.quoted
             figures.append(Figure(
                 label=f"Cheapest tokens per dollar, {profile.title}",
