@@ -34,6 +34,11 @@ REPORT = REPO / "mutation-results.md"
 LOG = REPO / "mutants" / "run.log"
 MAX_FRAMES = 5
 """A test judges a function it reaches through at most this many frames of the package."""
+WHOLE_BUILD = ("build", "site.py")
+"""The module whose `build_site` a whole build runs through: it reaches nearly every function
+within MAX_FRAMES (the pipeline is shallow), in seconds, and would be run for every survivor."""
+JUDGED_BY_BUILDS = "pipeline.publish."
+"""What a whole build judges: the swap into public/, which only a build exercises for real."""
 
 UNJUDGED = ("not checked", "check was interrupted by user", "skipped")
 """Statuses of mutants no test run judged."""
@@ -61,6 +66,7 @@ def run_mutmut(max_children: int, names: list[str]) -> int:
 
 def _mutmut_child(max_children: int, names: list[str]) -> int:
     _limit_tracing_depth()
+    _fast_tests_first()
     from mutmut.__main__ import cli
 
     try:
@@ -71,7 +77,8 @@ def _mutmut_child(max_children: int, names: list[str]) -> int:
 
 
 def _limit_tracing_depth() -> None:
-    """Count a test as covering a function only within MAX_FRAMES of our frames.
+    """Count a test as covering a function only within MAX_FRAMES of our frames, and a whole
+    build as covering only the swap (JUDGED_BY_BUILDS).
 
     mutmut's own `max_stack_depth` resolves every frame's file and fails on code without one
     (`<string>` of a generated __init__, `<frozen runpy>` in a child `brief`); this counts by path.
@@ -80,17 +87,34 @@ def _limit_tracing_depth() -> None:
     import mutmut.stats as stats
 
     ours = str(REPO / "mutants" / "pipeline") + os.sep
+    build = ours + os.sep.join(WHOLE_BUILD)
     record = stats.record_trampoline_hit
 
     def record_near_hits(name: str, caller: str | None = None) -> None:
-        frame, depth = inspect.currentframe(), 0
+        frame, depth, in_build = inspect.currentframe(), 0, False
         while frame is not None and "_pytest" not in frame.f_code.co_filename:
             depth += frame.f_code.co_filename.startswith(ours)
+            in_build = in_build or frame.f_code.co_filename == build
             frame = frame.f_back
-        if depth <= MAX_FRAMES:
+        if depth <= MAX_FRAMES and (not in_build or name.startswith(JUDGED_BY_BUILDS)):
             record(name, caller)
 
     stats.record_trampoline_hit = trampoline.record_trampoline_hit = record_near_hits
+
+
+def _fast_tests_first() -> None:
+    """Run a mutant's tests fastest first (mutmut hands pytest a set, in no order): `-x` stops
+    at the first failure, so a killed mutant rarely waits for a slow test."""
+    from mutmut.runners.harness import PytestRunner
+    from mutmut.state import state
+
+    args_of = PytestRunner._pytest_args_regular_run
+
+    def fastest_first(self, tests):
+        durations = state().duration_by_test
+        return args_of(self, sorted(tests, key=lambda test: (durations.get(test, 0.0), test)))
+
+    PytestRunner._pytest_args_regular_run = fastest_first
 
 
 def load_results() -> list[Mutant]:
