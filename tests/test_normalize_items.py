@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import datetime as dt
+import time
 
 import markdown
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from pipeline.formats.feeds import RawItem
+from pipeline.models.feeds import SnapshotItem
 from pipeline.normalize.items import (
     canonical_url,
     clean_html,
@@ -15,7 +19,9 @@ from pipeline.normalize.items import (
     item_id,
     md_link,
     md_text,
+    normalize_item,
     plain_text,
+    title_key,
     utc_date,
 )
 
@@ -78,3 +84,105 @@ def test_dates_are_utc_missing_takes_first_seen_future_is_clamped() -> None:
     assert utc_date(NOW + dt.timedelta(days=3), seen, NOW) == (NOW, "future")
     plus8 = dt.datetime(2026, 9, 12, 14, tzinfo=dt.timezone(dt.timedelta(hours=8)))
     assert utc_date(plus8, seen, NOW) == (NOW, None)
+
+
+def test_item_ids_keep_their_stored_form() -> None:
+    # Snapshots in git keep items by id and the next ingest merges by it (feed_state.py): an id
+    # that came out differently would store every item twice and lose its first-seen time. The
+    # expected ids are the first 20 hex digits of `printf '%s' KEY | sha256sum`.
+    assert item_id(" tag:e.org,2026:1 ", "https://e.org/a", "t", "s") == "0656d4b6f2e49b2d24ce"
+    assert item_id(None, "https://e.org/a", "t", "s") == "d9181c171abb5e7913fd"
+    assert item_id(None, None, "<b>Price cut</b>", "<p>Cheaper &amp; faster</p>") == "9d82c7f1a7802291c0dc"
+
+
+def test_cut_at_word_edges() -> None:
+    assert cut_at_word("one two", 7) == "one two"  # exactly max_chars: not cut
+    # A space at exactly half the room is too early a cut; one past half is taken.
+    assert cut_at_word("abcde fghijk", 10) == "abcde fgh…"
+    assert cut_at_word("abcde fghijklm", 12) == "abcde fghij…"
+    assert cut_at_word("abcdefg hijklm", 12) == "abcdefg…"
+    # Punctuation before the cut goes; a word's own last letter stays.
+    assert cut_at_word("one two, three four", 12) == "one two…"
+    assert cut_at_word("Built by SpaceX today", 16) == "Built by SpaceX…"
+
+
+@pytest.fixture
+def clock_at_plus9(monkeypatch: pytest.MonkeyPatch):
+    """The machine's local time zone is UTC+9 (a naive time must still be read as UTC)."""
+    monkeypatch.setenv("TZ", "JST-9")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+def test_dates_are_stored_in_utc_whatever_the_machines_zone(clock_at_plus9) -> None:
+    seen = NOW - dt.timedelta(hours=1)
+    naive = utc_date(dt.datetime(2026, 9, 12, 5), seen, NOW)
+    assert naive == (dt.datetime(2026, 9, 12, 5, tzinfo=dt.UTC), None)
+    plus8 = utc_date(dt.datetime(2026, 9, 12, 13, tzinfo=dt.timezone(dt.timedelta(hours=8))), seen, NOW)
+    assert plus8[0].isoformat() == "2026-09-12T05:00:00+00:00"
+    assert naive[0].utcoffset() == dt.timedelta(0)
+
+
+def test_a_date_within_the_clock_slack_is_kept() -> None:
+    slack = dt.timedelta(minutes=15)
+    assert utc_date(NOW + slack, NOW, NOW) == (NOW + slack, None)
+    assert utc_date(NOW + slack + dt.timedelta(seconds=1), NOW, NOW) == (NOW, "future")
+
+
+def raw_item(**fields) -> RawItem:
+    return RawItem(**{"guid": None, "link": None, "title": "Price cut",
+                      "summary": "<p>Cheaper &amp; faster</p>", "published": NOW, "language": None,
+                      "author": None, **fields})
+
+
+def normalized(raw: RawItem, feed_language: str | None = None) -> SnapshotItem:
+    return normalize_item(raw, feed_url="https://e.org/feed", feed_language=feed_language,
+                          first_seen=NOW, now=NOW)
+
+
+def test_normalize_item_fills_every_field() -> None:
+    published = NOW - dt.timedelta(hours=2)
+    raw = raw_item(guid="tag:e.org,2026:1", link="/a?utm_source=x", title="<b>Price</b> cut",
+                   published=published, language="de", author="<i>Jane</i>  Doe")
+    assert normalized(raw, feed_language="en") == SnapshotItem(
+        id="0656d4b6f2e49b2d24ce", url="https://e.org/a", title="Price cut",
+        summary_html="<p>Cheaper &amp; faster</p>", summary_text="Cheaper & faster", cut=[],
+        published=published, date_flag=None, first_seen=NOW, language="de", author="Jane Doe")
+
+
+def test_normalize_item_id_language_and_author_fall_back() -> None:
+    by_url = normalized(raw_item(link="https://e.org/a"), feed_language="en_US")
+    assert (by_url.id, by_url.language, by_url.author) == ("d9181c171abb5e7913fd", "en-us", None)
+    by_text = normalized(raw_item(title="<b>Price cut</b>", language="English"), feed_language="en")
+    assert (by_text.id, by_text.url, by_text.language) == ("9d82c7f1a7802291c0dc", None, None)
+    assert normalized(raw_item(language="EN-GB")).language == "en-gb"
+    assert normalized(raw_item(author="x" * 130)).author == "x" * 119 + "…"
+
+
+def test_normalize_item_caps_a_huge_summary_and_link() -> None:
+    cap = 64 * 1024
+    exact = "<p>" + "a" * (cap - 7) + "</p>"
+    at_cap = normalized(raw_item(summary=exact))
+    assert (at_cap.summary_html, at_cap.cut) == (exact, [])
+    # Past the cap the HTML keeps its first 63 KiB (64 KiB less 1 KiB for closing tags) ...
+    plain = normalized(raw_item(summary="a" * 70_000))
+    assert (plain.summary_html, plain.cut) == ("a" * 63 * 1024, ["summary_html"])
+    tagged = normalized(raw_item(summary="<p>x</p><p>" + "a" * 70_000 + "</p>"))
+    assert tagged.summary_html == "<p>x</p><p>" + "a" * (63 * 1024 - 11) + "</p>"
+    # ... less a tag the cut went through (here right after its "</") ...
+    inside = "<p>x</p><p>" + "a" * (63 * 1024 - 13) + "</p><p>" + "b" * 2000 + "</p>"
+    assert normalized(raw_item(summary=inside)).summary_html \
+        == "<p>x</p><p>" + "a" * (63 * 1024 - 13) + "</p>"
+    # ... or a character it went through (3 bytes each, after 1: the cut falls in the 21,504th).
+    assert normalized(raw_item(summary="a" + "价" * 30_000)).summary_html == "a" + "价" * 21_503
+    link = "https://e.org/" + "a" * (cap - 14)
+    longest = normalized(raw_item(link=link))
+    assert (longest.url, longest.cut) == (link, [])
+    too_long = normalized(raw_item(link=link + "a"))
+    assert (too_long.url, too_long.cut) == (None, ["url"])
+
+
+def test_title_key_keeps_letters_and_digits_folded() -> None:
+    assert title_key("Ｇｏｏｇｌｅ cuts Straße-Pricing, 50%!") == "googlecutsstrassepricing50"
