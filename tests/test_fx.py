@@ -143,3 +143,10 @@ def test_ingest_keeps_old_snapshot_on_bad_download(tmp_path, local_server):
         fetch_ecb_history(tmp_path, url=f"{local_server}/hist.zip")
     assert (tmp_path / SNAPSHOT).read_bytes() == b"old"
     assert len(list((tmp_path / SNAPSHOT).parent.iterdir())) == 1
+
+
+def test_a_currency_without_rates_is_named():
+    table = table_from_eur_rates(parse_ecb_history(CSV))
+    with pytest.raises(RateNotFound) as err:
+        rate_on(table, "GBP", dt.date(2026, 9, 11))
+    assert str(err.value) == "no ECB rates for GBP"

@@ -12,6 +12,7 @@ from pipeline.build.site import build_site
 from pipeline.publish import output
 from pipeline.publish.mkdocs_site import SITE_DIR
 from pipeline.publish.output import write_or_link
+from pipeline.render.drawing import Drawing
 
 BODY = b"x" * 100_000
 
@@ -157,3 +158,15 @@ def test_a_kept_file_is_linked_only_when_the_published_one_is_as_the_last_build_
     published.unlink()
     assert not linked("gone.json", recorded)  # the stat fails: the caller writes
     body.close()
+
+
+def test_body_bytes_reads_a_kept_file_and_waits_for_a_drawing(tmp_path: Path) -> None:
+    kept = tmp_path / "prices.json"
+    kept.write_bytes(b"[1, 2]")
+    body = output.DiskBody(kept, "digest-of-body", 6)
+    try:
+        assert output.body_bytes(body) == b"[1, 2]"
+    finally:
+        body.close()
+    assert output.body_bytes(b"bytes") == b"bytes"
+    assert output.body_bytes(Drawing(value=b"<svg/>")) == b"<svg/>"
