@@ -1,20 +1,31 @@
-"""A catalogue's price history read back: its moves between snapshots, and its base prices.
+"""A catalogue's price history: a snapshot's table, the file's bytes, one snapshot's update (the
+20-fold rule), and the history read back: its moves between snapshots, and its base prices.
 
 The histories here are written row by row, as a history file holds them, so each expected row
 below is read off the rows, not computed by the module."""
 
 from __future__ import annotations
 
+import datetime as dt
 import math
+import os
+import warnings
 
 import pandas as pd
 
+from pipeline.formats.price_map import ImportedPrice
+from pipeline.models.catalogues import HeldPrice
 from pipeline.tables.catalogue_history import (
     CHANGE_COLUMNS,
     COLUMNS,
+    KEY,
     base_prices,
     empty_history,
     history_changes,
+    history_csv,
+    read_history_csv,
+    snapshot_table,
+    update_history,
 )
 
 T1, T2, T3 = "2026-09-01T06:00Z", "2026-09-02T06:00Z", "2026-09-03T06:00Z"
@@ -95,3 +106,125 @@ def test_base_prices_are_realtime_all_day_base_band_default_cache_one_catalogue_
         ("acme", "m", "cached_input", "5", 0.3, T1), ("acme", "m", "input", "", 2.5, T2),
         ("acme", "m", "input", "", 3.0, T1),
         ("gemini", "g", "input", "", 1.0, T1), ("gemini", "g", "output", "", 4.0, T1)]
+
+
+# --- A snapshot's table, the history file's bytes, and one snapshot's update ---------------------
+
+D1 = dt.datetime(2026, 9, 1, 6, 0, tzinfo=dt.UTC)
+D2 = dt.datetime(2026, 9, 2, 6, 0, tzinfo=dt.UTC)
+
+
+def test_a_snapshot_table_writes_every_key_part_as_text_and_the_own_name_wins():
+    prices = [
+        # An alias first in the file: the entry under the model's own name still wins.
+        ImportedPrice("together_ai", "m", "cached_input", 0.7, ttl_minutes=60,
+                      from_date=dt.date(2026, 1, 1), to_date=dt.date(2026, 12, 31),
+                      entry="together_ai/m"),
+        ImportedPrice("together_ai", "m", "cached_input", 0.5, ttl_minutes=60,
+                      from_date=dt.date(2026, 1, 1), to_date=dt.date(2026, 12, 31),
+                      entry="m", context_window_tokens=128000),
+        ImportedPrice("acme", "a", "input", 1.0, window_utc=(dt.time(16, 30), dt.time(0, 30)),
+                      checked=dt.date(2026, 8, 1)),
+    ]
+    got = snapshot_table(prices, {"together_ai": "together"}, dt.date(2026, 9, 1))
+    expected = pd.DataFrame([
+        ["acme", "acme", "a", "input", "", "0", "realtime", "16:30-00:30", "", "", 1.0,
+         "2026-08-01", ""],
+        ["together", "together_ai", "m", "cached_input", "60", "0", "realtime", "",
+         "2026-01-01", "2026-12-31", 0.5, "2026-09-01", "128000"],
+    ], columns=[*KEY, "usd_per_mtok", "checked", "context_window_tokens"])
+    # Numbered 0, 1 in key order, not by the rows' places in the file (2, 1).
+    pd.testing.assert_frame_equal(got, expected, check_index_type=True)
+
+
+HEADER = ("provider,catalogue_provider,model,meter,ttl_minutes,context_above_tokens,mode,"
+          "window_utc,from_date,to_date,usd_per_mtok,first_seen,gone_seen,checked,"
+          "context_window_tokens\n")
+
+
+def test_the_history_file_is_these_bytes_on_every_platform_and_reads_back_the_same(monkeypatch):
+    rows = [period("b", 0.3, T1), period("a", 1.5, T2), period("a", 2.0, T1, T2),
+            period("a", 0.0, T1, ttl="5", meter="cached_input")]
+    # Columns out of order and rows numbered 7, 3, 9, 1: the file has neither.
+    table = pd.DataFrame(rows, columns=list(reversed(COLUMNS)), index=[7, 3, 9, 1])
+    expected = (HEADER
+                + "acme,acme,a,cached_input,5,0,realtime,,,,0.0,2026-09-01T06:00Z,,2026-09-01,\n"
+                + "acme,acme,a,input,,0,realtime,,,,2.0,2026-09-01T06:00Z,2026-09-02T06:00Z,"
+                  "2026-09-01,\n"
+                + "acme,acme,a,input,,0,realtime,,,,1.5,2026-09-02T06:00Z,,2026-09-02,\n"
+                + "acme,acme,b,input,,0,realtime,,,,0.3,2026-09-01T06:00Z,,2026-09-01,\n").encode()
+    monkeypatch.setattr(os, "linesep", "\r\n")  # as on Windows: the file must not follow it
+    data = history_csv(table)
+    assert data == expected
+    assert history_csv(read_history_csv(data)) == data
+
+
+def snapshot(*rows: dict) -> pd.DataFrame:
+    """A snapshot_table of periods' keys, prices, checked dates and context windows."""
+    return pd.DataFrame(rows)[[*KEY, "usd_per_mtok", "checked", "context_window_tokens"]]
+
+
+def together(model: str, usd: float, first_seen: str = T1, window: str = "") -> dict:
+    row = period(model, usd, first_seen, provider="together", catalogue_provider="together_ai")
+    row["context_window_tokens"] = window
+    return row
+
+
+def test_a_move_above_twentyfold_is_held_a_zero_price_is_free_not_a_ratio():
+    old = [together("a-again", 1.0), together("exact-rise", 1.0), together("exact-cut", 20.0),
+           together("over", 1.0), together("small", 0.01), together("to-free", 3.0),
+           together("from-free", 0.0), together("still-free", 0.0),
+           together("kept-window", 1.0, window="128000"), together("new-window", 1.0),
+           together("gone", 2.0)]
+    now = [together("a-again", 30.0, T2), together("exact-rise", 20.0, T2),
+           together("exact-cut", 1.0, T2), together("over", 21.0, T2),
+           together("small", 0.5, T2), together("to-free", 0.0, T2),
+           together("from-free", 2.0, T2), together("still-free", 0.0, T2),
+           together("kept-window", 1.0, T2), together("new-window", 1.0, T2, window="200000"),
+           together("fresh", 4.0, T2)]
+    # Numbered out of order, as a history filtered or joined from pieces would be.
+    before = history(*old)
+    before.index = [50, 40, 30, 20, 10, 0, 5, 15, 25, 35, 45]
+    shown_before = HeldPrice(key=[together("a-again", 0.0)[c] for c in KEY], usd_per_mtok=30.0,
+                             was_usd_per_mtok=1.0, first_seen=D1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no division warning reaches the command's output
+        got = update_history(before, snapshot(*now), D2, held=[shown_before])
+
+    # 20-fold exactly is not a jump; 21-fold and 50-fold are; to or from 0 (free) is no ratio.
+    assert [(h.key[2], h.usd_per_mtok, h.was_usd_per_mtok) for h in got.held] == [
+        ("over", 21.0, 1.0), ("small", 0.5, 0.01)]
+    assert got.problems == [
+        "together over input: 1 → 21 USD per Mtok is a 21-fold move; held back until the next "
+        "snapshot shows it again, or an editor confirms it in sources/catalogues.yaml",
+        "together small input: 0.01 → 0.5 USD per Mtok is a 50-fold move; held back until the "
+        "next snapshot shows it again, or an editor confirms it in sources/catalogues.yaml"]
+    assert list(got.changes.columns) == [*KEY, "kind", "old", "new", "at"]
+    assert list(got.changes.index) == list(range(len(got.changes)))
+    assert sorted(moves_of(got.changes)) == [
+        ("a-again", "rise", 1.0, 30.0), ("exact-cut", "cut", 20.0, 1.0),
+        ("exact-rise", "rise", 1.0, 20.0), ("fresh", "new", None, 4.0),
+        ("from-free", "rise", 0.0, 2.0), ("gone", "removed", 2.0, None),
+        ("to-free", "cut", 3.0, 0.0)]
+    assert set(got.changes["at"]) == {T2}
+
+    after = got.history
+    assert list(after.columns) == COLUMNS and list(after.index) == list(range(len(after)))
+    # The held ones keep their open period; a window comes in, and is not taken away.
+    assert sorted((r.model, r.usd_per_mtok, r.first_seen, r.gone_seen, r.context_window_tokens)
+                  for r in after.itertuples()) == [
+        ("a-again", 1.0, T1, T2, ""), ("a-again", 30.0, T2, "", ""),
+        ("exact-cut", 1.0, T2, "", ""), ("exact-cut", 20.0, T1, T2, ""),
+        ("exact-rise", 1.0, T1, T2, ""), ("exact-rise", 20.0, T2, "", ""),
+        ("fresh", 4.0, T2, "", ""),
+        ("from-free", 0.0, T1, T2, ""), ("from-free", 2.0, T2, "", ""),
+        ("gone", 2.0, T1, T2, ""),
+        ("kept-window", 1.0, T1, "", "128000"), ("new-window", 1.0, T1, "", "200000"),
+        ("over", 1.0, T1, "", ""), ("small", 0.01, T1, "", ""),
+        ("still-free", 0.0, T1, "", ""),
+        ("to-free", 0.0, T2, "", ""), ("to-free", 3.0, T1, T2, "")]
+
+
+def moves_of(changes: pd.DataFrame) -> list[tuple]:
+    return [(r.model, r.kind, None if math.isnan(r.old) else r.old,
+             None if math.isnan(r.new) else r.new) for r in changes.itertuples()]
