@@ -15,7 +15,7 @@ from pipeline.formats.price_map import ImportedPrice
 from pipeline.load.fx import load_rate_table
 from pipeline.load.prices import load_prices
 from pipeline.models.catalogues import Catalogue
-from pipeline.tables.catalogue_history import empty_history, snapshot_table, update_history
+from pipeline.tables.catalogue_history import COLUMNS, empty_history, snapshot_table, update_history
 from pipeline.tables.market import (
     TIER_COLUMNS,
     catalogue_rows,
@@ -337,3 +337,90 @@ def test_a_workload_on_a_model_with_off_peak_hours_only_bills_them_and_tokens_pe
     assert workload_usd_per_mtok(table, 0.75, 0.0, offpeak_share=0.3).tolist() == [1.25]
     got = tokens_per_usd(pd.Series([0.5, 0.0, np.nan, 4.0]))
     assert got.iloc[0] == 2_000_000 and got.iloc[3] == 250_000 and got.iloc[1:3].isna().all()
+
+
+# --- Which periods of a history are live at an edition, written row by row ------------------------
+
+T1, T2, END = "2026-09-01T06:00Z", "2026-09-10T06:00Z", "2026-09-10T23:59Z"  # END: 10 September's last minute
+
+
+def period(model: str, meter: str, usd: float, first_seen: str = T1, gone_seen: str = "", *,
+           provider: str = "acme", catalogue_provider: str = "", ttl: str = "", above: str = "0",
+           mode: str = "realtime", window: str = "", from_date: str = "", to_date: str = "",
+           context: str = "") -> dict:
+    return {"provider": provider, "catalogue_provider": catalogue_provider or provider,
+            "model": model, "meter": meter, "ttl_minutes": ttl, "context_above_tokens": above,
+            "mode": mode, "window_utc": window, "from_date": from_date, "to_date": to_date,
+            "usd_per_mtok": usd, "first_seen": first_seen, "gone_seen": gone_seen,
+            "checked": first_seen[:10], "context_window_tokens": context}
+
+
+def written(*periods: dict) -> pd.DataFrame:
+    return pd.DataFrame(list(periods), columns=COLUMNS)
+
+
+def test_the_rows_at_an_edition_are_the_live_base_prices_read_off_the_periods_by_hand():
+    """Each expected cell below is read off the periods, as of 10 September 2026 (to its last
+    minute, END), not computed by the module."""
+    history = written(
+        # a: base prices, one cut at T2, two daily windows; rows that are not its base price.
+        period("a", "input", 0.5, mode="batch"),  # batch beside, as `batch_input`
+        period("a", "cached_input", 0.1, ttl="5"),  # the default cache lifetime
+        period("a", "cached_input", 0.5, ttl="60"),  # a longer one: not the base price
+        period("a", "input", 1.0, context="128000"),
+        period("a", "input", 2.0, above="200000"),  # a long-context band: not the base price
+        period("a", "input", 0.5, window="22:30-06:30"),  # 480 of 1440 minutes, cheaper
+        period("a", "input", 2.0, window="12:00-18:00"),  # 360 of 1440 minutes, dearer
+        period("a", "output", 5.0, T1, T2, context="100000"),  # cut at T2
+        period("a", "output", 4.0, T2, context="200000"),  # the largest window of the live rows
+        period("a", "output", 2.0, window="22:30-06:30"),
+        period("a", "output", 8.0, window="12:00-18:00"),
+        # b: two live cached prices in one cell: the first in the history's (key) order.
+        period("b", "cached_input", 0.2), period("b", "cached_input", 0.3, ttl="5"),
+        # A window that is not a number (a history file edited by hand) is none, not a failure.
+        period("b", "input", 2.0, context="unknown"), period("b", "output", 6.0),
+        # dated: a price from the day itself counts; one up to the day has ended.
+        period("dated", "input", 2.0, from_date="2026-09-10"),
+        period("dated", "output", 8.0, to_date="2026-09-10"),
+        period("dated", "output", 7.0, from_date="2026-09-10"),
+        period("gone", "input", 1.0, T1, END), period("gone", "output", 2.0, T1, END),  # gone at END
+        period("later", "input", 1.0, from_date="2026-09-11"),  # from the day after
+        period("later", "output", 2.0, from_date="2026-09-11"),
+        period("starts", "input", 3.0, END), period("starts", "output", 6.0, END),  # seen at END
+        # google's g as two of the catalogue's providers: gemini, first in key order, stands whole.
+        period("g", "input", 1.0, provider="google", catalogue_provider="gemini"),
+        period("g", "output", 4.0, provider="google", catalogue_provider="gemini"),
+        period("g", "input", 2.0, provider="google", catalogue_provider="vertex_ai"),
+        period("g", "output", 9.0, provider="google", catalogue_provider="vertex_ai"))
+    got = catalogue_rows(history, CATALOGUE, dt.date(2026, 9, 10))
+    nan = np.nan
+    # a's hours: the night (input 0.5 < 1.0) is off-peak, a third of the week; the afternoon
+    # (2.0 > 1.0) and the rest of the day (5/12) are not. Cache hits bill at 0.1 in both.
+    # Peak input (2.0 × 1/4 + 1.0 × 5/12) / (2/3) = 1.375; output (8 × 1/4 + 4 × 5/12) / (2/3) = 5.5.
+    a_tiers = [0.5, 0.1, 2.0, 1.375, 0.1, 5.5, 1 / 3]
+    want = pd.DataFrame([
+        ["acme", "a", 1.0, 0.1, nan, 4.0, 0.5, nan, "2026-09-10", 200000.0, *a_tiers],
+        ["acme", "b", 2.0, 0.2, nan, 6.0, nan, nan, "2026-09-01", nan, *[nan] * 7],
+        ["acme", "dated", 2.0, nan, nan, 7.0, nan, nan, "2026-09-01", nan, *[nan] * 7],
+        ["acme", "starts", 3.0, nan, nan, 6.0, nan, nan, "2026-09-10", nan, *[nan] * 7],
+        ["google", "g", 1.0, nan, nan, 4.0, nan, nan, "2026-09-01", nan, *[nan] * 7]],
+        columns=["provider", "model", "input_usd_per_mtok", "cached_input_usd_per_mtok",
+                 "cache_write_usd_per_mtok", "output_usd_per_mtok", "batch_input_usd_per_mtok",
+                 "batch_output_usd_per_mtok", "last_change", "context_window_tokens", *TIER_COLUMNS])
+    want = want.assign(currency="USD", list_input_per_mtok=want["input_usd_per_mtok"],
+                       list_output_per_mtok=want["output_usd_per_mtok"], source="Cat",
+                       source_url="https://c.example/")
+    pd.testing.assert_frame_equal(got, want, check_exact=False, rtol=1e-12)
+
+
+def test_a_catalogue_without_batch_or_cache_prices_has_those_columns_as_numbers_none_given():
+    history = written(period("m", "input", 1.0), period("m", "output", 2.0))
+    got = catalogue_rows(history, CATALOGUE, dt.date(2026, 9, 10))
+    for meter in ("cached_input", "cache_write", "batch_input", "batch_output"):
+        column = got[f"{meter}_usd_per_mtok"]
+        assert column.dtype == "float64" and column.isna().all(), meter
+
+
+def test_preset_figures_have_a_row_for_every_row_of_the_table_even_without_a_preset():
+    table = hourly_market().reset_index()
+    assert list(preset_figures(table, []).index) == list(table.index) and len(table) > 0
