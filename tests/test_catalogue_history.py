@@ -20,6 +20,7 @@ from pipeline.tables.catalogue_history import (
     COLUMNS,
     KEY,
     base_prices,
+    catalogue_changes,
     empty_history,
     history_changes,
     history_csv,
@@ -82,6 +83,20 @@ def test_the_moves_of_a_history_are_read_off_its_periods_in_time_order():
 def test_a_history_without_rows_has_no_moves_but_the_columns():
     got = history_changes(empty_history(), "cat")
     assert got.empty and list(got.columns) == list(CHANGE_COLUMNS)
+
+
+def test_several_catalogues_moves_are_in_time_order_then_by_catalogue_each_from_its_whole_snapshot():
+    histories = {  # z before a on purpose
+        "z": history(period("m", 1.0, T1, T2), period("m", 0.5, T2),
+                     period("n", 2.0, T2)),  # in z's first whole snapshot (T2): not a move
+        "a": history(period("x", 3.0, T1, T2), period("y", 4.0, T3))}  # a has no whole snapshot
+    got = catalogue_changes(histories, {"z": pd.Timestamp(T2).to_pydatetime()})
+    assert list(got.columns) == list(CHANGE_COLUMNS) and list(got.index) == [0, 1, 2]
+    assert [(r.catalogue, *m) for r, m in zip(got.itertuples(), moves(got), strict=True)] == [
+        ("a", "x", "removed", 3.0, None, T2), ("z", "m", "cut", 1.0, 0.5, T2),
+        ("a", "y", "new", None, 4.0, T3)]
+    none = catalogue_changes({}, {})
+    assert none.empty and list(none.columns) == list(CHANGE_COLUMNS)
 
 
 def test_base_prices_are_realtime_all_day_base_band_default_cache_one_catalogue_provider():
