@@ -7,7 +7,7 @@ import datetime as dt
 
 import pandas as pd
 
-from pipeline.tables.discrepancies import PERIOD_COLUMNS, disagreements
+from pipeline.tables.discrepancies import COLUMNS, PERIOD_COLUMNS, disagreements
 
 UTC = dt.UTC
 
@@ -168,3 +168,100 @@ def test_catalogue_periods_run_from_the_snapshot_that_showed_a_price_within_its_
         ("n", "output", 4.0, ts("2026-09-01T06:00"), ts("2026-09-03T06:00"), "Cat",
          "https://cat.example/")]
     assert set(got["provider"]) == {"acme"}
+
+
+def priced(source: str, *rows: tuple[str, str, str, float, int, int | None]) -> pd.DataFrame:
+    """(provider, model, meter, usd_per_mtok, start day, end day or None)."""
+    return pd.DataFrame([(p, m, meter, price, day(a), None if b is None else day(b), source,
+                          f"https://{source}.example/")
+                         for p, m, meter, price, a, b in rows], columns=PERIOD_COLUMNS).astype(
+        {"start": "datetime64[ns, UTC]", "end": "datetime64[ns, UTC]"})
+
+
+def expected(*rows: tuple) -> pd.DataFrame:
+    """The table written out by hand: (provider, model, meter, source_a, usd_per_mtok_a,
+    source_b, usd_per_mtok_b, difference, since day, until day, ongoing)."""
+    return pd.DataFrame([
+        (p, m, meter, sa, f"https://{sa}.example/", pa, sb, f"https://{sb}.example/", pb, diff,
+         day(since), day(until), float(until - since), ongoing)
+        for p, m, meter, sa, pa, sb, pb, diff, since, until, ongoing in rows],
+        columns=COLUMNS).astype({"since": "datetime64[ns, UTC]", "until": "datetime64[ns, UTC]"})
+
+
+def test_the_thresholds_are_more_than_five_percent_for_more_than_seven_days():
+    curated = priced("curated",
+                     ("acme", "five", "input", 2.0, 0, None),
+                     ("acme", "over", "input", 2.0, 0, None),
+                     ("acme", "billionth", "input", 1.0, 0, None),
+                     ("acme", "nano", "input", 1.0, 0, None),
+                     ("acme", "seven", "input", 1.0, 0, None),
+                     ("acme", "eight", "input", 1.0, 0, None),
+                     ("acme", "free", "input", 0.0, 0, None),
+                     ("acme", "late", "input", 1.0, 0, None))
+    catalogue = priced("cat",
+                       ("acme", "five", "input", 2.1, 0, None),  # 5 %: not more
+                       ("acme", "over", "input", 2.1002, 0, None),  # 5.01 %
+                       # A share is judged to nine places: 0.0500000004 is 5 %, 0.050000001 more.
+                       ("acme", "billionth", "input", 1.0500000004, 0, None),
+                       ("acme", "nano", "input", 1.050000001, 0, None),
+                       ("acme", "seven", "input", 2.0, 3, 10),  # 7 days: not more
+                       ("acme", "eight", "input", 2.0, 3, 11),  # 8 days, over
+                       ("acme", "free", "input", 1.0, 0, None),  # free first: never a ratio
+                       # The move at the page's instant has not lasted at all: the stretch up to
+                       # it is listed at the price it had, not at the new one.
+                       ("acme", "late", "input", 2.0, 0, 20), ("acme", "late", "input", 3.0, 20, None))
+    found = disagreements([curated, catalogue], day(20).to_pydatetime())
+    # Open periods run to the page's instant (day 20): ongoing. Longest first, then by model.
+    pd.testing.assert_frame_equal(found, expected(
+        ("acme", "late", "input", "curated", 1.0, "cat", 2.0, 1.0, 0, 20, True),
+        ("acme", "nano", "input", "curated", 1.0, "cat", 1.050000001, 0.050000001, 0, 20, True),
+        ("acme", "over", "input", "curated", 2.0, "cat", 2.1002, 0.0501, 0, 20, True),
+        ("acme", "eight", "input", "curated", 1.0, "cat", 2.0, 1.0, 3, 11, False)),
+        check_exact=False, rtol=1e-12)
+
+
+def test_touching_stretches_are_one_disagreement_and_a_gap_makes_two():
+    curated = priced("curated", ("acme", "moved", "input", 1.0, 0, None),
+                     ("acme", "gap", "input", 1.0, 0, None))
+    catalogue = priced("cat",
+                       # 5 days then 7, each too short alone: 12 days at the latest prices.
+                       ("acme", "moved", "input", 2.0, 0, 5), ("acme", "moved", "input", 3.0, 5, 12),
+                       ("acme", "moved", "input", 1.0, 12, None),
+                       # Agreeing from day 9 to day 11: two disagreements of 9 days.
+                       ("acme", "gap", "input", 2.0, 0, 9), ("acme", "gap", "input", 1.0, 9, 11),
+                       ("acme", "gap", "input", 2.0, 11, 20), ("acme", "gap", "input", 1.0, 20, None))
+    found = disagreements([curated, catalogue], day(30).to_pydatetime())
+    pd.testing.assert_frame_equal(found, expected(
+        ("acme", "moved", "input", "curated", 1.0, "cat", 3.0, 2.0, 0, 12, False),
+        ("acme", "gap", "input", "curated", 1.0, "cat", 2.0, 1.0, 0, 9, False),
+        ("acme", "gap", "input", "curated", 1.0, "cat", 2.0, 1.0, 11, 20, False)))
+
+
+def test_the_order_is_ongoing_then_longest_then_provider_model_meter_and_second_source():
+    # Three sources: pairs (a, zeta), (a, beta), (zeta, beta), in that order.
+    a = priced("a", *[(p, m, meter, 1.0, 0, None) for p, m, meter in (
+        ("acme", "m", "input"), ("acme", "m", "output"), ("acme", "n", "input"),
+        ("bolt", "m", "input"), ("acme", "short", "input"), ("acme", "old", "input"))])
+    zeta = priced("zeta", ("acme", "m", "input", 2.0, 0, None), ("acme", "m", "output", 2.0, 0, None),
+                  ("acme", "n", "input", 2.0, 0, None), ("bolt", "m", "input", 2.0, 0, None),
+                  ("acme", "short", "input", 2.0, 10, None),  # ongoing, 10 days
+                  ("acme", "old", "input", 2.0, 0, 15))  # 15 days, over
+    beta = priced("beta", ("acme", "m", "input", 3.0, 0, None))
+    found = disagreements([a, zeta, beta], day(20).to_pydatetime())
+    pd.testing.assert_frame_equal(found, expected(
+        ("acme", "m", "input", "a", 1.0, "beta", 3.0, 2.0, 0, 20, True),
+        ("acme", "m", "input", "zeta", 2.0, "beta", 3.0, 0.5, 0, 20, True),
+        ("acme", "m", "input", "a", 1.0, "zeta", 2.0, 1.0, 0, 20, True),
+        ("acme", "m", "output", "a", 1.0, "zeta", 2.0, 1.0, 0, 20, True),
+        ("acme", "n", "input", "a", 1.0, "zeta", 2.0, 1.0, 0, 20, True),
+        ("bolt", "m", "input", "a", 1.0, "zeta", 2.0, 1.0, 0, 20, True),
+        ("acme", "short", "input", "a", 1.0, "zeta", 2.0, 1.0, 10, 20, True),
+        ("acme", "old", "input", "a", 1.0, "zeta", 2.0, 1.0, 0, 15, False)))
+
+
+def test_no_disagreement_is_an_empty_table_with_the_columns():
+    one = priced("curated", ("acme", "m", "input", 1.0, 0, None))
+    same = priced("cat", ("acme", "m", "input", 1.0, 0, None))
+    for sources in ([], [one], [one, same]):
+        found = disagreements(sources, day(20).to_pydatetime())
+        assert list(found.columns) == COLUMNS and found.empty

@@ -27,7 +27,7 @@ from pipeline.ingest.http import FetchSettings, Refused, check_url
 from pipeline.models.catalogues import Catalogue
 from pipeline.models.entries import Entry, HttpUrl, Link
 from pipeline.models.feeds import Feed
-from pipeline.models.links import is_allowed_link, refused_links
+from pipeline.models.links import is_allowed_link, link_scheme, refused_links
 from pipeline.models.prices import PriceRecord
 from pipeline.normalize import items
 from pipeline.render import escape
@@ -118,6 +118,18 @@ def test_the_link_judge_refuses_every_hostile_link(url: str) -> None:
 @pytest.mark.parametrize("url", ALLOWED_LINKS + RELATIVE_LINKS)
 def test_the_link_judge_passes_web_mail_and_relative_links(url: str) -> None:
     assert is_allowed_link(url)
+
+
+# The characters a browser drops inside a scheme are removed, not replaced: the scheme named is
+# the one it follows, so a web link with a tab in it is still a web link.
+@pytest.mark.parametrize(("url", "scheme"), [
+    ("java\tscript:alert(1)", "javascript"), ("JAVA\nSCRIPT:alert(1)", "javascript"),
+    ("jav&#x09;ascript:alert(1)", "javascript"), (" \x01https://example.org/a", "https"),
+    ("ht\r\ntps://example.org/a", "https"), ("mail\tto:desk@example.org", "mailto")])
+def test_the_link_judge_names_the_scheme_without_the_characters_a_browser_drops(
+        url: str, scheme: str) -> None:
+    assert link_scheme(url) == scheme
+    assert is_allowed_link(url) == (scheme in SAFE_SCHEMES)
 
 
 def test_the_oracle_tells_a_hostile_link_from_a_safe_one() -> None:
@@ -425,6 +437,15 @@ INERT = [
 def test_third_party_text_forms_no_markdown(md_text, text: str, context: str, html: str) -> None:
     rendered = markdown.markdown(context.format(md_text(text)), extensions=list(EXTENSIONS))
     assert html in rendered.replace("&#x27;", "'").replace("&quot;", '"'), rendered
+
+
+def test_a_table_cells_pipe_is_an_entity() -> None:
+    # md_text's `\|` ends a cell in some renderers; the entity never does, and shows as a pipe.
+    assert escape.md_cell("a | b") == "a &#124; b"
+    assert escape.md_cell("*x*|<y>") == "\\*x\\*&#124;&lt;y&gt;"
+    rendered = markdown.markdown(f"| h |\n|---|\n| {escape.md_cell('a | b')} |",
+                                 extensions=list(EXTENSIONS))
+    assert "<td>a &#124; b</td>" in rendered, rendered
 
 
 # Controls, zero-width and direction marks and overrides (a reversed file name, a hidden word):

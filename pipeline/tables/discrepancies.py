@@ -96,7 +96,8 @@ def disagreements(sources: Sequence[pd.DataFrame], as_of: dt.datetime) -> pd.Dat
             found.append(_pair(a[a["start"] <= now], b[b["start"] <= now], now))
     if not found:
         return pd.DataFrame(columns=COLUMNS)
-    table = pd.concat(found, ignore_index=True)
+    # (The sort renumbers the rows: the pairs' own indexes are not kept.)
+    table = pd.concat(found)
     return table.sort_values(["ongoing", "days", "provider", "model", "meter", "source_b"],
                              ascending=[False, False, True, True, True, True], kind="stable",
                              ignore_index=True)[COLUMNS]
@@ -132,4 +133,4 @@ def _pair(a: pd.DataFrame, b: pd.DataFrame, now: pd.Timestamp) -> pd.DataFrame:
     runs["days"] = (runs["until"] - runs["since"]).dt.total_seconds() / 86_400
     runs["ongoing"] = runs["until"] == now
     runs["difference"] = runs["usd_per_mtok_b"] / runs["usd_per_mtok_a"] - 1
-    return runs[runs["days"] > MIN_DAYS].reset_index(drop=True)[COLUMNS]
+    return runs.loc[runs["days"] > MIN_DAYS, COLUMNS]
