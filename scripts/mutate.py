@@ -38,7 +38,10 @@ WHOLE_BUILD = ("build", "site.py")
 """The module whose `build_site` a whole build runs through: it reaches nearly every function
 within MAX_FRAMES (the pipeline is shallow), in seconds, and would be run for every survivor."""
 JUDGED_BY_BUILDS = "pipeline.publish."
-"""What a whole build judges: the swap into public/, which only a build exercises for real."""
+"""What a whole build judges: the swap into public/, which only a build exercises for real..."""
+SWAP_TESTS = ("tests", "test_build.py")
+"""...in the tests of the swap (kill points, the exchange and its fallback); the other tests that
+build a site check pages, not the swap, and judge nothing through the build."""
 
 UNJUDGED = ("not checked", "check was interrupted by user", "skipped")
 """Statuses of mutants no test run judged."""
@@ -78,7 +81,7 @@ def _mutmut_child(max_children: int, names: list[str]) -> int:
 
 def _limit_tracing_depth() -> None:
     """Count a test as covering a function only within MAX_FRAMES of our frames, and a whole
-    build as covering only the swap (JUDGED_BY_BUILDS).
+    build as covering only the swap (JUDGED_BY_BUILDS), in the swap's tests (SWAP_TESTS).
 
     mutmut's own `max_stack_depth` resolves every frame's file and fails on code without one
     (`<string>` of a generated __init__, `<frozen runpy>` in a child `brief`); this counts by path.
@@ -88,15 +91,18 @@ def _limit_tracing_depth() -> None:
 
     ours = str(REPO / "mutants" / "pipeline") + os.sep
     build = ours + os.sep.join(WHOLE_BUILD)
+    swap_tests = str(REPO / "mutants" / os.path.join(*SWAP_TESTS))
     record = stats.record_trampoline_hit
 
     def record_near_hits(name: str, caller: str | None = None) -> None:
-        frame, depth, in_build = inspect.currentframe(), 0, False
+        frame, depth, in_build, swap_test = inspect.currentframe(), 0, False, False
         while frame is not None and "_pytest" not in frame.f_code.co_filename:
-            depth += frame.f_code.co_filename.startswith(ours)
-            in_build = in_build or frame.f_code.co_filename == build
+            file = frame.f_code.co_filename
+            depth += file.startswith(ours)
+            in_build = in_build or file == build
+            swap_test = swap_test or file == swap_tests
             frame = frame.f_back
-        if depth <= MAX_FRAMES and (not in_build or name.startswith(JUDGED_BY_BUILDS)):
+        if depth <= MAX_FRAMES and (not in_build or swap_test and name.startswith(JUDGED_BY_BUILDS)):
             record(name, caller)
 
     stats.record_trampoline_hit = trampoline.record_trampoline_hit = record_near_hits
