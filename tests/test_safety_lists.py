@@ -210,6 +210,14 @@ def test_a_web_url_in_a_url_attribute_is_kept(name: str) -> None:
     assert ("p", name, "https://example.org/x") in attributes(html)
 
 
+@pytest.mark.parametrize("name", ["onclick", "onmouseover", "OnLoad", "ONERROR"])
+def test_an_event_handler_attribute_is_removed_whatever_its_case(name: str) -> None:
+    html = markdown_html(f'[x](https://example.org/){{: {name}="alert(1)" }}\n\n'
+                         f'A paragraph.\n{{: {name}="alert(1)" title="t" }}')
+    assert attributes(html) == [("p", "", None), ("a", "href", "https://example.org/"), ("a", "", None),
+                                ("p", "title", "t"), ("p", "", None)]
+
+
 @pytest.mark.parametrize("align", ["left", "right", "center"])
 def test_the_column_alignment_style_of_tables_is_kept(align: str) -> None:
     rule = {"left": ":--", "right": "--:", "center": ":-:"}[align]
