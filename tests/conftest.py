@@ -9,7 +9,9 @@ import os
 import re
 import shutil
 import textwrap
+import time
 import zipfile
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -39,6 +41,20 @@ def real_data() -> Path:
             pytest.fail(f"{REAL_DATA} is missing and CI=true: the real-data tests must run")
         pytest.skip(f"{REAL_DATA} is absent")
     return REAL_DATA
+
+
+@pytest.fixture
+def machine_zone(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[str], None]]:
+    """Give a function that puts the machine's local time zone in `tz` (a TZ value: an IANA name
+    or POSIX `JST-9`) for the rest of the test: what `astimezone()` without a zone and naive
+    local times use. The zone the test started in is restored after."""
+    def put(tz: str) -> None:
+        monkeypatch.setenv("TZ", tz)
+        time.tzset()
+
+    yield put
+    monkeypatch.undo()
+    time.tzset()
 
 
 SERIES = """\

@@ -231,6 +231,27 @@ def test_a_windows_intervals_in_utc_by_hand():
     assert is_in_window(five, monday + dt.timedelta(hours=5))
 
 
+def test_a_windows_intervals_are_in_utc_whatever_the_machines_zone(machine_zone) -> None:
+    # The machine in Pago Pago (UTC-11), the window in Kiritimati (UTC+14), 25 hours apart:
+    # 00:00-01:00 in Kiritimati on 3 September is 10:00-11:00 UTC on 2 September, when it is
+    # still 1 September in Pago Pago (23:00-24:00), two dates behind the window's.
+    machine_zone("Pacific/Pago_Pago")
+    night = Window(name="k", tier="peak", timezone="Pacific/Kiritimati",
+                   spans=[{"start": "00:00", "end": "01:00"}])
+
+    def utc(*intervals: tuple[dt.datetime, dt.datetime]) -> list[tuple[str, str]]:
+        return [(a.isoformat(), b.isoformat()) for a, b in intervals]
+
+    # The local day of the end is the window's (3 September), not the machine's (1 September).
+    start = dt.datetime(2026, 9, 2, 9, 30, tzinfo=UTC)
+    assert utc(*window_intervals(night, start, start + dt.timedelta(hours=1))) == [
+        ("2026-09-02T10:00:00+00:00", "2026-09-02T10:30:00+00:00")]
+    # Both ends in UTC, not in the machine's zone, where they are not clipped to the range.
+    day = dt.datetime(2026, 9, 2, tzinfo=UTC)
+    assert utc(*window_intervals(night, day, day + dt.timedelta(days=1))) == [
+        ("2026-09-02T10:00:00+00:00", "2026-09-02T11:00:00+00:00")]
+
+
 # Two windows in UTC: peak 01:00-04:00 and 06:00-10:00 on weekdays (35 of the week's 168 hours),
 # a night window 20:00-23:00 every day (21 hours, off-peak); the rest of the week is 112 hours.
 NIGHT = {"name": "night", "tier": "off-peak", "timezone": "UTC", "spans": [{"start": "20:00", "end": "23:00"}]}
