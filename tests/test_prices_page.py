@@ -387,6 +387,21 @@ def test_history_keeps_the_twelve_models_changed_most_recently_and_draws_gaps() 
     assert early.lines == ()
 
 
+def test_history_takes_a_record_starting_and_an_end_falling_at_the_last_instant_of_the_day() -> None:
+    # The edition of 03-31 sees everything up to 23:59:59.999999 UTC. "starts" changes from 1 to
+    # 2 at that very instant: the new price is a point. "ends" stops then: the gap is a point
+    # too, and makes a line of a model that had one price (alone, it would be none).
+    last = "2026-03-31T23:59:59.999999Z"
+    edge = {"edge": Sourced(PriceFile.model_validate({"provider": "edge", "name": "E", "lists": [
+        {"currency": "USD", "records": [flat("starts", 1, end=last), flat("starts", 2, last),
+                                        flat("ends", 3, end=last)]}]}), "sources/prices/edge.yaml")}
+    history = compose_prices_page.price_history(edge, RATES, CHAT, day("2026-03-31"))
+    jan, at = dt.datetime(2026, 1, 1, tzinfo=UTC), dt.datetime(2026, 3, 31, 23, 59, 59, 999999, tzinfo=UTC)
+    lines = {label: ([t for t, _ in points], ["gap" if math.isnan(v) else v for _, v in points])
+             for label, points in history.lines}
+    assert lines == {"E ends": ([jan, at], [3, "gap"]), "E starts": ([jan, at], [1, 2])}
+
+
 def test_history_of_a_yuan_list_in_dollars_with_a_gap_where_no_blend_comes() -> None:
     # 8 then 16 yuan at 1.2 / 8.4 = 1/7 USD a yuan (the rate of 01-02): 8/7, 16/7; then cached input
     # only, which gives no blend.
