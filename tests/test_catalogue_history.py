@@ -10,6 +10,7 @@ import datetime as dt
 import math
 import os
 import warnings
+from zoneinfo import ZoneInfo
 
 import pandas as pd
 
@@ -26,6 +27,7 @@ from pipeline.tables.catalogue_history import (
     history_csv,
     read_history_csv,
     snapshot_table,
+    snapshot_time,
     update_history,
 )
 
@@ -172,6 +174,15 @@ def test_the_history_file_is_these_bytes_on_every_platform_and_reads_back_the_sa
     data = history_csv(table)
     assert data == expected
     assert history_csv(read_history_csv(data)) == data
+
+
+def test_a_snapshot_time_is_written_in_utc_whatever_the_machines_zone(machine_zone):
+    # The machine in Pago Pago (UTC-11), the snapshot taken at 08:00 in Berlin (UTC+2 in
+    # September): 06:00 UTC, not 19:00 the day before, the machine's time then.
+    machine_zone("Pacific/Pago_Pago")
+    berlin = dt.datetime(2026, 9, 1, 8, tzinfo=ZoneInfo("Europe/Berlin"))
+    assert snapshot_time(berlin) == "2026-09-01T06:00Z"
+    assert snapshot_time(dt.datetime(2026, 9, 1, 6, 0, 59, tzinfo=dt.UTC)) == "2026-09-01T06:00Z"
 
 
 def snapshot(*rows: dict) -> pd.DataFrame:

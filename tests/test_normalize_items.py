@@ -53,6 +53,11 @@ def test_clean_html_keeps_a_small_allow_list() -> None:
     assert '<a href="https://e.org" rel="noopener noreferrer nofollow ugc">ok</a>' in out
 
 
+def test_an_item_without_a_summary_has_empty_summary_html() -> None:
+    # A feed entry without a summary (None) or with an empty one: nothing, not a placeholder.
+    assert clean_html(None) == "" and clean_html("") == ""
+
+
 def test_md_text_survives_markdown_as_the_same_text() -> None:
     s = '<script>alert("1")</script> *x* it\'s [a](javascript:1) {: onclick=x} a_b & | 1. #'
     html = markdown.markdown(md_text(s), extensions=["toc", "tables", "attr_list", "md_in_html",

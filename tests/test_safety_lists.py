@@ -447,6 +447,15 @@ def test_third_party_text_forms_no_markdown(md_text, text: str, context: str, ht
     assert html in rendered.replace("&#x27;", "'").replace("&quot;", '"'), rendered
 
 
+def test_quotes_in_markdown_text_stay_quotes_in_a_heading_and_its_anchor() -> None:
+    # An escaped quote (&#x27;) would have its # escaped too: the heading would show the entity
+    # and its anchor would read "itx27s" (the toc double-escaped it).
+    text = 'it\'s "x"'
+    assert escape.md_text(text) == text
+    rendered = markdown.markdown(f"### {escape.md_text(text)}", extensions=list(EXTENSIONS))
+    assert rendered == '<h3 id="its-x">it\'s "x"</h3>', rendered
+
+
 def test_a_table_cells_pipe_is_an_entity() -> None:
     # md_text's `\|` ends a cell in some renderers; the entity never does, and shows as a pipe.
     assert escape.md_cell("a | b") == "a &#124; b"
