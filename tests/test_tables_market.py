@@ -424,3 +424,82 @@ def test_a_catalogue_without_batch_or_cache_prices_has_those_columns_as_numbers_
 def test_preset_figures_have_a_row_for_every_row_of_the_table_even_without_a_preset():
     table = hourly_market().reset_index()
     assert list(preset_figures(table, []).index) == list(table.index) and len(table) > 0
+
+
+# --- Curated rows and the market's precedence, written by hand ------------------------------------
+
+def curated_file(*lists: dict) -> dict:
+    """A curated provider `p` (name P) from `lists`, each {currency, records}, all priced per
+    million tokens; the list's windows are one off-peak night, 00:00-06:00 UTC (a quarter of the
+    week)."""
+    night = {"name": "night", "tier": "off-peak", "timezone": "UTC",
+             "spans": [{"start": "00:00", "end": "06:00"}]}
+    return {"provider": "p", "name": "P", "lists": [
+        {"unit": "per_1m_tokens", "windows": [night], **plist} for plist in lists]}
+
+
+def curated_record(model: str, start: str, *prices: tuple, **kw) -> dict:
+    """A record of `model` from `start`; each price (meter, price[, window[, mode]])."""
+    def price(meter: str, value: float, window: str | None = None, mode: str = "realtime") -> dict:
+        return {"meter": meter, "price": value, "mode": mode} | ({"window": window} if window else {})
+
+    return {"model": model, "from": start, "source_url": f"https://p.example/{model}",
+            "checked": start, "prices": [price(*p) for p in prices], **kw}
+
+
+def curated_table(file: dict, day: dt.date = dt.date(2026, 6, 1)) -> pd.DataFrame:
+    from pipeline.models.prices import PriceFile
+    from pipeline.models.sourced import Sourced
+    from pipeline.normalize.fx import table_from_eur_rates
+
+    # 1.25 USD per euro from 2 February 2026; no rates at all for GBP.
+    rates = table_from_eur_rates({"USD": {dt.date(2026, 2, 2): 1.25}})
+    return curated_rows({"p": Sourced(PriceFile.model_validate(file), "sources/prices/p.yaml")},
+                        rates, day)
+
+
+def test_curated_rows_worked_by_hand_skipping_a_model_not_in_force_and_one_without_a_rate():
+    """Models in quote order: later (USD, from October: not in force on 1 June), u (USD, no
+    output price), a (USD, a cheaper night), g (GBP: no rate), e (EUR, batch and cache prices).
+    Each skipped model is followed by one that is kept."""
+    file = curated_file(
+        {"currency": "USD", "records": [
+            curated_record("later", "2026-10-01", ("input", 1.0), ("output", 2.0)),
+            curated_record("u", "2026-03-01", ("input", 3.0), ("input", 1.5, "night")),
+            curated_record("a", "2026-04-01", ("input", 2.0), ("output", 8.0),
+                           ("input", 1.0, "night"), ("output", 4.0, "night"))]},
+        {"currency": "GBP", "records": [curated_record("g", "2026-03-01", ("input", 1.0),
+                                                       ("output", 2.0))]},
+        {"currency": "EUR", "records": [curated_record(
+            "e", "2026-02-03", ("input", 2.0), ("cached_input", 0.4), ("cache_write", 2.5),
+            ("output", 8.0), ("input", 1.0, None, "batch"), ("output", 3.0, None, "batch"))]})
+    got = curated_table(file)
+    nan = np.nan
+    # u has no output price: no tiers (a blend without one has none). a's night is off-peak at
+    # 1.0 / 4.0, a quarter of the week, the rest at 2.0 / 8.0; no cached price in either.
+    # e in USD at 1.25 (the 2 February rate, the last on or before its 3 February record):
+    # 2.5, 0.5, 3.125, 10.0; batch 1.25, 3.75; its EUR list prices beside.
+    want = pd.DataFrame([
+        ["p", "u", 3.0, nan, nan, nan, nan, nan, nan, "USD", 3.0, nan, "P (curated)",
+         "https://p.example/u", "2026-03-01", *[nan] * 7],
+        ["p", "a", 2.0, nan, nan, 8.0, nan, nan, nan, "USD", 2.0, 8.0, "P (curated)",
+         "https://p.example/a", "2026-04-01", 1.0, nan, 4.0, 2.0, nan, 8.0, 0.25],
+        ["p", "e", 2.5, 0.5, 3.125, 10.0, 1.25, 3.75, nan, "EUR", 2.0, 8.0, "P (curated)",
+         "https://p.example/e", "2026-02-03", *[nan] * 7]],
+        columns=["provider", "model", "input_usd_per_mtok", "cached_input_usd_per_mtok",
+                 "cache_write_usd_per_mtok", "output_usd_per_mtok", "batch_input_usd_per_mtok",
+                 "batch_output_usd_per_mtok", "context_window_tokens", "currency",
+                 "list_input_per_mtok", "list_output_per_mtok", "source", "source_url",
+                 "last_change", *TIER_COLUMNS])
+    pd.testing.assert_frame_equal(got, want, check_exact=False, rtol=1e-12)
+
+
+@pytest.mark.parametrize("meter", ["input", "output"])
+def test_a_curated_list_price_no_record_gives_is_a_number_column_of_nan(meter: str):
+    # The only model, priced for one meter: the other's list price is NaN in a float column.
+    other = {"input": "output", "output": "input"}[meter]
+    got = curated_table(curated_file({"currency": "USD", "records": [
+        curated_record("m", "2026-03-01", (meter, 2.0))]}))
+    column = got[f"list_{other}_per_mtok"]
+    assert column.dtype == "float64" and column.isna().all()
+    assert got[f"list_{meter}_per_mtok"].tolist() == [2.0]
