@@ -503,3 +503,39 @@ def test_a_curated_list_price_no_record_gives_is_a_number_column_of_nan(meter: s
     column = got[f"list_{other}_per_mtok"]
     assert column.dtype == "float64" and column.isna().all()
     assert got[f"list_{meter}_per_mtok"].tolist() == [2.0]
+
+
+def market_part(*rows: tuple, columns: list[str]) -> pd.DataFrame:
+    """A part of the market: rows of (provider, model, input, output, context window, source),
+    every other column NaN, in the order `columns` (a part's own)."""
+    cells = [{"provider": pv, "model": m, "input_usd_per_mtok": i, "output_usd_per_mtok": o,
+              "context_window_tokens": w, "source": s} for pv, m, i, o, w, s in rows]
+    return pd.DataFrame(cells, columns=columns).astype(
+        {c: float for c in columns if c not in ("provider", "model", "source")})
+
+
+def test_the_market_keeps_the_first_parts_row_per_provider_and_model_and_sorts_free_last():
+    from pipeline.tables.market import COLUMNS as MARKET
+
+    nan = np.nan
+    curated = [c for c in (*MARKET, *TIER_COLUMNS) if c != "free"]
+    catalogue = [*reversed(curated)]  # another part, its columns in another order
+    parts = [
+        market_part(("p", "GLM-5", 1.0, 4.0, nan, "cur"), ("q", "m", 2.0, 3.0, nan, "cur"),
+                    columns=curated),
+        # p's glm-5 is the curated GLM-5 (ids compared case-folded): the curated row stays and
+        # takes this one's context window; r's m is not q's m.
+        market_part(("p", "glm-5", 9.0, 9.0, 128_000.0, "cat"), ("r", "m", 0.5, 1.0, 64_000.0, "cat"),
+                    ("r", "gratis", 0.0, 0.0, nan, "cat"), columns=catalogue)]
+    got = market_table(parts)
+    # By output price (1.0, 3.0, 4.0), the free one last; numbered from 0 in that order.
+    rows = [("r", "m", 0.5, 1.0, 64_000, False, "cat"), ("q", "m", 2.0, 3.0, pd.NA, False, "cur"),
+            ("p", "GLM-5", 1.0, 4.0, 128_000, False, "cur"), ("r", "gratis", 0.0, 0.0, pd.NA, True, "cat")]
+    want = pd.DataFrame([{"provider": pv, "model": m, "input_usd_per_mtok": i,
+                          "output_usd_per_mtok": o, "context_window_tokens": w, "free": f,
+                          "source": s} for pv, m, i, o, w, f, s in rows],
+                        columns=[*MARKET, *TIER_COLUMNS])
+    want = want.astype({c: float for c in want.columns
+                        if c not in ("provider", "model", "source", "free", "context_window_tokens")})
+    want = want.astype({"context_window_tokens": "Int64", "free": bool})
+    pd.testing.assert_frame_equal(got, want)
