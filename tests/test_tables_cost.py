@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import time
 
 import pytest
 from hypothesis import given, settings
@@ -390,14 +389,9 @@ def test_effective_price_record_at_and_the_week_by_hand():
         1.0, dt.date(2026, 3, 4))
 
 
-def test_the_week_starts_on_monday_utc_whatever_the_machines_zone(monkeypatch):
+def test_the_week_starts_on_monday_utc_whatever_the_machines_zone(machine_zone):
     from pipeline.tables.cost import week_start
 
     # Sunday 20:00 UTC is already Monday 05:00 in Tokyo: the week is still the one of that Sunday.
-    monkeypatch.setenv("TZ", "Asia/Tokyo")
-    time.tzset()
-    try:
-        assert week_start(dt.datetime(2026, 3, 8, 20, tzinfo=UTC)) == dt.datetime(2026, 3, 2, tzinfo=UTC)
-    finally:
-        monkeypatch.undo()
-        time.tzset()
+    machine_zone("Asia/Tokyo")
+    assert week_start(dt.datetime(2026, 3, 8, 20, tzinfo=UTC)) == dt.datetime(2026, 3, 2, tzinfo=UTC)
