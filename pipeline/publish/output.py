@@ -79,7 +79,7 @@ def kill_point(stage: str) -> None:
 
 
 def swap_in(built: Path, out: Path, scratch: Path) -> None:
-    """Make `built` the new `out`; the old tree ends up in `scratch`, which is then removed.
+    """Make `built` the new `out`; the old tree ends up in `scratch`, which the caller removes.
     An OSError names `out` (a mount point cannot be replaced: EBUSY)."""
     try:
         if out.exists() and not exchange(built, out):
@@ -94,7 +94,6 @@ def swap_in(built: Path, out: Path, scratch: Path) -> None:
                       "a mount point? build into a folder inside it)" if err.errno == errno.EBUSY
                       else err.strerror, str(out)) from err
     kill_point("after-swap")
-    shutil.rmtree(scratch, ignore_errors=True)
 
 
 def link_published(published: Path, target: Path, body: bytes) -> bool:
