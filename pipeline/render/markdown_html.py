@@ -11,7 +11,8 @@ import re
 
 # As in site/mkdocs.yml; toc without its permalink "¶" anchors, which mean nothing in a mail or a
 # feed reader.
-EXTENSIONS = ("toc", "tables", "attr_list", "md_in_html", "admonition", "pipeline.render.safe_links")
+EXTENSIONS = ("toc", "tables", "attr_list", "md_in_html", "admonition", "pipeline.render.verbatim",
+              "pipeline.render.safe_links")
 EXTENSION_CONFIGS = {"toc": {"permalink": False}}
 
 _FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.DOTALL)

@@ -24,6 +24,7 @@ from pipeline.compose.sources import Sources
 from pipeline.formats.numbers import finite
 from pipeline.models.links import is_allowed_link
 from pipeline.models.prices import WorkloadProfile
+from pipeline.render.verbatim import verbatim
 from pipeline.tables.catalogue_history import CHANGE_COLUMNS
 from pipeline.tables.catalogue_history import COLUMNS as PERIOD_COLUMNS
 from pipeline.tables.frames import csv_bytes, json_bytes, records
@@ -208,8 +209,8 @@ def market_page_md(table: pd.DataFrame, as_of: dt.date,
         '<label>Search <input id="market-search" type="search" placeholder="model"></label> '
         '<output id="market-count"></output></div>', "",
         # No class: Material then styles it as its own tables, scrolling inside its box.
-        f'<table id="market-table"><thead><tr>{head}</tr></thead><tbody>', *rows,
-        "</tbody></table>", ""])
+        verbatim("\n".join([f'<table id="market-table"><thead><tr>{head}</tr></thead><tbody>',
+                             *rows, "</tbody></table>"])), ""])
 
 
 def market_files(sources: Sources, as_of: dt.date,
