@@ -13,9 +13,10 @@ import warnings
 from zoneinfo import ZoneInfo
 
 import pandas as pd
+import pytest
 
 from pipeline.formats.price_map import ImportedPrice
-from pipeline.models.catalogues import HeldPrice
+from pipeline.models.catalogues import Catalogue, HeldPrice
 from pipeline.tables.catalogue_history import (
     CHANGE_COLUMNS,
     COLUMNS,
@@ -30,6 +31,7 @@ from pipeline.tables.catalogue_history import (
     snapshot_time,
     update_history,
 )
+from pipeline.tables.market import catalogue_rows
 
 T1, T2, T3 = "2026-09-01T06:00Z", "2026-09-02T06:00Z", "2026-09-03T06:00Z"
 
@@ -174,6 +176,52 @@ def test_the_history_file_is_these_bytes_on_every_platform_and_reads_back_the_sa
     data = history_csv(table)
     assert data == expected
     assert history_csv(read_history_csv(data)) == data
+
+
+def row_line(model: str, usd: str) -> str:
+    return f"acme,acme,{model},input,,0,realtime,,,,{usd},{T1},,2026-09-01,\n"
+
+
+def test_a_history_missing_columns_names_each_one_but_the_context_window():
+    # No first_seen, no gone_seen and no context window: the context window is a later column
+    # that an older history lacks (read as empty); the other two make it no history at all.
+    header = HEADER.replace("first_seen,gone_seen,", "").replace(",context_window_tokens", "")
+    data = (header + "acme,acme,a,input,,0,realtime,,,,1.0,2026-09-01\n").encode()
+    with pytest.raises(ValueError) as err:
+        read_history_csv(data)
+    assert str(err.value) == "not a price history: no column first_seen, gone_seen"
+
+
+@pytest.mark.parametrize("usd", ["abc", "-0.5", "inf", ""])
+def test_a_price_that_is_not_a_finite_number_of_zero_or_more_is_refused_with_its_line(usd):
+    # One bad row, the third: the file's line 4 (the header is line 1).
+    data = (HEADER + row_line("a", "1.0") + row_line("b", "2.0") + row_line("c", usd)
+            + row_line("d", "3.0")).encode()
+    with pytest.raises(ValueError) as err:
+        read_history_csv(data)
+    assert str(err.value) == (f"line 4: usd_per_mtok {usd!r} is not a finite price of zero "
+                              "or more")
+
+
+def test_prices_read_back_as_floats_even_when_written_as_whole_numbers():
+    # A hand-edited history may say 1 for 1.0: still a float price, written back as 1.0.
+    data = (HEADER + row_line("a", "1") + row_line("b", "0")).encode()
+    read = read_history_csv(data)
+    assert read["usd_per_mtok"].dtype == "float64"
+    assert [type(v) for v in read["usd_per_mtok"].tolist()] == [float, float]
+    assert history_csv(read) == (HEADER + row_line("a", "1.0") + row_line("b", "0.0")).encode()
+
+
+def test_a_history_without_rows_is_text_but_the_price_and_gives_no_market_rows():
+    # Ingest starts a catalogue's history from empty_history; the market table compares its
+    # columns with snapshot times and dates, which a float column would refuse.
+    empty = empty_history()
+    assert list(empty.columns) == COLUMNS and empty.empty
+    assert [c for c in COLUMNS if pd.api.types.is_float_dtype(empty[c])] == ["usd_per_mtok"]
+    catalogue = Catalogue(id="c", name="Cat", url="https://c.example/m.json",
+                          page="https://c.example/", format="litellm", licence="MIT",
+                          attribution="a", use="published")
+    assert catalogue_rows(empty, catalogue, dt.date(2026, 9, 1)).empty
 
 
 def test_a_snapshot_time_is_written_in_utc_whatever_the_machines_zone(machine_zone):

@@ -150,3 +150,24 @@ def test_a_currency_without_rates_is_named():
     with pytest.raises(RateNotFound) as err:
         rate_on(table, "GBP", dt.date(2026, 9, 11))
     assert str(err.value) == "no ECB rates for GBP"
+
+
+def test_a_table_built_without_an_origin_names_none():
+    # The data tables print the origin; a table built from rates alone must not invent one.
+    assert table_from_eur_rates({"USD": {dt.date(2026, 9, 11): 1.17}}).origin == ""
+
+
+def test_a_day_without_a_usd_quote_or_with_a_zero_rate_is_left_out():
+    d1, d2, d3 = dt.date(2026, 9, 9), dt.date(2026, 9, 10), dt.date(2026, 9, 11)
+    # USD is quoted on d1 and d3 only; CNY on all three days, and its d3 rate is 0 (a broken
+    # fixing: dividing by it has no meaning). Only d1 is a day a CNY rate in USD exists.
+    table = table_from_eur_rates({"USD": {d1: 1.10, d3: 1.17},
+                                  "CNY": {d1: 8.0, d2: 8.25, d3: 0.0}})
+    assert table.days["CNY"] == (d1,)
+    assert table.usd_per_unit["CNY"] == (1.10 / 8.0,)
+    # d2 falls back to d1's fixing, and so does d3: its zero was no fixing.
+    assert rate_on(table, "CNY", d2).date == d1
+    assert rate_on(table, "CNY", d3).date == d1
+    # The euro itself: one per euro on every USD day.
+    assert table.days["EUR"] == (d1, d3)
+    assert table.usd_per_unit["EUR"] == (1.10, 1.17)

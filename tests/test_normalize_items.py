@@ -35,6 +35,52 @@ def test_canonical_url_is_absolute_and_drops_tracking_parameters() -> None:
     assert canonical_url("http://e.org:8080/x", "https://e.org/") == "http://e.org:8080/x"
 
 
+def test_canonical_url_drops_invisible_characters_inside_a_link() -> None:
+    # A zero-width space or a NUL pasted into a link is no part of it: the same URL as without.
+    assert canonical_url("https://e.org/pri\u200bces\x00?id=3", "https://e.org/") \
+        == "https://e.org/prices?id=3"
+
+
+def test_canonical_url_writes_the_host_one_way() -> None:
+    base = "https://e.org/"
+    # A fully qualified name's trailing dot is the same host: one URL for both.
+    assert canonical_url("http://Example.COM./a", base) == "http://example.com/a"
+    # An IPv6 host keeps its brackets, or the URL would not read back.
+    assert canonical_url("http://[2001:DB8::1]/a", base) == "http://[2001:db8::1]/a"
+    assert canonical_url("https://[::1]:8443/a", base) == "https://[::1]:8443/a"
+
+
+def test_canonical_url_drops_only_the_schemes_own_default_port() -> None:
+    base = "https://e.org/"
+    assert canonical_url("http://e.org:80/a", base) == "http://e.org/a"
+    assert canonical_url("https://e.org:443/a", base) == "https://e.org/a"
+    # Another port, or the other scheme's default, is a different server: kept.
+    assert canonical_url("http://e.org:81/a", base) == "http://e.org:81/a"
+    assert canonical_url("http://e.org:443/a", base) == "http://e.org:443/a"
+    assert canonical_url("https://e.org:80/a", base) == "https://e.org:80/a"
+
+
+def test_canonical_url_keeps_blank_query_values_and_quotes_spaces_as_percent_20() -> None:
+    base = "https://e.org/"
+    # `a=` may be what the page needs (a flag): dropping it would be another URL.
+    assert canonical_url("https://e.org/x?a=&b=1", base) == "https://e.org/x?a=&b=1"
+    # %20, not `+`: a space the same way in the path and the query.
+    assert canonical_url("https://e.org/x?q=a b", base) == "https://e.org/x?q=a%20b"
+    assert canonical_url("https://e.org/x?q=a+b", base) == "https://e.org/x?q=a%20b"
+
+
+def test_canonical_url_path_keeps_its_own_punctuation_and_quotes_the_rest() -> None:
+    base = "https://e.org/"
+    # RFC 3986 allows these in a path as they are; quoting them would make a second URL.
+    assert canonical_url("https://e.org/@u/a:b!c'd~e*f+g,h;i=j$k&l", base) \
+        == "https://e.org/@u/a:b!c'd~e*f+g,h;i=j$k&l"
+    # A space, quotes and angle brackets would break out of an href: quoted.
+    assert canonical_url('https://e.org/a b"<c>', base) == "https://e.org/a%20b%22%3Cc%3E"
+    # No path at all is the root.
+    assert canonical_url("https://e.org", base) == "https://e.org/"
+    assert canonical_url("https://e.org?id=3", base) == "https://e.org/?id=3"
+
+
 def test_item_id_prefers_guid_then_url_then_text() -> None:
     assert item_id("g", "https://e.org/1", "t", "s") == item_id("g", None, "x", "y")
     assert item_id(None, "https://e.org/1", "t", "s") == item_id(None, "https://e.org/1", "x", "")
@@ -73,6 +119,22 @@ def test_md_text_never_lets_markup_through(s: str) -> None:
 def test_md_link_only_links_http() -> None:
     assert md_link("A (b)", "https://e.org/a_(b)") == "[A \\(b\\)](https://e.org/a_%28b%29)"
     assert md_link("x", "javascript:alert(1)") == "x"
+
+
+def test_md_text_of_nothing_is_nothing() -> None:
+    # A feed entry without a title or author: an empty cell, not a placeholder.
+    assert md_text("") == ""
+    assert md_text(None) == ""
+
+
+def test_md_link_quotes_brackets_and_spaces_a_host_may_carry() -> None:
+    # urlsplit does not check a host, so "(", ")" or " " in one reach the href; unquoted, the
+    # first ")" or space would end the Markdown link there.
+    assert md_link("A", "http://a(b).example/x") == "[A](http://a%28b%29.example/x)"
+    assert md_link("A", "http://a)b.example/x") == "[A](http://a%29b.example/x)"
+    assert md_link("A", "http://a b.example/x") == "[A](http://a%20b.example/x)"
+    html = markdown.markdown(md_link("A", "http://a(b) c.example/x"))
+    assert html == '<p><a href="http://a%28b%29%20c.example/x">A</a></p>'
 
 
 def test_plain_text_and_cut_at_word() -> None:
