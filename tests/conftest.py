@@ -33,24 +33,6 @@ def pytest_make_parametrize_id(config: pytest.Config, val: object, argname: str)
     return re.sub(r"[^A-Za-z0-9_.,@%+=-]", "_", val.encode("unicode_escape").decode())[:80] or "empty"
 
 
-# The files whose tests take longest (`pytest --durations`, 2026-12-02: test_page_cache.py about
-# 350 s, test_browser.py about 250 s, then these). `--dist loadfile` runs a file on one worker, so
-# a long file that starts late leaves the other worker idle at the end; started first, the short
-# files fill in around them (pyproject's --no-loadscope-reorder: xdist would otherwise put the
-# files with the most tests first). Only the order changes, and only on xdist's workers: a run by hand
-# keeps its order, and `make mutate` (no workers) keeps the fastest-first order it asks for.
-LONGEST_FIRST = ("test_page_cache.py", "test_browser.py", "test_io_failures.py",
-                 "test_write_or_link.py", "test_publish.py", "test_hostile_input.py",
-                 "test_browser_chrome.py", "test_channels.py", "test_browser_mail.py")
-
-
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if not hasattr(config, "workerinput"):  # set by xdist on its workers only
-        return
-    rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
-    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: file order kept
-
-
 @pytest.fixture(scope="session")
 def real_data() -> Path:
     """The real third-party data in ../shared/data/real; skipped when absent, failing under CI."""
