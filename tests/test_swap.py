@@ -38,6 +38,9 @@ def test_an_exchange_the_system_refuses_raises_its_error_naming_the_first_path(
         tmp_path: Path) -> None:
     folder(tmp_path / "b", "from-b")
     missing = tmp_path / "missing"
+    # The error number must be this call's: ctypes keeps its own copy of errno per thread, which
+    # an earlier call (or the process this one was forked from) may have left at ENOENT.
+    ctypes.set_errno(0)
     with pytest.raises(OSError) as info:
         output.exchange(missing, tmp_path / "b")
     assert (info.value.errno, info.value.strerror, info.value.filename) == (
