@@ -34,7 +34,7 @@ from pipeline.tables.hardware_costs import (
     GROUP_KEYS,
     Group,
     bases_of,
-    best_per_accelerator,
+    best_per_group,
     costed_table,
     rows_table,
 )
@@ -72,7 +72,8 @@ def headline_groups(costed: pd.DataFrame) -> list[tuple[int, Group]]:
 def tokens_per_dollar_chart(costed: pd.DataFrame, group: int, key: Group) -> bytes:
     """Return an SVG bar chart: tokens per dollar by accelerator, one bar per cost basis."""
     bases = bases_of(costed, group)
-    best = {b: {r.accelerator: r for r in best_per_accelerator(costed, group, b)
+    per_group = best_per_group(costed)
+    best = {b: {r.accelerator: r for r in per_group.get((group, b), costed.iloc[:0])
                 .itertuples(index=False)} for b in bases}
     accelerators = sorted({a for per in best.values() for a in per},
                           key=lambda a: (-max(best[b][a].tokens_per_usd
@@ -180,6 +181,7 @@ def hardware_page(costed: pd.DataFrame, rows: Sequence[HardwareRow],
            "listed apart. Each result links to its page in the publisher's repository and each "
            "cost basis to its source. Costs marked *placeholder* are the source's own estimates.",
            ""]
+    best = best_per_group(costed)
     for group, key in headline_groups(costed):
         suite, round_, model, target, scenario, division = key
         name = f"hardware-{slug(suite, round_, model, target, scenario, division)}.svg"
@@ -193,7 +195,7 @@ def hardware_page(costed: pd.DataFrame, rows: Sequence[HardwareRow],
                 "USD per accelerator-hour | Tokens per USD | USD per Mtok |",
                 "| --- | --- | ---: | --- | ---: | ---: | ---: |"]
         for basis in bases_of(costed, group):
-            for c in best_per_accelerator(costed, group, basis).itertuples(index=False):
+            for c in best.get((group, basis), costed.iloc[:0]).itertuples(index=False):
                 out.append(f"| {c.accelerator} | {_result_link(c)} ({md_text(c.submitter)}) | "
                            f"{c.value_per_accelerator:,.1f} | {_cost_link(c)} | "
                            f"{money(c.usd_per_accelerator_hour, 'USD')} | "
