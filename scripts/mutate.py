@@ -45,6 +45,10 @@ build a site check pages, not the swap, and judge nothing through the build."""
 
 UNJUDGED = ("not checked", "check was interrupted by user", "skipped")
 """Statuses of mutants no test run judged."""
+CRASHED = "segfault"
+"""mutmut's status for a test run that a signal ended, whichever signal: the mutant made the
+tests' process die (a build that SIGKILLs itself at every kill point), so no test passed with
+it. Counted as detected, and listed."""
 
 
 @dataclass(frozen=True)
@@ -167,9 +171,12 @@ def matching_equivalent(mutant: Mutant, before: str, after: str, known: list[dic
     return None
 
 
-def report(mutants: list[Mutant], wall_s: float | None) -> str:
+def report(mutants: list[Mutant], wall_s: float | None, names: list[str] | None = None,
+           earlier: str = "") -> str:
+    """Return mutation-results.md. After a run of only some mutants (`names`), the wall time of
+    the full run stays as `earlier` (the report it replaces) gave it, and that run's follows."""
     known = equivalents()
-    rows, survivors, judged = [], [], []
+    rows, survivors, judged, crashed = [], [], [], []
     by_module: dict[str, Counter] = {}
     for mutant in mutants:
         counts = by_module.setdefault(mutant.module, Counter())
@@ -183,6 +190,8 @@ def report(mutants: list[Mutant], wall_s: float | None) -> str:
                 judged.append((mutant, line_no, before, after, entry["why"]))
                 continue
             survivors.append((mutant, line_no, before, after))
+        if status == CRASHED:
+            crashed.append((mutant, *change_of(mutant)))
         counts["not checked" if status in UNJUDGED else status] += 1
     total = Counter()
     for module in sorted(by_module):
@@ -190,20 +199,31 @@ def report(mutants: list[Mutant], wall_s: float | None) -> str:
         total.update(counts)
         rows.append(_row(module, counts))
     lines = ["# Mutation testing: results of `make mutate`", ""]
-    if wall_s is not None:
+    kept = [line for line in earlier.splitlines()
+            if line.startswith(("Wall time of the run", "Re-run of the mutants"))]
+    if names and wall_s is not None:
+        lines += [*kept, f"Re-run of the mutants matching {' '.join(names)} afterwards: "
+                  f"{wall_s / 60:.1f} min.", ""]
+    elif wall_s is not None:
         lines += [f"Wall time of the run: {wall_s / 60:.1f} min.", ""]
-    lines += ["Kill ratio = (killed + timed out) / (made − equivalent − not checked).",
+    elif kept:
+        lines += [*kept, ""]
+    lines += ["Kill ratio = (killed + timed out + crashed) / (made − equivalent − not checked).",
               "Mutants a run did not reach (interrupted, or left for a later run) are not checked and"
               " count in no ratio.", "",
-              "| module | made | killed | timed out | survived | not covered | equivalent | not checked "
-              "| kill ratio |",
-              "|---|---:|---:|---:|---:|---:|---:|---:|---:|", *rows, _row("**all**", total), ""]
+              "| module | made | killed | timed out | crashed | survived | not covered | equivalent "
+              "| not checked | kill ratio |",
+              "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|", *rows, _row("**all**", total), ""]
     lines += ["## Survivors", ""]
     for mutant, line_no, before, after in sorted(survivors, key=lambda s: (s[0].module, s[1])):
         lines.append(f"- `{mutant.module}:{line_no}` ({mutant.status}, `{mutant.name}`): "
                      f"`{before}` → `{after}`")
     if not survivors:
         lines.append("None.")
+    if crashed:
+        lines += ["", "## Crashed (the tests' process died: detected)", ""]
+        lines += [f"- `{mutant.module}:{line_no}` (`{mutant.name}`): `{before}` → `{after}`"
+                  for mutant, line_no, before, after in sorted(crashed, key=lambda c: (c[0].module, c[1]))]
     lines += ["", "## Judged equivalent (scripts/mutation-equivalents.toml)", ""]
     for mutant, line_no, before, after, why in sorted(judged, key=lambda s: (s[0].module, s[1])):
         lines.append(f"- `{mutant.module}:{line_no}`: `{before}` → `{after}`: {why}")
@@ -211,10 +231,11 @@ def report(mutants: list[Mutant], wall_s: float | None) -> str:
 
 
 def _row(module: str, counts: Counter) -> str:
-    detected = counts["killed"] + counts["timeout"]
+    detected = counts["killed"] + counts["timeout"] + counts[CRASHED]
     judged = counts["made"] - counts["equivalent"] - sum(counts[k] for k in UNJUDGED)
     ratio = f"{100 * detected / judged:.1f} %" if judged else "–"
-    kinds = ("made", "killed", "timeout", "survived", "no tests", "equivalent", "not checked")
+    kinds = ("made", "killed", "timeout", CRASHED, "survived", "no tests", "equivalent",
+             "not checked")
     cells = [module, *(counts[kind] for kind in kinds), ratio]
     return "| " + " | ".join(str(cell) for cell in cells) + " |"
 
@@ -236,7 +257,8 @@ def main() -> int:
         if code != 0:
             print(f"mutmut run exited with {code}; its log: {LOG}", file=sys.stderr)
             return code
-    REPORT.write_text(report(load_results(), wall_s))
+    earlier = REPORT.read_text() if REPORT.exists() else ""
+    REPORT.write_text(report(load_results(), wall_s, args.names, earlier))
     print(REPORT.read_text().split("## Survivors")[0].rstrip())
     print(f"\nWritten: {REPORT.relative_to(REPO)}")
     return 0

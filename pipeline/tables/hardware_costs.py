@@ -126,17 +126,16 @@ def best_per_group(costed: pd.DataFrame) -> dict[tuple[int, str], pd.DataFrame]:
     """Return best_per_accelerator of every comparison group and cost basis that has a costed
     headline result, by (group number, basis): one sort of the whole table, where a page of
     dozens of groups asked group by group paid pandas' overhead for each."""
-    chosen = costed[costed["headline"] & (costed["cost_basis"] != "")
-                    & costed["tokens_per_usd"].notna()]
+    # A result with tokens per dollar has a cost, so a cost basis.
+    chosen = costed[costed["headline"] & costed["tokens_per_usd"].notna()]
     # No ties are left to a sort algorithm: `row` is unique within one basis, and the
-    # accelerator within one group and basis of `best`.
+    # accelerator within one group and basis of `best`; each group keeps the order of `best`.
     best = (chosen.sort_values(["tokens_per_usd", "citation_id", "row"],
                                ascending=[False, True, True])
             .drop_duplicates(["group", "cost_basis", "accelerator"])
-            .sort_values(["group", "cost_basis", "tokens_per_usd", "accelerator"],
-                         ascending=[True, True, False, True]))
+            .sort_values(["tokens_per_usd", "accelerator"], ascending=[False, True]))
     return {(int(group), basis): part
-            for (group, basis), part in best.groupby(["group", "cost_basis"], sort=False)}
+            for (group, basis), part in best.groupby(["group", "cost_basis"])}
 
 
 def bases_of(costed: pd.DataFrame, group: int) -> list[str]:
