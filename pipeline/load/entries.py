@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -20,6 +21,8 @@ def load_entries(root: Path, series: Series | None, cache: Parses = FRESH,
     """Load `sources/entries/YYYY/MM-DD-slug.yaml`; check names, sections, unique ids, that each
     entry falls in an edition of `series` and links the pages that state its claims."""
     section_ids = {s.id for s in series.sections} if series else None
+    # Once, not once an entry: a year of daily editions sorts its 366 dates for each of ~1,800.
+    last = series.last_edition if series else None
     entries: list[CuratedEntry] = []
     problems: list[Problem] = []
     first_path: dict[str, str] = {}
@@ -41,7 +44,7 @@ def load_entries(root: Path, series: Series | None, cache: Parses = FRESH,
             problems.append(Problem(name, "section", f"unknown section {entry.section!r}; "
                                     f"editions.yaml has: {', '.join(sorted(section_ids))}",
                                     line=line_of(sourced.lines, ("section",))))
-        problems += _after_last_edition(sourced, series) + _home_page_links(sourced)
+        problems += _after_last_edition(sourced, series, last) + _home_page_links(sourced)
         entry_id = entry.id or match["slug"]
         if entry_id in first_path:
             problems.append(Problem(name, "id", f"duplicate entry id {entry_id!r} "
@@ -53,10 +56,10 @@ def load_entries(root: Path, series: Series | None, cache: Parses = FRESH,
     return entries, problems
 
 
-def _after_last_edition(sourced: Sourced[Entry], series: Series | None) -> list[Problem]:
-    """A warning when the entry is dated after the series' last edition: an entry goes into the
-    first edition on or after its date, so it would silently appear in none."""
-    last = series.last_edition if series else None
+def _after_last_edition(sourced: Sourced[Entry], series: Series | None,
+                        last: dt.date | None) -> list[Problem]:
+    """A warning when the entry is dated after `last`, the series' last edition: an entry goes
+    into the first edition on or after its date, so it would silently appear in none."""
     day = sourced.model.date
     if last is None or day <= last:
         return []
