@@ -161,16 +161,14 @@ def feed_items_by_day(sources: Sources, json: Callable[[BaseModel], str],
     return days, digests, settings
 
 
-def catalogue_key(moves: pd.DataFrame, named: object, date: dt.date,
+def catalogue_key(row_hashes: pd.Series, columns: list[str], named: object, date: dt.date,
                   previous: dt.date | None, code: str) -> str:
-    """Return the key of an edition's catalogue figures: the moves of its window (every
-    column), the catalogues' names and pages (`named`), the window and the code."""
+    """Return the key of an edition's catalogue figures: the moves of its window (pandas'
+    hash of each of their rows, every column, and the columns' names), the catalogues' names and
+    pages (`named`), the window and the code."""
     # Every value of every row, hashed by pandas (writing them out as CSV took ten times as long).
-    import pandas as pd
-
-    rows = hashlib.sha256(pd.util.hash_pandas_object(moves, index=False).to_numpy().tobytes())
-    return _digest("catalogues", code, date, previous, named, list(moves.columns),
-                   rows.hexdigest())
+    rows = hashlib.sha256(row_hashes.to_numpy().tobytes())
+    return _digest("catalogues", code, date, previous, named, columns, rows.hexdigest())
 
 
 def hardware_files_key(sources: Sources, as_of: dt.date, hardware_key_: str | None) -> str:

@@ -49,6 +49,7 @@ class ReusedParts(Parts):
         self.moved_days = {d for d, previous in zip(days, [None, *days[:-1]])
                            if f"{self._price_keys.get(d)} {previous}" not in memo.known}
         self._windows: dict[tuple[dt.date, dt.date | None], str] = {}
+        self._changes_hashes: pd.Series | None = None
 
     def cheapest_spec(self, date: dt.date, previous: dt.date | None) -> ChartSpec:
         # It reads what the edition's price part reads.
@@ -65,9 +66,19 @@ class ReusedParts(Parts):
         # catalogues are named: a snapshot outside the window leaves the figure as it was.
         moves = moves if moves is not None else self.catalogue_window(date, previous)
         named = [(c.id, c.name, str(c.page)) for c in self.sources.published_catalogues()]
-        key = keys.catalogue_key(moves, named, date, previous, self.code)
+        key = keys.catalogue_key(self._moves_hashes(moves), list(moves.columns), named, date,
+                                 previous, self.code)
         return self.memo.get(key, lambda: super(ReusedParts, self).catalogues(date, previous,
                                                                               moves))
+
+    def _moves_hashes(self, moves: pd.DataFrame) -> pd.Series:
+        """Return pandas' hash of each row of a window's `moves`, a part of catalogue_changes()
+        with its index: the rows of the whole table hashed once a build, where each of a year's
+        windows hashed its own (a row's hash depends on that row alone)."""
+        if self._changes_hashes is None:
+            self._changes_hashes = pd.util.hash_pandas_object(self.catalogue_changes(),
+                                                              index=False)
+        return self._changes_hashes.loc[moves.index]
 
     def hardware(self, date: dt.date, previous: dt.date | None) -> LaneItems:
         return self.memo.get(f"{self.hardware_key} {date} {previous}",
