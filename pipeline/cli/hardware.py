@@ -38,7 +38,7 @@ def hardware(root: Path, model: str, scenario: str, division: str, target: str |
     from pipeline.tables.hardware import FileInfo, is_public
     from pipeline.tables.hardware_costs import (
         bases_of,
-        best_per_accelerator,
+        best_per_group,
         costed_table,
         rows_table,
     )
@@ -68,6 +68,7 @@ def hardware(root: Path, model: str, scenario: str, division: str, target: str |
     if chosen.empty:
         raise click.ClickException(f"no results for {model} {scenario} ({division}"
                                    f"{f', {target} % target' if target else ''})")
+    best = best_per_group(costed)
     for group in sorted(set(chosen["group"])):
         first = chosen[chosen["group"] == group].iloc[0]
         click.echo(f"{first['suite']} {first['round']}, {model} {scenario} {division}, "
@@ -75,7 +76,7 @@ def hardware(root: Path, model: str, scenario: str, division: str, target: str |
         click.echo(f"{'accelerator':<12}{'result':<12}{'tok/s/acc':>12}{'USD/h':>8}"
                    f"{'tokens/USD':>14}{'USD/Mtok':>10}  basis")
         for basis in bases_of(costed, group):
-            for c in best_per_accelerator(costed, group, basis).itertuples(index=False):
+            for c in best.get((group, basis), costed.iloc[:0]).itertuples(index=False):
                 mark = ", placeholder" if c.cost_placeholder else ""
                 click.echo(f"{c.accelerator:<12}{c.citation_id:<12}"
                            f"{c.value_per_accelerator:>12,.1f}{c.usd_per_accelerator_hour:>8.3f}"
