@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 
-def write_whole(path: Path, data: bytes, *, durable: bool = False) -> None:
-    """Write `data` to `path` whole, making its folder if missing; OSError when it cannot.
+def write_whole(path: Path, data: bytes | Sequence[bytes], *, durable: bool = False) -> None:
+    """Write `data` (bytes, or parts written one after the other) to `path` whole, making its
+    folder if missing; OSError when it cannot.
 
     `durable`: on disk, the rename too, before this returns (what a fetch stores for an editor
     to commit); caches need not be, the next build computes again what a crash lost."""
@@ -21,7 +23,7 @@ def write_whole(path: Path, data: bytes, *, durable: bool = False) -> None:
         raise OSError(err.errno, err.strerror, str(path)) from err
     try:
         with os.fdopen(fd, "wb") as f:
-            f.write(data)
+            f.writelines([data] if isinstance(data, bytes) else data)
             if durable:
                 f.flush()
                 os.fsync(f.fileno())

@@ -11,6 +11,10 @@ import pytest
 from pipeline.build.append_log import Log, frame, read_log, save_log
 
 
+def framed(payload: bytes) -> bytes:
+    return b"".join(frame(payload))
+
+
 def pickled(path: Path) -> Log:
     return read_log(path, pickle.loads)
 
@@ -26,7 +30,7 @@ def test_a_build_appends_only_what_it_added(tmp_path: Path) -> None:
     first = path.read_bytes()
     save(path, pickled(path), {**values, "new": "added"})
     # The file is the first build's bytes and one frame more: nothing was rewritten.
-    assert path.read_bytes() == first + frame(pickle.dumps({"new": "added"}))
+    assert path.read_bytes() == first + framed(pickle.dumps({"new": "added"}))
     assert pickled(path) == Log({**values, "new": "added"}, whole=True)
     # Nothing added, nothing dead: nothing written.
     size = path.stat().st_size
@@ -46,7 +50,7 @@ def test_later_frames_win_and_dead_values_are_dropped_once_they_pass_a_quarter(
     kept = {k: live[k] for k in ("k0", "k1", "k2", "k3", "k4")}
     save(path, pickled(path), {**kept, "new": 1})
     assert pickled(path) == Log({**kept, "new": 1}, whole=True)
-    assert path.read_bytes() == frame(pickle.dumps({**kept, "new": 1}))
+    assert path.read_bytes() == framed(pickle.dumps({**kept, "new": 1}))
 
 
 def two_frames(tmp_path: Path) -> tuple[Path, dict, dict]:
@@ -66,7 +70,7 @@ def test_a_torn_last_frame_keeps_the_whole_ones_and_is_rewritten(tmp_path: Path,
     torn = pickled(path)
     assert torn == Log(first, whole=False)
     save(path, torn, both)
-    assert path.read_bytes() == frame(pickle.dumps(both))
+    assert path.read_bytes() == framed(pickle.dumps(both))
 
 
 @pytest.mark.parametrize("cut", [1, 8, 10, 16, 30])
@@ -76,7 +80,7 @@ def test_a_torn_frame_followed_by_another_builds_frame_is_where_reading_stops(
     # appends after the torn bytes. Nothing after the tear may be read as a value.
     path, first, _ = two_frames(tmp_path)
     data = path.read_bytes()
-    later = frame(pickle.dumps({"d": "D" * 40, "a": "not A"}))
+    later = framed(pickle.dumps({"d": "D" * 40, "a": "not A"}))
     path.write_bytes(data[:-cut] + later)
     assert pickled(path) == Log(first, whole=False)
     for loads in (marshal.loads, pickle.loads):  # whatever the payload, the frame is refused
@@ -90,7 +94,7 @@ def test_unreadable_files_and_the_old_format(tmp_path: Path) -> None:
              marshal.dumps)
     assert read_log(path, marshal.loads).values == {"a": ("<p>a</p>", []), "b": ("<p>b</p>", [])}
     for junk in (b"not marshal data", marshal.dumps({"a": 1}), pickle.dumps({"a": 1}),
-                 frame(b"\x00garbage")):  # the last one: a whole frame its loader refuses
+                 framed(b"\x00garbage")):  # the last one: a whole frame its loader refuses
         path.write_bytes(junk)
         assert read_log(path, marshal.loads) == Log({}, whole=False)
     assert read_log(tmp_path / "missing", marshal.loads) == Log({}, whole=False)

@@ -7,6 +7,7 @@ has (without them the tests skip, and fail under CI=true)."""
 from __future__ import annotations
 
 import contextlib
+import marshal
 import os
 import shutil
 import subprocess
@@ -17,6 +18,7 @@ from pathlib import Path
 import pytest
 from conftest import IN_CI, REPO, tree_digest, write_entry
 
+from pipeline.build.append_log import Log, frame, read_log, save_log
 from tests.feed_server import FeedServer
 
 
@@ -136,3 +138,23 @@ def test_ingest_into_a_repository_that_cannot_be_written(tmp_path: Path, fault: 
         assert errors == [f"error: {root}/sources/snapshots/feeds/normal.json: {why}"]
         assert list((root / "sources" / "snapshots" / "feeds").iterdir()) == []
 
+
+
+def test_an_append_cut_short_by_a_full_disk_is_a_torn_frame(tmp_path: Path) -> None:
+    # build/append_log: a frame written in part (the disk filled up during it) reads as torn,
+    # never as values; the next build rewrites the file once there is room again.
+    with tmpfs(tmp_path / "full", "2m") as mount:
+        path = mount / "pages.marshal"
+        first = {"a": ("<p>a</p>", [])}
+        save_log(path, read_log(path, marshal.loads), first, marshal.dumps)
+        fill(mount)
+        filler = mount / "filler"
+        os.truncate(filler, filler.stat().st_size - 8192)  # room for part of the next frame
+        both = {**first, "b": ("x" * 100_000, [])}
+        save_log(path, read_log(path, marshal.loads), both, marshal.dumps)
+        assert path.stat().st_size > len(b"".join(frame(marshal.dumps(first))))  # cut short
+        torn = read_log(path, marshal.loads)
+        assert torn == Log(first, whole=False)
+        filler.unlink()
+        save_log(path, torn, both, marshal.dumps)
+        assert read_log(path, marshal.loads) == Log(both, whole=True)
