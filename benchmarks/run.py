@@ -10,7 +10,12 @@ child's peak RSS comes from `os.wait4`. Measured, each as median, min and max of
 - changed price: after changing one price (skipped until the prices lane lands);
 - plain mkdocs: `mkdocs build` alone, same mkdocs.yml, of the Markdown our build generated
   (dumped once through BRIEF_KEEP_DOCS), into a fresh folder: the renderer alone;
-- floor: loading the sources, composing and rendering the templates alone, in a child process.
+- floor: loading the sources, composing and rendering the templates alone, in a child process,
+  every chart drawn in it;
+- floor undrawn: the same with no chart drawn, so floor minus it is matplotlib's share.
+
+Each run also records the CPU seconds of its process and the workers it waited for (user +
+system): on two cores a build cannot take less wall time than half of that.
 
 This prints and writes what it measured; the goals of issue 8 are ratios read off the table.
 """
@@ -40,15 +45,18 @@ from benchmarks.generate import (
 )
 
 REPO = Path(__file__).resolve().parents[1]
-METRICS = ("cold", "unchanged", "new_edition", "changed_price", "plain_mkdocs", "floor")
+METRICS = ("cold", "unchanged", "new_edition", "changed_price", "plain_mkdocs", "floor",
+           "floor_undrawn")
 
 
 @dataclass
 class Run:
-    """One child process: wall seconds and peak RSS in MiB."""
+    """One child process: wall seconds, peak RSS in MiB, and CPU seconds (its own and those of
+    the processes it waited for: the chart workers)."""
 
     seconds: float
     rss_mib: float
+    cpu_s: float = 0.0
 
 
 @dataclass
@@ -70,7 +78,8 @@ class ScaleResult:
             secs = [r.seconds for r in runs]
             out["metrics"][name] = {
                 "median_s": statistics.median(secs), "min_s": min(secs), "max_s": max(secs),
-                "peak_rss_mib": max(r.rss_mib for r in runs), "runs_s": secs}
+                "peak_rss_mib": max(r.rss_mib for r in runs), "runs_s": secs,
+                "median_cpu_s": statistics.median(r.cpu_s for r in runs)}
         return out
 
 
@@ -93,7 +102,8 @@ def timed(cmd: list[str], env: dict[str, str], cwd: Path = REPO) -> Run:
         if proc.returncode != 0:
             log.seek(0)
             raise RuntimeError(f"{' '.join(cmd)} failed:\n{log.read().decode(errors='replace')}")
-    return Run(seconds, usage.ru_maxrss / 1024)  # ru_maxrss is in KiB on Linux
+    # ru_maxrss is in KiB on Linux; the times count the children the child waited for too.
+    return Run(seconds, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime)
 
 
 def build_cmd(root: Path, today: str) -> list[str]:
@@ -102,17 +112,25 @@ def build_cmd(root: Path, today: str) -> list[str]:
             "--out", str(root / "public"), "--today", today]
 
 
-def floor(root: str, today: str) -> None:
-    """Load, compose and render templates alone (what our build does before mkdocs)."""
+def floor(root: str, today: str, draw: bool = True) -> None:
+    """Load, compose and render templates alone (what our build does before mkdocs), drawing
+    every chart in this process; with `draw=False`, no chart is drawn (`floor_undrawn`), which
+    tells matplotlib's share of the floor from the rest."""
     import datetime as dt
 
+    from pipeline.build.charts import ChartCache
     from pipeline.build.files import site_files
     from pipeline.compose.edition import compose_editions
     from pipeline.load.sources import load_sources
+    from pipeline.render.drawing import ready
+
+    class Undrawn:
+        def submit(self, fn, *args, then=None):
+            return ready((b"", b""))  # never asked for: the floor writes no file
 
     sources = load_sources(Path(root))
     editions = compose_editions(sources, sources.series.edition_dates(dt.date.fromisoformat(today)))
-    site_files(sources, editions)
+    site_files(sources, editions, None if draw else ChartCache(None, Undrawn(), code=""))
 
 
 def dump_docs(root: Path, today: str, keep: Path) -> None:
@@ -166,9 +184,16 @@ def measure(scale: Scale, runs: int, work: Path, say,
                 [sys.executable, "-m", "mkdocs", "build", "-q", "--strict", "-f",
                  str(keep / "mkdocs.yml"), "-d", str(site)], _env(code, SOURCE_DATE_EPOCH=epoch)))
             shutil.rmtree(site, ignore_errors=True)
-            result.runs["floor"].append(timed(
-                [sys.executable, "-c", f"from benchmarks.run import floor; floor({str(root)!r}, "
-                 f"{today!r})"], env, cwd=code))
+            for name, draw in (("floor", True), ("floor_undrawn", False)):
+                try:
+                    result.runs[name].append(timed(
+                        [sys.executable, "-c", f"from benchmarks.run import floor; "
+                         f"floor({str(root)!r}, {today!r}{'' if draw else ', draw=False'})"],
+                        env, cwd=code))
+                except RuntimeError:
+                    if draw:
+                        raise
+                    # An older checkout's floor() draws always: that row stays empty for it.
             result.editions = len(list((root / "public" / "briefings").glob("*.txt")))
             result.site_bytes = tree_bytes(root / "public")
     if "changed_price" in skipped:
@@ -179,7 +204,7 @@ def measure(scale: Scale, runs: int, work: Path, say,
 def table(results: list[ScaleResult]) -> str:
     """Return the results as a fixed-width table, with each build against plain mkdocs."""
     lines = [f"{'scale':>10} {'build':<14} {'median s':>9} {'min s':>7} {'max s':>7} "
-             f"{'× mkdocs':>8} {'RSS MiB':>8}"]
+             f"{'× mkdocs':>8} {'RSS MiB':>8} {'CPU s':>7}"]
     for r in results:
         summary = r.summary()["metrics"]
         plain = summary["plain_mkdocs"]["median_s"] if summary["plain_mkdocs"] else None
@@ -190,7 +215,8 @@ def table(results: list[ScaleResult]) -> str:
                 continue
             ratio = f"{m['median_s'] / plain:8.3f}" if plain else f"{'':>8}"
             lines.append(f"{r.scale:>10} {name:<14} {m['median_s']:9.3f} {m['min_s']:7.3f} "
-                         f"{m['max_s']:7.3f} {ratio} {m['peak_rss_mib']:8.1f}")
+                         f"{m['max_s']:7.3f} {ratio} {m['peak_rss_mib']:8.1f} "
+                         f"{m['median_cpu_s']:7.2f}")
         lines.append(f"{r.scale:>10} {r.editions} editions, site {r.site_bytes / 2**20:.1f} MiB")
     return "\n".join(lines)
 
