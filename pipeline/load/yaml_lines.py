@@ -110,17 +110,16 @@ def _walk(root: yaml.Node, lines: Lines, path: str) -> list[Problem]:
     stack: list[tuple[yaml.Node, tuple, int]] = [(root, (), 1)]
     while stack:
         node, loc, reached_from = stack.pop()
-        dotted = ".".join(str(p) for p in loc)
         if id(node) in seen_nodes and not isinstance(node, yaml.ScalarNode):
             # An alias's node is its anchor's: its own line is where it was reached from.
             line = reached_from
-            raise _Refused(Problem(path, dotted, f"line {line} repeats a list or mapping by "
+            raise _Refused(Problem(path, _dotted(loc), f"line {line} repeats a list or mapping by "
                                    "YAML alias (*name); write it out: such aliases are not "
                                    "read in these files", line=line))
         seen_nodes.add(id(node))
         line = node.start_mark.line + 1
         if len(loc) > MAX_DEPTH:
-            raise _Refused(Problem(path, dotted, f"values nest more than {MAX_DEPTH} levels "
+            raise _Refused(Problem(path, _dotted(loc), f"values nest more than {MAX_DEPTH} levels "
                                    f"deep (line {line}); no field of these files nests that "
                                    "far", line=line))
         lines.setdefault(loc, line)
@@ -132,13 +131,13 @@ def _walk(root: yaml.Node, lines: Lines, path: str) -> list[Problem]:
             for key_node, value_node in node.value:
                 key_line = key_node.start_mark.line + 1
                 if not isinstance(key_node, yaml.ScalarNode):
-                    raise _Refused(Problem(path, dotted, f"line {key_line} has a key that is a "
+                    raise _Refused(Problem(path, _dotted(loc), f"line {key_line} has a key that is a "
                                            "list or a mapping (`? ...`); keys are plain names",
                                            line=key_line))
                 key = key_node.value
                 if key in keys:
                     problems.append(Problem(
-                        path, ".".join(str(p) for p in (*loc, key)), f"key appears twice "
+                        path, _dotted((*loc, key)), f"key appears twice "
                         f"(lines {keys[key]} and {key_line}); keep one", line=key_line))
                 keys[key] = key_line
                 lines[(*loc, key)] = key_line
@@ -147,3 +146,9 @@ def _walk(root: yaml.Node, lines: Lines, path: str) -> list[Problem]:
         elif isinstance(node, yaml.SequenceNode):
             stack.extend(reversed([(item, (*loc, i), line) for i, item in enumerate(node.value)]))
     return problems
+
+
+def _dotted(loc: tuple) -> str:
+    # A problem's field, as editors read it (`lists.0.records.3`); made only for a problem:
+    # a year's price files have 450,000 values.
+    return ".".join(str(p) for p in loc)
