@@ -140,3 +140,40 @@ def test_catalogue_names_stay_text_on_every_page_they_reach():
     assert "md-button" not in page.split("claim free credits")[0][-80:]
     assert "[claim free credits](https://evil.example/)" in html.unescape(
         re.sub(r"<[^>]+>", "", page))
+
+
+def test_a_model_the_catalogue_lists_under_two_of_our_providers_names_each_listing():
+    """LiteLLM lists gemini-2.5-flash under `gemini` and `vertex_ai`, both google for us: a move
+    the same in both is said once, naming both; moves that differ each name their listing."""
+    def listed(catalogue_provider: str, meter: str, old: float, new: float) -> dict:
+        return move("g-flash", "cut" if new < old else "rise", old, new, "2026-09-06T06:00Z",
+                    provider="google", meter=meter, catalogue_provider=catalogue_provider)
+
+    moves = pd.DataFrame([listed("vertex_ai", "input", 0.30, 0.15),
+                          listed("gemini", "input", 0.30, 0.15),
+                          listed("gemini", "output", 2.50, 2.00),
+                          listed("vertex_ai", "output", 2.50, 3.00)])
+    (figure,) = catalogue_figures(moves, [CAT], dt.date(2026, 9, 4))
+    assert figure.label == "Cat map since 2026-09-04: 1 model moved (1 repriced)"
+    assert figure.text_md.endswith(
+        "Repriced, biggest move first: google g\\-flash: input $0.30 → $0.15 (-50%) (as gemini, "
+        "vertex\\_ai); output $2.50 → $2.00 (-20%) (as gemini); output $2.50 → $3.00 (+20%) "
+        "(as vertex\\_ai) (first seen 2026-09-06).")
+    # Under one listing, as before: no id said.
+    (one,) = catalogue_figures(moves[moves["catalogue_provider"] == "gemini"], [CAT],
+                               dt.date(2026, 9, 4))
+    assert one.text_md.endswith("google g\\-flash: input $0.30 → $0.15 (-50%); output $2.50 → "
+                                "$2.00 (-20%) (first seen 2026-09-06).")
+
+
+def test_the_changes_page_keeps_the_catalogues_own_provider_id_beside_ours():
+    from pipeline.render.changes_page import changes_page_md
+
+    moves = pd.DataFrame([
+        move("g-flash", "cut", 0.30, 0.15, "2026-09-06T06:00Z", provider="google",
+             catalogue_provider="vertex_ai"),
+        move("g-flash", "cut", 0.30, 0.15, "2026-09-06T06:00Z", provider="google",
+             catalogue_provider="google")])
+    rows = [line for line in changes_page_md(moves, [CAT], set(), dt.date(2026, 9, 30))
+            .splitlines() if line.startswith("| 2026")]
+    assert [row.split(" | ")[2] for row in rows] == ["google", "google (vertex\\_ai)"]

@@ -116,6 +116,20 @@ def net_moves(rows: list[Any]) -> list[Any]:
     return out
 
 
+def listed_words(rows: list[Any], whole: bool) -> list[str]:
+    """Return the words of one model's moves (move_words). Where the catalogue lists the model
+    under several of its providers that are one company for us (LiteLLM's `gemini` and
+    `vertex_ai`, `azure` and `azure_ai`: 46 chat models in its map of 2026-07-24), each move
+    names the catalogue's own provider id, and a move the same under several is said once."""
+    listed: dict[str, list[str]] = {}
+    for r in rows:
+        listed.setdefault(move_words(r, whole), []).append(str(r.catalogue_provider))
+    if len({p for ids in listed.values() for p in ids}) < 2:
+        return list(listed)
+    return [f"{words} (as {', '.join(md_text(p) for p in sorted(set(ids)))})"
+            for words, ids in listed.items()]
+
+
 def catalogue_figures(moves: pd.DataFrame, catalogues: list[Catalogue],
                       since: dt.date) -> list[Figure]:
     """Return one figure per catalogue with moves in `moves` (window_moves): the models
@@ -139,7 +153,7 @@ def catalogue_figures(moves: pd.DataFrame, catalogues: list[Catalogue],
             kinds = {r.kind for r in rows}
             seen = min(r.at for r in rows)[:10]
             # Our words and numbers; only the names are the catalogue's text.
-            words = [move_words(r, whole=len(kinds) == 1) for r in rows]
+            words = listed_words(rows, whole=len(kinds) == 1)
             text = f"{md_text(provider)} {md_text(model)}: {'; '.join(words)} (first seen {seen})"
             if kinds == {"new"}:
                 new.append(text)

@@ -66,7 +66,11 @@ def changes_page_md(changes: pd.DataFrame, catalogues: list[Catalogue],
             row.kind, "" if share is None else f"{share:+.1%}")
         mark = " *curated*" if (row.provider, row.model.casefold()) in curated else ""
         model = md_cell(row.model) + mark
-        lines.append(f"| {row.at[:10]} | {source} | {md_cell(row.provider)} | {model} | "
+        # The catalogue's own id beside ours: two of its providers can be one company for us
+        # (gemini and vertex_ai are google), each with its own price.
+        provider = md_cell(row.provider) + ("" if row.catalogue_provider == row.provider
+                                            else f" ({md_cell(row.catalogue_provider)})")
+        lines.append(f"| {row.at[:10]} | {source} | {provider} | {model} | "
                      f"{md_cell(tier_words(row))} | {_price(row.old_usd_per_mtok)} | "
                      f"{_price(row.new_usd_per_mtok)} | {what} |")
     return "\n".join([*lines, ""])
