@@ -113,15 +113,15 @@ def _walk(root: yaml.Node, lines: Lines, path: str) -> list[Problem]:
         if id(node) in seen_nodes and not isinstance(node, yaml.ScalarNode):
             # An alias's node is its anchor's: its own line is where it was reached from.
             line = reached_from
-            raise _Refused(Problem(path, _dotted(loc), f"line {line} repeats a list or mapping by "
-                                   "YAML alias (*name); write it out: such aliases are not "
+            raise _Refused(Problem(path, _dotted(loc), f"line {line} repeats a list or mapping "
+                                   "by YAML alias (*name); write it out: such aliases are not "
                                    "read in these files", line=line))
         seen_nodes.add(id(node))
         line = node.start_mark.line + 1
         if len(loc) > MAX_DEPTH:
-            raise _Refused(Problem(path, _dotted(loc), f"values nest more than {MAX_DEPTH} levels "
-                                   f"deep (line {line}); no field of these files nests that "
-                                   "far", line=line))
+            raise _Refused(Problem(path, _dotted(loc), f"values nest more than {MAX_DEPTH} "
+                                   f"levels deep (line {line}); no field of these files nests "
+                                   "that far", line=line))
         lines.setdefault(loc, line)
         # Children pushed last first, so nodes are visited in the file's order: an anchor is
         # then met before its aliases, and the alias is what a problem names.
@@ -131,9 +131,9 @@ def _walk(root: yaml.Node, lines: Lines, path: str) -> list[Problem]:
             for key_node, value_node in node.value:
                 key_line = key_node.start_mark.line + 1
                 if not isinstance(key_node, yaml.ScalarNode):
-                    raise _Refused(Problem(path, _dotted(loc), f"line {key_line} has a key that is a "
-                                           "list or a mapping (`? ...`); keys are plain names",
-                                           line=key_line))
+                    raise _Refused(Problem(path, _dotted(loc), f"line {key_line} has a key that "
+                                           "is a list or a mapping (`? ...`); keys are plain "
+                                           "names", line=key_line))
                 key = key_node.value
                 if key in keys:
                     problems.append(Problem(
