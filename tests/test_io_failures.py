@@ -139,7 +139,6 @@ def test_ingest_into_a_repository_that_cannot_be_written(tmp_path: Path, fault: 
         assert list((root / "sources" / "snapshots" / "feeds").iterdir()) == []
 
 
-
 def test_an_append_cut_short_by_a_full_disk_is_a_torn_frame(tmp_path: Path) -> None:
     # build/append_log: a frame written in part (the disk filled up during it) reads as torn,
     # never as values; the next build rewrites the file once there is room again.
