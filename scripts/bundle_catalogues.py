@@ -60,7 +60,7 @@ def take(cid: str, data: bytes, at: dt.datetime) -> str:
     catalogues, histories, healths, problems = load_catalogues(REPO)
     assert catalogues is not None and not problems, problems
     (catalogue,) = [c for c in catalogues.catalogues if c.id == cid]
-    run = ingest_file(REPO, catalogues, catalogue, data, histories.get(cid), healths.get(cid),
+    run = ingest_file(REPO, catalogues, catalogue, data, histories, healths.get(cid),
                       at=at)
     if not run.ok:
         raise SystemExit(f"{cid} at {at.isoformat()}: {run.message}")

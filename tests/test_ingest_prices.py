@@ -256,6 +256,49 @@ def test_a_much_smaller_catalogue_looks_truncated(server, tmp_path):
     assert (history(root)["gone_seen"] == "").all()
 
 
+def test_a_whole_map_in_another_unit_keeps_the_history(server, tmp_path):
+    # Issue 36: per-Mtok figures written into the per-token fields move every price ×1,000,000
+    # at once; no single 20× jump check holds back a whole map.
+    server.bodies["/m.json"] = tiny_map(**{f"model-{i}": 1e-06 for i in range(30)})
+    root = catalogue_root(tmp_path, server.url("/m.json"))
+    run(root, T0)
+    before = price_history_path(root, "litellm").read_bytes()
+    server.bodies["/m.json"] = tiny_map(**{f"model-{i}": 1.0 for i in range(30)})
+    (wrong,) = run(root, T0 + dt.timedelta(hours=1))
+    assert not wrong.ok
+    assert wrong.message == ("100% of its prices are above the ceiling of $1,000 per Mtok: a "
+                             "whole map in another unit?; the history is kept")
+    assert price_history_path(root, "litellm").read_bytes() == before
+    assert health(root)["consecutive_failures"] == 1
+    # ×100: under the ceiling, still a whole map moved at once.
+    server.bodies["/m.json"] = tiny_map(**{f"model-{i}": 1e-04 for i in range(30)})
+    (again,) = run(root, T0 + dt.timedelta(hours=2))
+    assert again.message == ("its prices moved ×100 up at the median against the last good "
+                             "snapshot (60 prices): a whole map in another unit?; the history "
+                             "is kept")
+    assert price_history_path(root, "litellm").read_bytes() == before
+
+
+def test_implausible_listings_are_recorded_and_fail_strict(server, tmp_path):
+    # Three providers list one model; the third at a per-Mtok figure in a per-token field.
+    body = {f"{p}/open-model": {"litellm_provider": p, "mode": "chat",
+                                "input_cost_per_token": price, "output_cost_per_token": price}
+            for p, price in (("hosta", 1e-06), ("hostb", 1.2e-06), ("hostc", 1.5))}
+    server.bodies["/m.json"] = json.dumps(body).encode()
+    root = catalogue_root(tmp_path, server.url("/m.json"))
+    done = CliRunner().invoke(main, ["ingest", "prices", "--root", str(root), "--strict",
+                                     "--allow-network", "127.0.0.0/8"])
+    assert done.exit_code == 1
+    assert ("ok  litellm: 6 prices of 3 models; 6 moves, 1 listings held back as implausible"
+            in done.output)
+    assert health(root)["problems"] == [
+        f"hostc open-model {meter}: 1.5e+06 USD per Mtok held back as implausible, ×1,400,000 "
+        "above the median of 2 other providers; above the ceiling of $1,000 per Mtok: a "
+        "per-token field holding a per-Mtok (or per-1k) price?" for meter in ("input", "output")]
+    # The history keeps what the catalogue said; the build leaves it out.
+    assert set(history(root)["provider"]) == {"hosta", "hostb", "hostc"}
+
+
 def test_a_missing_catalogue_is_a_failure_not_an_empty_market(server, tmp_path):
     root = catalogue_root(tmp_path, server.url("/nothing.json"))
     (missing,) = run(root, T0)

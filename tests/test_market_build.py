@@ -1,7 +1,12 @@
 """Issue 20's acceptance: the real LiteLLM map served from 127.0.0.1, ingested, then a copy with
 three prices changed, one model removed and one added, ingested again, and the site built: the
 Changes page and the next edition list exactly those moves with their dates, the Market page
-holds every chat model with a token price, and no value anywhere is inf or nan."""
+holds every plausible text model with a token price, and no value anywhere is inf or nan.
+
+Issue 36's acceptance on the same build: the map's implausible listings (Weights & Biases'
+13 per-token prices about 100,000× too high among them) are held back, out of the Market page,
+the data files and the model pages, and listed on the Discrepancies page; W&B's three correct
+listings stay."""
 
 from __future__ import annotations
 
@@ -27,6 +32,14 @@ CHANGED = {"gpt-4o": ("input_cost_per_token", 2.5e-06, 2e-06),
 REMOVED, ADDED = "gpt-4o-mini", "example-model-9"
 NEXT_EDITION = "2026-11-20"
 """The first edition after the second snapshot (2026-11-03)."""
+WANDB_INFLATED = ("Qwen/Qwen3-235B-A22B-Instruct-2507", "Qwen/Qwen3-235B-A22B-Thinking-2507",
+                  "Qwen/Qwen3-Coder-480B-A35B-Instruct", "deepseek-ai/DeepSeek-R1-0528",
+                  "deepseek-ai/DeepSeek-V3-0324", "deepseek-ai/DeepSeek-V3.1",
+                  "meta-llama/Llama-3.1-8B-Instruct", "meta-llama/Llama-3.3-70B-Instruct",
+                  "meta-llama/Llama-4-Scout-17B-16E-Instruct", "microsoft/Phi-4-mini-instruct",
+                  "openai/gpt-oss-120b", "openai/gpt-oss-20b", "zai-org/GLM-4.5")
+"""The map's W&B listings of 2026-07-24 whose per-token costs hold per-Mtok-scale figures."""
+WANDB_CORRECT = ("moonshotai/Kimi-K2-Instruct", "moonshotai/Kimi-K2.5", "MiniMaxAI/MiniMax-M2.5")
 NOT_A_NUMBER = re.compile(r"(?<![A-Za-z])-?(?:inf|nan|NaN|Infinity)(?![A-Za-z])")
 
 
@@ -119,12 +132,17 @@ def test_two_snapshots_of_the_real_map_built(real_data, server, tmp_path):
     earlier = text_of(out / "briefings" / "2026-10-16" / "index.html")
     assert "LiteLLM model price map since" not in earlier
 
-    # The Market page: every chat model with a token price in the history, plus the curated.
-    table = history(root)
+    # The Market page: every plausible text model with a token price in the history, plus the
+    # curated.
+    from pipeline.load.sources import load_sources
+    sources = load_sources(root)
+    table = sources.price_histories["litellm"]
     live = table[(table["gone_seen"] == "") & table["meter"].isin(["input", "output"])
                  & (table["mode"] == "realtime") & (table["context_above_tokens"] == "0")
                  & (table["window_utc"] == "")]
     pairs = set(zip(live["provider"], live["model"], strict=True))
+    whole = history(root)
+    assert len(set(zip(whole["provider"], whole["model"], strict=True)) - pairs) > 40
     curated = {(p.stem, m) for p in (root / "sources" / "prices").glob("*.yaml")
                for m in re.findall(r"^\s*- model: (\S+)", p.read_text(), re.M)}
     market = json.loads((out / "data" / "market.json").read_text())
@@ -133,9 +151,42 @@ def test_two_snapshots_of_the_real_map_built(real_data, server, tmp_path):
     print(f"Market page: {len(market)} models with a token price")
     page = (out / "market" / "index.html").read_text()
     assert page.count('<tr data-provider="') == len(market)
+    assert_implausible_held_back(out, market)
 
     # No inf or nan as a value in any page, feed or data file.
     for path in out.rglob("*"):
         if path.suffix in {".html", ".csv", ".json", ".xml", ".txt", ".ics"}:
             found = NOT_A_NUMBER.search(path.read_text(errors="replace"))
             assert found is None, f"{path.relative_to(out)}: {found.group()!r}"
+
+
+def assert_implausible_held_back(out: Path, market: list[dict]) -> None:
+    """No published figure is an implausible listing, and each held one is on the
+    Discrepancies page."""
+    wandb = {r["model"] for r in market if r["provider"] == "wandb"}
+    assert wandb == set(WANDB_CORRECT)
+    for row in market:
+        for meter in ("input", "cached_input", "output"):
+            price = row[f"{meter}_usd_per_mtok"]
+            assert price is None or price <= 1000, (row["provider"], row["model"], price)
+    for path in [*(out / "data").glob("*.csv"), *(out / "data").glob("*.json")]:
+        text = path.read_text()
+        for model in WANDB_INFLATED:
+            assert f"wandb,wandb,{model}," not in text and f"wandb,{model}," not in text, (path, model)
+            assert f'"provider":"wandb","model":"{model}"' not in text, (path, model)
+    for path in [out / "market" / "index.html", *(out / "models").rglob("*.html")]:
+        rows = re.findall(r'<tr data-provider="wandb".*?</tr>', path.read_text(), re.S)
+        for model in WANDB_INFLATED:
+            assert not any(f">{model}<" in r for r in rows), (path, model)
+    held = " ".join(text_of(out / "discrepancies" / "index.html").split())
+    section = held[held.index("Held back as implausible"):held.index("Catalogues against")]
+    for model in WANDB_INFLATED:
+        # The median beside it where at least two other providers list the model.
+        assert re.search(rf"wandb {re.escape(model)} (input|output) \$[\d,]+\.\d\d "
+                         rf"(\$[\d.]+ \(median of \d+\) )?\d{{4}}-", section), model
+    assert "wandb deepseek-ai/DeepSeek-R1-0528 input $135,000.00 $0.70 (median of 9)" in section
+    assert "×190,000 above the median of 9 other providers" in section
+    assert "azure jais-30b-chat input $3,200.00" in section
+    assert "above the ceiling of $1,000 per Mtok" in section
+    for model in WANDB_CORRECT:
+        assert f"wandb {model}" not in section

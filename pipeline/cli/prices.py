@@ -134,7 +134,8 @@ def ingest_fx(url: str, root: Path) -> None:
 @click.command(name="prices")
 @ROOT
 @click.option("--only", multiple=True, metavar="CATALOGUE_ID", help="Fetch only these catalogues.")
-@click.option("--strict", is_flag=True, help="Exit 1 when any catalogue fails.")
+@click.option("--strict", is_flag=True,
+              help="Exit 1 when any catalogue fails or holds listings back as implausible.")
 @ALLOW_NETWORK
 @click.option("--file", "copy", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="Read this copy of the catalogue instead of fetching it (one --only).")
@@ -167,8 +168,8 @@ def ingest_prices(root: Path, only: tuple[str, ...], strict: bool, allowed: tupl
             raise click.BadParameter("name the catalogue it is a copy of with one --only",
                                      param_hint="--file")
         (catalogue,) = [c for c in catalogues.catalogues if c.id == only[0]]
-        runs = [ingest_file(root, catalogues, catalogue, copy.read_bytes(),
-                            histories.get(catalogue.id), healths.get(catalogue.id), at=now)]
+        runs = [ingest_file(root, catalogues, catalogue, copy.read_bytes(), histories,
+                            healths.get(catalogue.id), at=now)]
     else:
         runs = run_ingest(root, catalogues, histories, healths, now=now,
                           settings=FetchSettings(allowed_networks=allowed), only=only)
@@ -177,7 +178,7 @@ def ingest_prices(root: Path, only: tuple[str, ...], strict: bool, allowed: tupl
                    f"({run.seconds:.1f} s)", err=True)
     bad = [r for r in runs if not r.ok]
     click.echo(f"{len(runs)} catalogues: {len(runs) - len(bad)} ok, {len(bad)} failed", err=True)
-    if strict and bad:
+    if strict and (bad or any(r.implausible_listings for r in runs)):
         raise failed()
 
 

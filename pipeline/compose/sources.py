@@ -47,7 +47,13 @@ class Sources:
     catalogue_health: dict[str, CatalogueHealth] = field(default_factory=dict)
     """How each catalogue's fetches went (`brief ingest prices`)."""
     price_histories: dict[str, pd.DataFrame] = field(default_factory=dict)
-    """Each catalogue's price periods (tables/catalogue_history.py), by catalogue id."""
+    """Each catalogue's price periods (tables/catalogue_history.py), by catalogue id, without
+    the listings held back as implausible and those of a mode other than text
+    (tables/plausibility.py)."""
+    held_prices: pd.DataFrame | None = None
+    """The catalogues' implausible prices (tables/plausibility.HELD_COLUMNS), held back."""
+    other_modes: dict[str, int] = field(default_factory=dict)
+    """Mode → listings of the published catalogues of that mode, left out of the market."""
 
     def published_catalogues(self) -> list[Catalogue]:
         """Return the catalogues whose prices the site shows and that have a history, in the

@@ -33,6 +33,7 @@ from pipeline.tables.catalogue_history import (
     snapshot_table,
     update_history,
 )
+from pipeline.tables.plausibility import plausible_histories, whole_map_problem
 from pipeline.whole_files import write_whole
 
 READERS: Mapping[str, Callable[[bytes], ImportResult]] = {
@@ -54,6 +55,8 @@ class CatalogueRun:
     """The moves this run recorded (None when it failed or nothing was read)."""
     history_written: bool = False
     seconds: float = 0.0
+    implausible_listings: int = 0
+    """Listings held back as implausible after this run (tables/plausibility.py)."""
 
 
 def ingest_prices(root: Path, catalogues: CataloguesFile,
@@ -73,25 +76,24 @@ async def _run(root: Path, catalogues: CataloguesFile, chosen: list[Catalogue],
     # trust_env=False: no proxy from the environment, so the address we check is the one we reach.
     async with httpx.AsyncClient(timeout=timeout, follow_redirects=False, trust_env=False,
                                  headers={"User-Agent": settings.user_agent}) as client:
-        return [await _one(root, client, catalogues, c, histories.get(c.id), healths.get(c.id),
-                           now, settings) for c in chosen]
+        return [await _one(root, client, catalogues, c, histories, healths.get(c.id), now,
+                           settings) for c in chosen]
 
 
 async def _one(root: Path, client: httpx.AsyncClient, catalogues: CataloguesFile,
-               catalogue: Catalogue, history: pd.DataFrame | None,
+               catalogue: Catalogue, histories: Mapping[str, pd.DataFrame],
                health: CatalogueHealth | None, now: dt.datetime,
                settings: FetchSettings) -> CatalogueRun:
     start = time.monotonic()
     url = str(catalogue.url)
     health = health or CatalogueHealth(catalogue_id=catalogue.id, url=url)
     same = health.url == url
-    history = history if history is not None else empty_history()
 
     def failed(message: str, status: int | None) -> CatalogueRun:
         return _failed(root, catalogue, health, now, start, message, status)
 
     if catalogue.files:
-        return await _files(root, client, catalogues, catalogue, history, health, now,
+        return await _files(root, client, catalogues, catalogue, histories, health, now,
                             settings, failed, start)
     try:
         async with asyncio.timeout(settings.deadline_s):
@@ -115,12 +117,13 @@ async def _one(root: Path, client: httpx.AsyncClient, catalogues: CataloguesFile
         return failed(f"HTTP {answer.status} {answer.reason}; asked to wait until "
                       f"{answer.retry_after:%Y-%m-%d %H:%M} UTC", answer.status)
     assert answer.body is not None
-    return _take(root, catalogues, catalogue, answer.body, answer.headers, history, health, now,
-                 start)
+    return _take(root, catalogues, catalogue, answer.body, answer.headers, histories, health,
+                 now, start)
 
 
 async def _files(root: Path, client: httpx.AsyncClient, catalogues: CataloguesFile,
-                 catalogue: Catalogue, history: pd.DataFrame, health: CatalogueHealth,
+                 catalogue: Catalogue, histories: Mapping[str, pd.DataFrame],
+                 health: CatalogueHealth,
                  now: dt.datetime, settings: FetchSettings,
                  failed: Callable[[str, int | None], CatalogueRun], start: float) -> CatalogueRun:
     """Fetch a catalogue published as several files, each with the same checks and the whole
@@ -141,27 +144,31 @@ async def _files(root: Path, client: httpx.AsyncClient, catalogues: CataloguesFi
         return failed(f"{str(err)}", err.status)
     except (TimeoutError, httpx.HTTPError, OSError) as err:
         return failed(describe(err, settings), None)
-    return _take(root, catalogues, catalogue, b"[" + b",".join(bodies) + b"]", {}, history,
+    return _take(root, catalogues, catalogue, b"[" + b",".join(bodies) + b"]", {}, histories,
                  health, now, start)
 
 
 def ingest_file(root: Path, catalogues: CataloguesFile, catalogue: Catalogue, data: bytes,
-                history: pd.DataFrame | None, health: CatalogueHealth | None, *,
+                histories: Mapping[str, pd.DataFrame], health: CatalogueHealth | None, *,
                 at: dt.datetime) -> CatalogueRun:
     """Take a copy of a catalogue read elsewhere (`data`, as published) as its snapshot at `at`:
-    for a download an editor made, or to replay a catalogue's past."""
+    for a download an editor made, or to replay a catalogue's past. `histories`: every
+    catalogue's, by id (the others judge its listings' plausibility)."""
     url = str(catalogue.url)
-    return _take(root, catalogues, catalogue, data, {}, history if history is not None
-                 else empty_history(), health or CatalogueHealth(catalogue_id=catalogue.id,
-                                                                 url=url), at, time.monotonic())
+    return _take(root, catalogues, catalogue, data, {}, histories,
+                 health or CatalogueHealth(catalogue_id=catalogue.id, url=url), at,
+                 time.monotonic())
 
 
 def _take(root: Path, catalogues: CataloguesFile, catalogue: Catalogue, body: bytes,
-          headers: Mapping[str, str], history: pd.DataFrame, health: CatalogueHealth,
-          now: dt.datetime, start: float) -> CatalogueRun:
+          headers: Mapping[str, str], histories: Mapping[str, pd.DataFrame],
+          health: CatalogueHealth, now: dt.datetime, start: float) -> CatalogueRun:
     """Read a catalogue's body and update its history and health; a body that does not read,
-    or reads much smaller than the prices in force, keeps the history."""
+    reads much smaller than the prices in force, or reads as a whole map in another unit keeps
+    the history."""
     url = str(catalogue.url)
+    history = histories.get(catalogue.id)
+    history = history if history is not None else empty_history()
 
     def failed(message: str) -> CatalogueRun:
         return _failed(root, catalogue, health, now, start, message, 200)
@@ -185,12 +192,22 @@ def _take(root: Path, catalogues: CataloguesFile, catalogue: Catalogue, body: by
     if before >= TRUNCATION_FLOOR and len(snapshot) < TRUNCATED_SHARE * before:
         return failed(f"looks truncated: {len(snapshot)} prices where the last good snapshot "
                       f"had {before}; the history is kept")
+    wrong_unit = whole_map_problem(history, snapshot, catalogues)
+    if wrong_unit:
+        return failed(f"{wrong_unit}; the history is kept")
     confirmed = [(c.provider, c.model, c.meter, c.usd_per_mtok) for c in catalogues.confirmed
                  if c.catalogue == catalogue.id]
     update = update_history(history, snapshot, now, health.held, confirmed)
+    implausible = plausible_histories({**histories, catalogue.id: update.history}, None,
+                                      catalogues).held
+    implausible = implausible[implausible["catalogue"] == catalogue.id]
     problems = update.problems + [
         f"{p.provider} {p.model} {p.meter}: {p.usd_per_mtok:g} USD per Mtok is below zero; "
-        "left out" for p in negative]
+        "left out" for p in negative] + [
+        f"{r.provider} {r.model} {r.meter}: {r.usd_per_mtok:g} USD per Mtok held back as "
+        f"implausible, {r.cause}" for r in implausible[implausible["gone_seen"] == ""].itertuples()]
+    listings = implausible[implausible["gone_seen"] == ""].drop_duplicates(
+        ["provider", "catalogue_provider", "model"])
     path = price_history_path(root, catalogue.id)
     data = history_csv(update.history)
     written = not path.is_file() or path.read_bytes() != data
@@ -204,8 +221,10 @@ def _take(root: Path, catalogues: CataloguesFile, catalogue: Catalogue, body: by
         "problems": problems, "whole_since": health.whole_since or now}))
     moves = update.changes
     message = (f"{len(snapshot)} prices of {result.models} models; {len(moves)} moves"
-               + (f", {len(update.held)} held back" if update.held else ""))
-    return CatalogueRun(catalogue.id, True, message, moves, written, time.monotonic() - start)
+               + (f", {len(update.held)} held back" if update.held else "")
+               + (f", {len(listings)} listings held back as implausible" if len(listings) else ""))
+    return CatalogueRun(catalogue.id, True, message, moves, written, time.monotonic() - start,
+                        implausible_listings=len(listings))
 
 
 def _failed(root: Path, catalogue: Catalogue, health: CatalogueHealth, now: dt.datetime,

@@ -18,6 +18,7 @@ from pipeline.load.entries import load_entries
 from pipeline.load.feeds import load_feeds
 from pipeline.load.fx import load_rate_table
 from pipeline.load.hardware import load_hardware, undated_round_quotes
+from pipeline.load.market_check import market_problems
 from pipeline.load.price_histories import load_histories
 from pipeline.load.prices import load_prices
 from pipeline.load.read import FRESH, Parses, read_model, rel
@@ -25,7 +26,9 @@ from pipeline.models.series import Series
 from pipeline.models.sourced import CuratedEntry, Sourced
 from pipeline.normalize.fx import RateTable
 from pipeline.problems import Problem, SourceError
+from pipeline.tables.discrepancies import curated_periods
 from pipeline.tables.hardware import COSTS, CostError, Hardware, usd_at_ecb_rates
+from pipeline.tables.plausibility import plausible_histories
 
 
 def load_sources(root: Path, cache: Parses = FRESH, *, strict: bool = False) -> Sources:
@@ -68,6 +71,12 @@ def load_sources(root: Path, cache: Parses = FRESH, *, strict: bool = False) -> 
     problems += found
     histories, found = load_histories(root, catalogues, cache) if catalogues else ({}, [])
     problems += found
+    plausible = None
+    if catalogues is not None:
+        curated = curated_periods(prices)
+        plausible = plausible_histories(histories, curated[curated["end"].isna()], catalogues)
+        histories = plausible.histories
+        problems += market_problems(prices, rates, histories, catalogues)
     if strict:
         problems = [dataclasses.replace(p, severity="error") for p in problems]
     errors = [p for p in problems if p.severity == "error"]
@@ -78,7 +87,9 @@ def load_sources(root: Path, cache: Parses = FRESH, *, strict: bool = False) -> 
                    warnings=[p for p in problems if p.severity != "error"],
                    hardware=hardware, hardware_rows=hardware_rows, prices=prices, rates=rates,
                    feeds=feeds, snapshots=snapshots, catalogues=catalogues,
-                   catalogue_health=health, price_histories=histories)
+                   catalogue_health=health, price_histories=histories,
+                   held_prices=plausible.held if plausible else None,
+                   other_modes=plausible.other_modes if plausible else {})
 
 
 def cost_currency_problems(hardware: Hardware, rates: RateTable | None) -> list[Problem]:

@@ -5,6 +5,7 @@ is a table, tables/catalogue_history.py)."""
 from __future__ import annotations
 
 import datetime as dt
+import math
 import re
 from typing import Literal
 
@@ -73,6 +74,19 @@ class ConfirmedJump(SourceModel):
     """Where and when the editor confirmed it."""
 
 
+class ConfirmedListing(SourceModel):
+    """A listing an editor checked at its source although it is far from the model's other
+    listings or above the ceiling: it is published instead of held back."""
+
+    catalogue: Slug
+    provider: str = Field(min_length=1)
+    """Our provider id."""
+    model: str = Field(min_length=1)
+    """The model id as the catalogue spells it."""
+    note: str = Field(min_length=1)
+    """Where and when the editor confirmed it."""
+
+
 class TrackedModel(SourceModel):
     """A model a curated file does not price that gets a page of its own: its price history
     from the catalogues."""
@@ -92,6 +106,16 @@ class CataloguesFile(SourceModel):
     `vertex_ai-language-models` are both `google`). Ids not listed become ours lower-cased,
     with `_` as `-`; the catalogue's own id is kept beside ours."""
     confirmed: list[ConfirmedJump] = Field(default=[])
+    ceilings_usd_per_mtok: dict[str, float] = Field(default={"text": 1000.0})
+    """Mode → the highest price per million tokens (any meter) a listing of that mode may have
+    before it is held back as a likely unit slip (`text`: chat, completion and responses
+    models)."""
+    modes: dict[str, list[str]] = Field(default={})
+    """Mode (`image`, `embedding`, `audio`, `rerank` …) → shell patterns of canonical model ids
+    (normalize/model_ids.py) of that mode. A model no pattern matches is `text`. Only text
+    models are ranked on the Market; the others are left out and counted there."""
+    confirmed_listings: list[ConfirmedListing] = Field(default=[])
+    """Listings an editor checked that stay published though they look implausible."""
     track: list[TrackedModel] = Field(default=[])
     """Models with a page of their own besides those the curated files price."""
 
@@ -101,6 +125,10 @@ class CataloguesFile(SourceModel):
         doubled = sorted({i for i in ids if ids.count(i) > 1})
         if doubled:
             raise ValueError(f"catalogue ids must be unique: {', '.join(doubled)}")
+        bad = sorted(m for m, v in self.ceilings_usd_per_mtok.items()
+                     if not (math.isfinite(v) and v > 0))
+        if bad:
+            raise ValueError(f"ceilings_usd_per_mtok must be finite and above zero: {', '.join(bad)}")
         return self
 
 

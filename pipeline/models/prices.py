@@ -158,6 +158,9 @@ class PriceRecord(SourceModel):
     """The day someone last checked them on that page."""
     jump_is_real: bool = False
     """Set when a price is over 100x or under 1/100 of the previous one on purpose."""
+    outlier_is_real: bool = False
+    """Set when a price is over 20x or under 1/20 of the catalogues' prices of the same model
+    and the editor checked it at its source."""
     note: str | None = None
     """A short remark for editors (a promotion, a rounding the page makes)."""
 

@@ -25,11 +25,44 @@ from pipeline.tables.discrepancies import (
     curated_periods,
     disagreements,
 )
+from pipeline.tables.plausibility import FACTOR
 
 MAX_ROWS = 1_000
 """Rows per table on the page."""
 
 
+def held_md(held: pd.DataFrame | None, names: dict[str, tuple[str, str]]) -> list[str]:
+    """Return the section on the catalogue prices held back as implausible
+    (tables/plausibility.py), one row per price, the newest first by listing; `names`: each
+    catalogue id's name and page."""
+    held = held if held is not None else pd.DataFrame()
+    lines = [f"## Held back as implausible ({len(held):,})", "",
+             (f"A catalogue price more than {FACTOR:.0f}× above or below the median of the other "
+              "providers' prices of the same model (input and output; each provider counted "
+              "once, at least two of them), or above its mode's ceiling in "
+              "sources/catalogues.yaml, is held back: it is on no other page, in no ranking and "
+              "in no data file, and when a listing's newest prices are held its whole listing "
+              "is. An editor who checks one at its source lists it under "
+              "`confirmed_listings`."), ""]
+    if held.empty:
+        return [*lines, "No catalogue price is held back."]
+    lines += ["| Catalogue | Provider | Model | Price | Listed | Other providers | Since | Why |",
+              "|---|---|---|---|---|---|---|---|"]
+    for r in held.head(MAX_ROWS).itertuples(index=False):
+        name, page = names.get(r.catalogue, (r.catalogue, ""))
+        median = ("" if pd.isna(r.median_usd_per_mtok) else
+                  f"{money(r.median_usd_per_mtok, 'USD')} (median of {r.providers:.0f})")
+        until = "" if r.gone_seen == "" else f" (until {r.gone_seen[:10]})"
+        lines.append(f"| {_source_name(name, page)} | {md_cell(r.provider)} | {md_cell(r.model)} | "
+                     f"{METER_TITLES[r.meter]} | {money(r.usd_per_mtok, 'USD')} | {median} | "
+                     f"{r.first_seen[:10]}{until} | {md_cell(r.cause)} |")
+    if len(held) > MAX_ROWS:
+        lines += ["", f"The first {MAX_ROWS:,} of {len(held):,} are shown."]
+    return lines
+
+
+def _source_name(name: str, url: str) -> str:
+    return f"[{md_cell(name)}]({html.escape(url)})" if is_allowed_link(url) else md_cell(name)
 
 
 def _source(name: str, url: str, price: float) -> str:
@@ -75,6 +108,9 @@ def discrepancies_page_md(sources: Sources, as_of: dt.date) -> str:
          "prices in another currency are left out, an exchange rate not being a "
          "disagreement. Each figure links to its source; the difference is the second figure "
          "against the first, at the latest prices of the stretch."), "",
+        *held_md(sources.held_prices,
+                 {c.id: (c.name, str(c.page)) for c in (sources.catalogues.catalogues
+                                                        if sources.catalogues else [])}), "",
         f"## Catalogues against our curated prices ({len(against):,})", ""]
     lines += (_table(against, "Curated", "Catalogue") if len(against)
               else ["No catalogue disagrees with a curated price."])

@@ -15,7 +15,7 @@ from __future__ import annotations
 import datetime as dt
 import html
 import math
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 
 import pandas as pd
 
@@ -151,9 +151,12 @@ def calculator_html(profiles: list[WorkloadProfile]) -> str:
 
 def market_page_md(table: pd.DataFrame, as_of: dt.date,
                    profiles: list[WorkloadProfile] | None = None,
-                   pages: Collection[tuple[str, str]] = ()) -> str:
+                   pages: Collection[tuple[str, str]] = (), held: int = 0,
+                   other_modes: Mapping[str, int] | None = None) -> str:
     """Return the Market page: a count, how to read it, the calculator (presets: `profiles`),
-    the filters and the table; the models of `pages` (provider, model) link to their pages."""
+    the filters and the table; the models of `pages` (provider, model) link to their pages.
+    `held`: the catalogue listings held back as implausible; `other_modes`: the listings of
+    each mode other than text, left out (both said on the page)."""
     profiles = calculator_profiles(profiles or [])
     providers = sorted(set(table["provider"]))
     free = int(table["free"].sum())
@@ -200,7 +203,7 @@ def market_page_md(table: pd.DataFrame, as_of: dt.date,
          "ECB rate of their record's date. Context is the model's context window in input "
          "tokens, as the newest catalogue snapshot gives it (for a curated model too). "
          f"{free} models list a zero price: shown as free, "
-         "never ranked. Sorted by output price; the data is in "
+         f"never ranked. {_left_out(held, other_modes or {})}Sorted by output price; the data is in "
          "[market.csv](data/market.csv)."), "",
         calculator_html(profiles), "",
         '<div class="market-filters" hidden>'
@@ -211,6 +214,20 @@ def market_page_md(table: pd.DataFrame, as_of: dt.date,
         # No class: Material then styles it as its own tables, scrolling inside its box.
         verbatim("\n".join([f'<table id="market-table"><thead><tr>{head}</tr></thead><tbody>',
                              *rows, "</tbody></table>"])), ""])
+
+
+def _left_out(held: int, other_modes: Mapping[str, int]) -> str:
+    """Return the sentences saying which catalogue listings are not in the table, and why."""
+    text = ""
+    if held:
+        text += (f"{held:,} catalogue listing{'s are' if held != 1 else ' is'} held back as "
+                 "implausible (far from the same model's other providers, or above the ceiling "
+                 "for text models): see the [Discrepancies](discrepancies.md) page. ")
+    if other_modes:
+        modes = ", ".join(f"{n:,} {mode}" for mode, n in sorted(other_modes.items()))
+        text += (f"Only text-generation models are ranked here; left out, their token fields "
+                 f"not being comparable: {modes} listings. ")
+    return text
 
 
 def market_files(sources: Sources, as_of: dt.date,
@@ -225,7 +242,10 @@ def market_files(sources: Sources, as_of: dt.date,
     if curated is None and not rows:
         return {"market.md": "# Market\n\nNo prices in this repository.\n"}
     table = market_table([*([] if curated is None else [curated]), *rows])
-    page = market_page_md(table, as_of, sources.series.profiles, set(tracked_models(sources)))
+    held = (0 if sources.held_prices is None else len(sources.held_prices.drop_duplicates(
+        ["catalogue", "provider", "catalogue_provider", "model"])))
+    page = market_page_md(table, as_of, sources.series.profiles, set(tracked_models(sources)),
+                          held, sources.other_modes)
     files: dict[str, str | bytes] = {"market.md": page,
                                      "data/market.csv": market_csv(table),
                                      "data/market.json": market_json(table)}

@@ -80,8 +80,11 @@ def catalogue_health(health: CatalogueHealth | None) -> str:
     return f"{flag}failing ({health.consecutive_failures} {runs} in a row)"
 
 
-def catalogues_md(catalogues: CataloguesFile, healths: Mapping[str, CatalogueHealth]) -> str:
-    """Return the Sources page's section on the price catalogues: use, licence, health."""
+def catalogues_md(catalogues: CataloguesFile, healths: Mapping[str, CatalogueHealth],
+                  held: Mapping[str, int] | None = None) -> str:
+    """Return the Sources page's section on the price catalogues: use, licence, health, and
+    how many of its listings are held back as implausible (`held`, by catalogue id)."""
+    held = held or {}
     lines = ["## Price catalogues", "",
              ("Public price maps fetched by the same scheduled job, each kept as a history of "
               "price periods in the repository; a price that moves more than 20-fold is held "
@@ -91,7 +94,7 @@ def catalogues_md(catalogues: CataloguesFile, healths: Mapping[str, CatalogueHea
               "page. The curated provider files under sources/prices/ stay the editors' truth "
               "and win for the same model."),
              "", "| Catalogue | Used | Licence | Health | Last success | Its own date | "
-             "Prices in force |", "|---|---|---|---|---|---|---:|"]
+             "Prices in force | Listings held as implausible |", "|---|---|---|---|---|---|---:|---:|"]
     failing = []
     for c in catalogues.catalogues:
         h = healths.get(c.id)
@@ -99,7 +102,7 @@ def catalogues_md(catalogues: CataloguesFile, healths: Mapping[str, CatalogueHea
                      f"{md_text(c.licence)} | {md_text(catalogue_health(h))} | "
                      f"{_when(h.last_success) if h else 'never'} | "
                      f"{h.checked.isoformat() if h and h.checked else ''} | "
-                     f"{h.prices if h else 0} |")
+                     f"{h.prices if h else 0} | {_held(held.get(c.id, 0))} |")
         if h and h.consecutive_failures >= FLAG_AFTER_FAILURES:
             failing.append((c, h))
     lines += ["", "Credits: " + " ".join(md_text(c.attribution) for c in catalogues.catalogues)]
@@ -110,11 +113,17 @@ def catalogues_md(catalogues: CataloguesFile, healths: Mapping[str, CatalogueHea
     return "\n".join(lines) + "\n"
 
 
+def _held(count: int) -> str:
+    return f"[{count:,}](discrepancies.md)" if count else "0"
+
+
 def sources_page(sources: Sources, latest: Edition) -> str:
     """Return the Sources page: every feed with its health, as of the newest edition, then the
     price catalogues."""
     page = ("# Sources\n\nNo feeds in this repository.\n" if sources.feeds is None else
             sources_page_md(sources.feeds.feeds, sources.snapshots, latest.date, latest.previous))
     if sources.catalogues is not None and sources.catalogues.catalogues:
-        page += "\n" + catalogues_md(sources.catalogues, sources.catalogue_health)
+        held = ({} if sources.held_prices is None else sources.held_prices.drop_duplicates(
+            ["catalogue", "provider", "catalogue_provider", "model"])["catalogue"].value_counts())
+        page += "\n" + catalogues_md(sources.catalogues, sources.catalogue_health, dict(held))
     return page
