@@ -43,3 +43,5 @@ def price_history_path(root: Path, catalogue_id: str) -> Path:
 def price_health_path(root: Path, catalogue_id: str) -> Path:
     """Return the health record of a catalogue under `root`."""
     return root / PRICE_SNAPSHOTS / f"{catalogue_id}.health.json"
+PRINTED = Path("sources") / "snapshots" / "printed.csv"
+"""What each dated edition printed (`brief seal`; compose/corrections.py)."""

@@ -49,6 +49,12 @@ for step in $STEPS; do
   esac
 done
 
+# What each dated edition prints, sealed before the build: a figure a source changed since then
+# is shown on its edition as a dated correction (pipeline/compose/corrections.py). Sources that
+# do not load are the build's to report; the snapshots just fetched are committed all the same.
+# shellcheck disable=SC2086
+$BRIEF seal || say "\`brief seal\` failed; the editions are sealed on the next run"
+
 output() { if [ -n "${GITHUB_OUTPUT:-}" ]; then printf '%s\n' "$1" >>"$GITHUB_OUTPUT"; fi; }
 
 mkdir -p "$SNAPSHOTS"

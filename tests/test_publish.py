@@ -45,6 +45,7 @@ case "$*" in
   "ingest prices")
     mkdir -p sources/snapshots/prices
     printf 'provider,model\\nopenai,%s\\n' "$PWD" > sources/snapshots/prices/litellm.csv ;;
+  seal) ;;
   *) echo "stub brief: unexpected $*" >&2; exit 9 ;;
 esac
 """

@@ -83,6 +83,34 @@ def build(root: Path, out: Path | None, today: str | None, strict: bool) -> None
 
 @main.command()
 @ROOT
+@click.option("--today", default=None, metavar="YYYY-MM-DD",
+              help="Seal the editions dated up to this day [default: today].")
+@reports_errors
+def seal(root: Path, today: str | None) -> None:
+    """Record what each dated edition prints in sources/snapshots/printed.csv; a figure whose
+    numbers changed since is kept as a dated correction on its edition."""
+    from pipeline.compose.corrections import empty_ledger, sealed
+    from pipeline.compose.edition import compose_editions
+    from pipeline.load.sources import load_sources
+    from pipeline.paths import PRINTED
+    from pipeline.whole_files import write_whole
+
+    day = _today(today)
+    sources = load_sources(root)
+    dates = sorted(sources.series.edition_dates(day))
+    before = sources.printed if sources.printed is not None else empty_ledger()
+    after = sealed(before, compose_editions(sources, dates), day)
+    corrected = int((after["replaced"] == day.isoformat()).sum())
+    data = after.to_csv(index=False, lineterminator="\n").encode("utf-8")
+    path = root / PRINTED
+    if not path.is_file() or path.read_bytes() != data:
+        write_whole(path, data)
+    click.echo(f"sealed {len(dates)} editions ({len(after)} figures recorded); "
+               f"{corrected} corrected today")
+
+
+@main.command()
+@ROOT
 @click.option("--port", default=8000, show_default=True, help="Port on 127.0.0.1.")
 @click.option("--no-build", is_flag=True, help="Serve public/ as it is, without building first.")
 @reports_errors

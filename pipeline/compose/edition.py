@@ -16,6 +16,7 @@ import pandas as pd
 
 from pipeline.compose.catalogue_moves import catalogue_figures, window_moves, without_models
 from pipeline.compose.charts import ChartSpec
+from pipeline.compose.corrections import figure_corrections
 from pipeline.compose.hardware import (
     FigureIndex,
     figure_index,
@@ -91,6 +92,7 @@ def compose_edition(sources: Sources, date: dt.date, previous: dt.date | None,
             items += computed.get(section.id, [])
         sections.append(SectionContent(section.id, section.title, tuple(items[: section.quota])))
     corrections = tuple((x.date, c.id, x.note) for c in chosen for x in c.entry.corrections)
+    corrections += figure_corrections(sources.printed, date)
     return Edition(date=date, title=series.edition_title(date), previous=previous,
                    sections=tuple(sections), corrections=corrections,
                    sources=numbered_sources(sections))

@@ -52,6 +52,8 @@ class Sources:
     (tables/plausibility.py)."""
     held_prices: pd.DataFrame | None = None
     """The catalogues' implausible prices (tables/plausibility.HELD_COLUMNS), held back."""
+    printed: pd.DataFrame | None = None
+    """What each dated edition printed, as `brief seal` recorded it (compose/corrections.py)."""
     other_modes: dict[str, int] = field(default_factory=dict)
     """Mode → listings of the published catalogues of that mode, left out of the market."""
 

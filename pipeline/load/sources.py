@@ -10,6 +10,9 @@ import dataclasses
 import datetime as dt
 from pathlib import Path
 
+import pandas as pd
+
+from pipeline.compose.corrections import LEDGER_COLUMNS
 from pipeline.compose.prices import claim_problems as differing
 from pipeline.compose.prices import claimed_usd_per_mtok
 from pipeline.compose.sources import Sources
@@ -25,6 +28,7 @@ from pipeline.load.read import FRESH, Parses, read_model, rel
 from pipeline.models.series import Series
 from pipeline.models.sourced import CuratedEntry, Sourced
 from pipeline.normalize.fx import RateTable
+from pipeline.paths import PRINTED
 from pipeline.problems import Problem, SourceError
 from pipeline.tables.discrepancies import curated_periods
 from pipeline.tables.hardware import COSTS, CostError, Hardware, usd_at_ecb_rates
@@ -77,6 +81,8 @@ def load_sources(root: Path, cache: Parses = FRESH, *, strict: bool = False) -> 
         plausible = plausible_histories(histories, curated[curated["end"].isna()], catalogues)
         histories = plausible.histories
         problems += market_problems(prices, rates, histories, catalogues)
+    printed, found = load_printed(root)
+    problems += found
     if strict:
         problems = [dataclasses.replace(p, severity="error") for p in problems]
     errors = [p for p in problems if p.severity == "error"]
@@ -89,7 +95,25 @@ def load_sources(root: Path, cache: Parses = FRESH, *, strict: bool = False) -> 
                    feeds=feeds, snapshots=snapshots, catalogues=catalogues,
                    catalogue_health=health, price_histories=histories,
                    held_prices=plausible.held if plausible else None,
-                   other_modes=plausible.other_modes if plausible else {})
+                   other_modes=plausible.other_modes if plausible else {}, printed=printed)
+
+
+def load_printed(root: Path) -> tuple[pd.DataFrame | None, list[Problem]]:
+    """Return the ledger of what each dated edition printed (None when there is none yet),
+    and a warning when it does not read (the next `brief seal` starts it over)."""
+    path = root / PRINTED
+    if not path.is_file():
+        return None, []
+    try:
+        table = pd.read_csv(path, dtype=str, keep_default_na=False)
+    except (ValueError, UnicodeDecodeError, pd.errors.ParserError) as err:
+        return None, [Problem(str(PRINTED), "", f"not a readable ledger ({err}); the next "
+                              "`brief seal` starts it over", severity="warning")]
+    missing = [c for c in LEDGER_COLUMNS if c not in table.columns]
+    if missing:
+        return None, [Problem(str(PRINTED), "", f"not a ledger: no column {', '.join(missing)}; "
+                              "the next `brief seal` starts it over", severity="warning")]
+    return table[LEDGER_COLUMNS], []
 
 
 def cost_currency_problems(hardware: Hardware, rates: RateTable | None) -> list[Problem]:

@@ -1,0 +1,108 @@
+"""Corrections, not rewrites (issue 36): what each dated edition printed is sealed in
+sources/snapshots/printed.csv; when a source later changes a figure's numbers, the edition shows
+the figure as it is now with a dated note of what it first said, and its feed entry and e-mail
+page say so (compose/corrections.py, `brief seal`)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import html
+import json
+import re
+import shutil
+from pathlib import Path
+
+from click.testing import CliRunner
+from conftest import REPO
+
+from pipeline.cli.main import main
+from pipeline.compose.corrections import empty_ledger, figure_corrections, sealed
+from pipeline.compose.types import Edition, Figure, SectionContent
+
+
+def edition(date: str, *figures: tuple[str, str]) -> Edition:
+    items = tuple(Figure(label=label, text_md=text, citations=(), lane="prices")
+                  for label, text in figures)
+    return Edition(date=dt.date.fromisoformat(date), title="t", previous=None,
+                   sections=(SectionContent("numbers", "Context & numbers", items),))
+
+
+def test_a_figure_whose_numbers_change_is_a_dated_correction():
+    first = edition("2026-09-12", ("Blended prices since 2026-09-04", "[Flash](x) $0.40 (+5%)."))
+    ledger = sealed(empty_ledger(), [first], dt.date(2026, 9, 12))
+    assert ledger.to_dict("records") == [{
+        "edition": "2026-09-12", "figure": "prices: Blended prices since #-#-#",
+        "label": "Blended prices since 2026-09-04",
+        "text": "Blended prices since 2026-09-04: Flash $0.40 (+5%).",
+        "printed": "2026-09-12", "replaced": ""}]
+    # Sealing again the same figures, or a later edition's not yet dated, changes nothing.
+    later = edition("2026-12-31", ("A", "1"))
+    assert sealed(ledger, [first, later], dt.date(2026, 10, 1)).equals(ledger)
+    # Reworded by new code, same numbers: re-recorded, not a correction.
+    reworded = edition("2026-09-12", ("Blended prices since 2026-09-04", "Flash: $0.40 (+5%)."))
+    again = sealed(ledger, [reworded], dt.date(2026, 10, 1))
+    assert list(again["replaced"]) == [""] and again["text"][0].endswith("Flash: $0.40 (+5%).")
+    assert figure_corrections(again, dt.date(2026, 9, 12)) == ()
+    # A source changed the figure's numbers.
+    corrected = edition("2026-09-12", ("Blended prices since 2026-09-04", "Flash $0.38 (+0%)."))
+    after = sealed(again, [corrected], dt.date(2026, 12, 5))
+    assert list(zip(after["text"], after["printed"], after["replaced"], strict=True)) == [
+        ("Blended prices since 2026-09-04: Flash: $0.40 (+5%).", "2026-09-12", "2026-12-05"),
+        ("Blended prices since 2026-09-04: Flash $0.38 (+0%).", "2026-12-05", "")]
+    assert figure_corrections(after, dt.date(2026, 9, 12)) == ((
+        dt.date(2026, 12, 5), "", "this edition first printed “Blended prices since "
+        "2026-09-04: Flash: $0.40 (+5%).”; the figure above is corrected."),)
+
+
+def text_of(page: Path) -> str:
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page.read_text())).split())
+
+
+def test_an_edited_record_is_shown_as_a_correction_on_its_past_edition(tmp_path):
+    root = tmp_path / "repo"
+    shutil.copytree(REPO / "sources", root / "sources")
+    out = root / "public"
+    runner = CliRunner()
+
+    def brief(*args: str) -> str:
+        result = runner.invoke(main, [*args, "--root", str(root)])
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    assert brief("seal", "--today", "2026-12-05").startswith("sealed 6 editions")
+    brief("build", "--today", "2026-12-05")
+    page = out / "briefings" / "2026-08-21" / "index.html"
+    assert "Corrections" not in text_of(page)
+    assert "output, off-peak: $0.66 per Mtok (was $0.28, +136%)" in text_of(page)
+
+    # An editor corrects a past record: DeepSeek's Flash output, off-peak, from 2026-08-16.
+    prices = root / "sources" / "prices" / "deepseek.yaml"
+    text = prices.read_text()
+    slip = "          - {meter: output, price: 0.66}\n"
+    assert text.count(slip) == 1
+    prices.write_text(text.replace(slip, "          - {meter: output, price: 0.60}\n"))
+    assert brief("seal", "--today", "2026-12-06").endswith(
+        "; 2 corrected today\n")
+    brief("build", "--today", "2026-12-06")
+
+    shown = text_of(page)
+    assert "output, off-peak: $0.60 per Mtok (was $0.28, +114%)" in shown
+    # Two figures of that edition printed it: the blends that moved, and the list's move.
+    assert ("Corrections ¶ 2026-12-06: this edition first printed “Blended prices since "
+            "2026-08-14: 2 of 16 tracked models moved:") in shown
+    assert ("2026-12-06: this edition first printed “DeepSeek deepseek-v4-flash (USD list): "
+            "rise from 2026-08-16: cached input, off-peak: $0.007 per Mtok (was $0.0028, +150%); "
+            "cached input, peak: $0.014 per Mtok; input, off-peak: $0.22 per Mtok (was $0.14, "
+            "+57%); input, peak: $0.44 per Mtok; output, off-peak: $0.66 per Mtok (was $0.28, "
+            "+136%); output, peak: $1.32 per Mtok.”; the figure above is corrected.") in shown
+    plain = (out / "briefings" / "2026-08-21.txt").read_text()
+    assert "Corrections\n\n• 2026-12-06: this edition first printed" in plain
+    assert "this edition first printed" in (out / "briefings" / "2026-08-21" / "email.html"
+                                            ).read_text()
+    feed = json.loads((out / "feed.json").read_text())
+    updated = {i["id"].rstrip("/").rsplit("/", 1)[-1]: i.get("date_modified", "")
+               for i in feed["items"]}
+    assert updated["2026-08-21"].startswith("2026-12-06")
+    assert not updated["2026-09-04"].startswith("2026-12-06")
+    # Later editions never printed the old figure in that wording: only those that did are noted.
+    assert "Corrections" not in text_of(out / "briefings" / "2026-11-20" / "index.html")
