@@ -11,6 +11,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+import yaml
 from click.testing import CliRunner
 
 from pipeline.cli.main import main
@@ -415,7 +416,84 @@ def test_a_price_below_zero_is_left_out_and_said(server, tmp_path):
     (done,) = run(root, T0)
     assert done.ok and done.message.startswith("3 prices of 2 models")
     assert health(root)["problems"] == [
-        "openai model-b output: -8 USD per Mtok is below zero; left out"]
+        "openai model-b output_cost_per_token: -8e-06 is not a finite price of zero or more; its "
+        "last good prices stay"]
     assert (history(root)["usd_per_mtok"] >= 0).all()
     (again,) = run(root, T0 + dt.timedelta(hours=1))  # the history still loads
     assert again.ok
+
+
+def test_prices_that_do_not_read_keep_the_last_good_ones(server, tmp_path):
+    # Issue 37: a 400-digit price stopped the whole ingest (OverflowError); NaN, inf and a
+    # negative price read as the model no longer listed; 1e-400 read as free.
+    server.bodies["/m.json"] = tiny_map(**{f"model-{c}": 1e-06 for c in "abcdefg"})
+    root = catalogue_root(tmp_path, server.url("/m.json"))
+    run(root, T0)
+    before = history(root)
+    text = tiny_map(**{f"model-{c}": 1e-06 for c in "abcdefg"}).decode()
+    for model, written in (("model-a", "1" + "0" * 400), ("model-b", '"NaN"'),
+                           ("model-c", "Infinity"), ("model-d", "-1e-06"), ("model-e", "1e-400"),
+                           ("model-f", '"cheap"')):
+        text = text.replace(f'"{model}": {{"litellm_provider": "openai", "mode": "chat", '
+                            '"input_cost_per_token": 1e-06', f'"{model}": {{"litellm_provider": '
+                            f'"openai", "mode": "chat", "input_cost_per_token": {written}', 1)
+    server.bodies["/m.json"] = text.encode()
+    (done,) = run(root, T0 + dt.timedelta(hours=1))
+    assert done.ok, done.message
+    assert done.message == "14 prices of 7 models; 0 moves"
+    assert health(root)["problems"] == [
+        f"openai model-{c} input_cost_per_token: {v} is not a finite price of zero or more; its "
+        "last good prices stay"
+        for c, v in (("a", "nan"), ("b", "NaN"), ("c", "inf"), ("d", "-1e-06"), ("e", "nan"),
+                     ("f", "cheap"))]
+    # Every listing keeps every price: none reads as delisted.
+    assert history(root).equals(before)
+
+
+def test_a_catalogue_that_does_not_read_never_stops_the_next(server, tmp_path):
+    server.bodies["/a.json"] = b'{"m": {"litellm_provider": "openai", "mode": "chat", ' \
+        b'"input_cost_per_token": ' + b"9" * 5000 + b"}}"
+    server.bodies["/b.json"] = tiny_map(**{"model-a": 1e-06})
+    root = catalogue_root(tmp_path, server.url("/a.json"))
+    path = root / "sources" / "catalogues.yaml"
+    doc = yaml.safe_load(path.read_text())
+    doc["catalogues"].append(dict(doc["catalogues"][0], id="second", url=server.url("/b.json")))
+    path.write_text(yaml.safe_dump(doc))
+    first, second = run(root, T0)
+    assert not first.ok and first.message.startswith("no token prices read as litellm")
+    assert second.ok and second.message == "2 prices of 1 models; 2 moves"
+
+
+def test_a_partial_export_is_held_as_failing(server, tmp_path):
+    server.bodies["/m.json"] = tiny_map(**{f"model-{i}": 1e-06 for i in range(30)})
+    root = catalogue_root(tmp_path, server.url("/m.json"))
+    run(root, T0)
+    before = price_history_path(root, "litellm").read_bytes()
+    # 60 % of the models: over half the prices (not truncated), a third of the listings lost.
+    server.bodies["/m.json"] = tiny_map(**{f"model-{i}": 1e-06 for i in range(18)})
+    (partial,) = run(root, T0 + dt.timedelta(hours=1))
+    assert not partial.ok
+    assert partial.message == ("it lacks 12 of the 30 listings in force (40%, more than 20% at "
+                               "once): a partial export?; the history is kept")
+    assert price_history_path(root, "litellm").read_bytes() == before
+
+
+def test_the_same_bytes_again_do_not_confirm_a_held_jump(tmp_path):
+    # A server without validators answers the same file again: nothing new was shown.
+    from pipeline.ingest.catalogues import ingest_file
+    from pipeline.load.price_histories import load_catalogues
+
+    root = catalogue_root(tmp_path, "https://example.org/m.json")
+
+    def take(body: bytes, hours: int):
+        catalogues, histories, healths, _ = load_catalogues(root)
+        return ingest_file(root, catalogues, catalogues.catalogues[0], body, histories,
+                           healths.get("litellm"), at=T0 + dt.timedelta(hours=hours))
+
+    take(tiny_map(**{"model-a": 1e-06}), 0)
+    jumped = tiny_map(**{"model-a": 1e-03})
+    assert "2 held back" in take(jumped, 1).message
+    assert "2 held back" in take(jumped, 2).message  # the same bytes: still held
+    assert list(history(root)["usd_per_mtok"]) == [1.0, 4.0]
+    assert "2 held back" not in take(jumped + b"\n", 3).message  # new content shows it again
+    assert sorted(history(root)["usd_per_mtok"]) == [1.0, 4.0, 1000.0, 4000.0]

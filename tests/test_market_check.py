@@ -46,12 +46,12 @@ def test_a_new_provider_file_a_thousandfold_too_high(tmp_path):
     assert code == 1
     assert lines == [
         "::error file=sources/prices/acme.yaml,line=12,title=lists.0.records.0.prices.0.price::"
-        "zai-org/GLM-4.5 input: 400.00 EUR per Mtok (≈ $459.40) is ×766 above the catalogues' "
+        "zai-org/GLM-4.5 input: 400.00 EUR per Mtok (≈ $459.40) is ×770 above the catalogues' "
         "price ($0.60 per Mtok, the median of 7 providers in LiteLLM model price map, "
         "genai-prices, seen 2026-08-21); check the list's unit (per_1m_tokens) for a slip, or "
         "set `outlier_is_real: true` on this record once checked at its source",
         "::error file=sources/prices/acme.yaml,line=13,title=lists.0.records.0.prices.1.price::"
-        "zai-org/GLM-4.5 output: 1,600.00 EUR per Mtok (≈ $1,837.60) is ×835 above the "
+        "zai-org/GLM-4.5 output: 1,600.00 EUR per Mtok (≈ $1,837.60) is ×840 above the "
         "catalogues' price ($2.20 per Mtok, the median of 7 providers in LiteLLM model price "
         "map, genai-prices, seen 2026-08-21); check the list's unit (per_1m_tokens) for a slip, "
         "or set `outlier_is_real: true` on this record once checked at its source",

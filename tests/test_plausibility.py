@@ -18,8 +18,8 @@ from pipeline.tables.plausibility import (
     others_median,
     plausible_histories,
     reference_prices,
-    whole_map_problem,
 )
+from pipeline.tables.snapshot_checks import whole_map_problem
 
 
 def history(*rows: tuple[str, str, str, float], gone: str = "") -> pd.DataFrame:

@@ -139,6 +139,10 @@ def test_the_real_maps_import_into_files_that_pass_brief_check(real_data, tmp_pa
             assert {r["from"] for r in records} == {"2026-07-24"}
             assert {r["checked"] for r in records} == {"2026-07-24"}
             assert "zero price (free), not a price to rank" in done.output
+            # Issue 36: what the market holds back as implausible is not imported either.
+            assert ("held back as implausible: wandb deepseek-ai/DeepSeek-R1-0528 (×170,000 "
+                    "above the median of 12 other providers;") in done.output
+            assert "wandb" in docs and len(docs["wandb"]["lists"][0]["records"]) == 3
         if fmt == "genai-prices":
             # Each model's own prices_checked; the file's newest dates what it leaves undated.
             assert {r["checked"] for r in records} == {"2025-07-12", "2026-06-09", "2026-05-12",

@@ -18,6 +18,7 @@ from pipeline.ingest.fx import ECB_HISTORY_URL
 
 if TYPE_CHECKING:
     from pipeline.formats.price_map import ImportResult
+    from pipeline.models.catalogues import CataloguesFile
 
 # Each reader by module and name, imported when its command runs: `brief` imports this module to
 # register the commands, and `brief build` of an unchanged site must not pay for httpx and YAML.
@@ -83,6 +84,7 @@ def _import_command(fmt: str) -> click.Command:
             if any(p.severity == "error" for p in problems):
                 raise failed()
             providers = catalogues.providers if catalogues else {}
+            _hold_back_implausible(result, root, catalogues, dated)
             docs = provider_documents(result, source_url, dated,
                                       lambda theirs: our_provider(theirs, providers))
             clashes = [out / f"{name}.yaml" for name in docs if (out / f"{name}.yaml").exists()]
@@ -99,6 +101,28 @@ def _import_command(fmt: str) -> click.Command:
         _report(result, err=dry_run)
 
     return command
+
+
+def _hold_back_implausible(result: ImportResult, root: Path, catalogues: CataloguesFile | None,
+                           dated: dt.date) -> None:
+    """Leave out of `result` the listings that the repository's market holds back as
+    implausible (tables/plausibility.py), and say which: `brief check` would refuse them in a
+    curated file (W&B's per-Mtok figures in LiteLLM's per-token fields, say)."""
+    from pipeline.load.price_histories import load_histories
+    from pipeline.models.catalogues import CataloguesFile
+    from pipeline.tables.catalogue_history import snapshot_table
+    from pipeline.tables.plausibility import plausible_histories
+
+    catalogues = catalogues or CataloguesFile()
+    table = snapshot_table(result.prices, catalogues.providers, dated).assign(
+        first_seen=dated.isoformat(), gone_seen="")
+    histories, _problems = load_histories(root, catalogues)
+    held = plausible_histories({**histories, "": table}, None, catalogues).held
+    held = held[held["catalogue"] == ""].drop_duplicates(["catalogue_provider", "model"])
+    drop = set(zip(held["catalogue_provider"], held["model"], strict=True))
+    result.prices = [p for p in result.prices if (p.provider, p.model) not in drop]
+    for r in held.itertuples():
+        result.skipped[f"held back as implausible: {r.catalogue_provider} {r.model} ({r.cause})"] += 1
 
 
 def _report(result: ImportResult, err: bool) -> None:

@@ -10,12 +10,16 @@ semantics, as ours) and a model may list conditional prices with a `start_date` 
 from __future__ import annotations
 
 import datetime as dt
-import json
 
 import yaml
 
-from pipeline.formats.numbers import finite
-from pipeline.formats.price_map import ImportedPrice, ImportResult, with_context_window
+from pipeline.formats.numbers import finite, load_json
+from pipeline.formats.price_map import (
+    ImportedPrice,
+    ImportResult,
+    price_value,
+    with_context_window,
+)
 
 _METERS = {"input_mtok": ("input", None), "output_mtok": ("output", None),
            "cache_read_mtok": ("cached_input", None), "cache_write_mtok": ("cache_write", 5),
@@ -32,7 +36,7 @@ def read_genai_prices(data: bytes) -> ImportResult:
 def read_genai_data(data: bytes) -> ImportResult:
     """Return the token prices of every model of every provider in the generated feed
     (`prices/new_data/v2/data.json`: a JSON array of provider documents)."""
-    doc = json.loads(data)
+    doc = load_json(data)
     if not isinstance(doc, list):
         raise ValueError("not a genai-prices data.json: expected a JSON array of providers")
     result = ImportResult()
@@ -94,11 +98,14 @@ def _prices(provider: str, model: str, prices: dict, window, start, end,
         ttl = ttl if meter == "cache_write" and "cache_write_1h_mtok" in prices else None
         bands = [(0, value)] if not isinstance(value, dict) else (
             [(0, value.get("base"))] + [(t["start"], t["price"]) for t in value.get("tiers", [])])
-        for above, price in bands:
-            if finite(price) is None or finite(above) is None:
+        for above, written in bands:
+            if finite(above) is None:
                 result.unrepresented[f"{name} (not a finite number)"] += 1
                 continue
-            out.append(ImportedPrice(provider, model, meter, float(price), int(above),
+            price = price_value(result, provider, model, name, written)
+            if price is None:
+                continue
+            out.append(ImportedPrice(provider, model, meter, price, int(above),
                                      ttl_minutes=ttl, window_utc=window, from_date=start,
                                      to_date=end, checked=checked))
     return out

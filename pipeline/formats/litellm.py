@@ -9,14 +9,14 @@ Fields: `input_cost_per_token`, `output_cost_per_token`, `cache_read_input_token
 from __future__ import annotations
 
 import datetime as dt
-import json
 import re
 
-from pipeline.formats.numbers import finite
+from pipeline.formats.numbers import finite, load_json
 from pipeline.formats.price_map import (
     ImportedPrice,
     ImportResult,
     per_mtok_from_per_token,
+    price_value,
     with_context_window,
 )
 
@@ -34,7 +34,7 @@ _METER = {"input_cost_per_token": ("input", None), "output_cost_per_token": ("ou
 
 def read_litellm(data: bytes) -> ImportResult:
     """Return the token prices of every chat model in the map, and counts of what was left out."""
-    doc = json.loads(data)
+    doc = load_json(data)
     if not isinstance(doc, dict):
         raise ValueError("not a LiteLLM price map: expected a JSON object of model entries")
     result = ImportResult(dated=_stamp(doc.get("last_updated")))
@@ -69,17 +69,17 @@ def _entry_prices(provider: str, model: str, entry: dict, result: ImportResult,
                   key_in_map: str = "") -> list[ImportedPrice]:
     prices: dict[tuple, ImportedPrice] = {}
     for name, value in entry.items():
-        if finite(value) is None:
-            if name == "tiered_pricing" and isinstance(value, list):
-                for band in value:
-                    _tiered(provider, model, band, prices, result, key_in_map)
-            elif isinstance(value, float):
-                result.unrepresented[f"{name} (not a finite number)"] += 1
+        if name == "tiered_pricing" and isinstance(value, list):
+            for band in value:
+                _tiered(provider, model, band, prices, result, key_in_map)
             continue
         match = _FIELD.match(name)
         if match is None:
-            if "cost" in name:
+            if "cost" in name and value is not None:
                 result.unrepresented[name] += 1
+            continue
+        value = price_value(result, provider, model, name, value, 1e6)
+        if value is None:
             continue
         if match["tier"] in ("priority", "flex"):
             result.unrepresented[f"*_{match['tier']} (service tier)"] += 1

@@ -8,11 +8,10 @@ which we cannot tie to a band of their base model: they are imported as models a
 from __future__ import annotations
 
 import datetime as dt
-import json
 import re
 
-from pipeline.formats.numbers import finite
-from pipeline.formats.price_map import ImportedPrice, ImportResult
+from pipeline.formats.numbers import load_json
+from pipeline.formats.price_map import ImportedPrice, ImportResult, price_value
 
 _LONG_CONTEXT_ID = re.compile(r"-\d+k$")
 _KNOWN = {"input", "output", "input_cached", "from_date", "to_date"}
@@ -21,7 +20,7 @@ _KNOWN = {"input", "output", "input_cached", "from_date", "to_date"}
 def read_llm_prices(data: bytes) -> ImportResult:
     """Return the dated token prices of every model in one vendor file, or in a JSON array of
     vendor files (how `brief ingest prices` reads the catalogue's files as one snapshot)."""
-    doc = json.loads(data)
+    doc = load_json(data)
     result = ImportResult()
     for vendor_doc in doc if isinstance(doc, list) else [doc]:
         if not isinstance(vendor_doc, dict) or not isinstance(vendor_doc.get("models"), list):
@@ -42,13 +41,11 @@ def _vendor(doc: dict, result: ImportResult) -> None:
             end = _day(item.get("to_date"))
             for name, meter in (("input", "input"), ("output", "output"),
                                 ("input_cached", "cached_input")):
-                value = finite(item.get(name))
+                value = price_value(result, vendor, model_id, name, item.get(name))
                 if value is not None:
                     found = True
                     result.prices.append(ImportedPrice(vendor, model_id, meter, value,
                                                        from_date=start, to_date=end))
-                elif isinstance(item.get(name), float):
-                    result.unrepresented[f"{name} (not a finite number)"] += 1
             for extra in set(item) - _KNOWN:
                 result.unrepresented[f"price_history.{extra}"] += 1
         if found:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 
 
@@ -10,7 +11,10 @@ def as_float(value: object) -> float | None:
     if isinstance(value, bool) or value is None:
         return None
     if isinstance(value, (int, float)):
-        number = float(value)
+        try:
+            number = float(value)
+        except OverflowError:  # an int of hundreds of digits
+            return None
     elif isinstance(value, str):
         text = value.strip().replace(",", "")
         if not text:
@@ -29,8 +33,25 @@ def finite(value: object) -> float | None:
     Python's json reads `NaN`, `Infinity` and `1e400` as floats), else None."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
-    number = float(value)
+    try:
+        number = float(value)
+    except OverflowError:  # an int of hundreds of digits: no float holds it
+        return None
     return number if math.isfinite(number) else None
+
+
+def json_numbers(text: str) -> float:
+    """Return a JSON number's float for `json.loads(parse_float=…, parse_int=…)`, NaN where no
+    float holds it: `1e-400` (which Python reads as 0.0, a price it is not) or an int of
+    hundreds of digits (which float() refuses with OverflowError). NaN is then refused as any
+    non-finite number is (`finite`), and said, never taken for zero."""
+    try:
+        number = float(text)
+    except OverflowError:
+        return math.nan
+    if number == 0 and any(c in "123456789" for c in text.lower().split("e")[0]):
+        return math.nan
+    return number
 
 
 def as_count(value: object) -> int | None:
@@ -50,3 +71,15 @@ def as_flag(value: object) -> bool | None:
     if isinstance(value, str) and value.strip().lower() in ("0", "1", "true", "false"):
         return value.strip().lower() in ("1", "true")
     return None
+
+
+def json_int(text: str) -> int | float:
+    """Return a JSON integer for `json.loads(parse_int=…)`; NaN for one longer than any float
+    holds (json_numbers)."""
+    return int(text) if len(text) <= 300 else math.nan
+
+
+def load_json(data: bytes | str) -> object:
+    """Return a third-party JSON document with every number a float holds as it is written,
+    and NaN where none does (json_numbers, json_int)."""
+    return json.loads(data, parse_float=json_numbers, parse_int=json_int)

@@ -48,6 +48,28 @@ class ImportResult:
     """Reason → how many entries were not models with token prices."""
     dated: dt.date | None = None
     """The map's own date of the whole file, where it has one (LiteLLM mirror: last_updated)."""
+    invalid: list[tuple[str, str, str, str]] = field(default_factory=list)
+    """(provider, model, field, value as written) of each price that is not a finite number of
+    zero or more within MAX_USD_PER_MTOK: the catalogue's fault, said, and the model's last
+    good prices kept rather than read as delisted."""
+
+
+MAX_USD_PER_MTOK = 1e9
+"""No token price is above a billion dollars per million tokens: a figure above is unreadable."""
+
+
+def price_value(result: ImportResult, provider: str, model: str, name: str,
+                value: object, scale: float = 1.0) -> float | None:
+    """Return a price field's value times `scale` (per token → per Mtok) when it is a finite
+    number of zero or more within MAX_USD_PER_MTOK; else None, and the field is recorded in
+    `result.invalid` (an absent or null field is no price, not an invalid one)."""
+    if value is None:
+        return None
+    number = finite(value)
+    if number is not None and number >= 0 and number * scale <= MAX_USD_PER_MTOK:
+        return number
+    result.invalid.append((provider, model, name, str(value)[:40]))
+    return None
 
 
 def _window_name(window: tuple[dt.time, dt.time]) -> str:

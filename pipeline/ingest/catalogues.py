@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import email.utils
+import hashlib
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -33,7 +34,14 @@ from pipeline.tables.catalogue_history import (
     snapshot_table,
     update_history,
 )
-from pipeline.tables.plausibility import plausible_histories, whole_map_problem
+from pipeline.tables.plausibility import plausible_histories
+from pipeline.tables.snapshot_checks import (
+    LOST_SHARE,
+    WHOLE_MAP_MIN_PRICES,
+    lost_listings_problem,
+    whole_map_problem,
+    with_last_good,
+)
 from pipeline.whole_files import write_whole
 
 READERS: Mapping[str, Callable[[bytes], ImportResult]] = {
@@ -179,12 +187,19 @@ def _take(root: Path, catalogues: CataloguesFile, catalogue: Catalogue, body: by
         # json's errors are ValueErrors: a truncated body lands here; RecursionError: a body
         # nested thousands deep.
         return failed(f"not read as {catalogue.format}: {str(err)[:200]}")
-    negative = [p for p in result.prices if p.usd_per_mtok < 0]
-    # A price below zero is the catalogue's error: left out (and said), never in the history,
-    # which refuses to load one.
+    # A price that is not a finite number of zero or more is the catalogue's error: left out
+    # (and said), never in the history, which refuses to load one; the listing keeps its last
+    # good prices rather than reading as delisted.
+    invalid = result.invalid + [(p.provider, p.model, p.meter, f"{p.usd_per_mtok:g}")
+                                for p in result.prices if p.usd_per_mtok < 0]
     result.prices = [p for p in result.prices if p.usd_per_mtok >= 0]
     if not result.prices:
         return failed(f"no token prices read as {catalogue.format} (has the format changed?); "
+                      "the history is kept")
+    unreadable = {(p, m) for p, m, _f, _v in invalid}
+    if result.models >= WHOLE_MAP_MIN_PRICES and len(unreadable) > LOST_SHARE * result.models:
+        return failed(f"the prices of {len(invalid):,} fields do not read as numbers (first: "
+                      f"{invalid[0][0]} {invalid[0][1]} {invalid[0][2]} {invalid[0][3]!r}); "
                       "the history is kept")
     checked = result.dated or _server_date(headers) or now.date()
     snapshot = snapshot_table(result.prices, catalogues.providers, checked)
@@ -192,18 +207,21 @@ def _take(root: Path, catalogues: CataloguesFile, catalogue: Catalogue, body: by
     if before >= TRUNCATION_FLOOR and len(snapshot) < TRUNCATED_SHARE * before:
         return failed(f"looks truncated: {len(snapshot)} prices where the last good snapshot "
                       f"had {before}; the history is kept")
-    wrong_unit = whole_map_problem(history, snapshot, catalogues)
-    if wrong_unit:
-        return failed(f"{wrong_unit}; the history is kept")
+    snapshot = with_last_good(snapshot, history, unreadable)
+    whole = whole_map_problem(history, snapshot, catalogues) or lost_listings_problem(
+        history, snapshot)
+    if whole:
+        return failed(f"{whole}; the history is kept")
     confirmed = [(c.provider, c.model, c.meter, c.usd_per_mtok) for c in catalogues.confirmed
                  if c.catalogue == catalogue.id]
-    update = update_history(history, snapshot, now, health.held, confirmed)
+    update = update_history(history, snapshot, now, health.held, confirmed,
+                            hashlib.sha256(body).hexdigest())
     implausible = plausible_histories({**histories, catalogue.id: update.history}, None,
                                       catalogues).held
     implausible = implausible[implausible["catalogue"] == catalogue.id]
     problems = update.problems + [
-        f"{p.provider} {p.model} {p.meter}: {p.usd_per_mtok:g} USD per Mtok is below zero; "
-        "left out" for p in negative] + [
+        f"{provider} {model} {name}: {value} is not a finite price of zero or more; its last "
+        "good prices stay" for provider, model, name, value in invalid] + [
         f"{r.provider} {r.model} {r.meter}: {r.usd_per_mtok:g} USD per Mtok held back as "
         f"implausible, {r.cause}" for r in implausible[implausible["gone_seen"] == ""].itertuples()]
     listings = implausible[implausible["gone_seen"] == ""].drop_duplicates(

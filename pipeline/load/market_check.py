@@ -26,7 +26,7 @@ from pipeline.problems import Problem
 from pipeline.tables.catalogue_history import SNAPSHOT_FORMAT
 from pipeline.tables.cost import record_fx
 from pipeline.tables.discrepancies import INSTANT, catalogue_periods
-from pipeline.tables.plausibility import FACTOR, JUDGED_METERS
+from pipeline.tables.plausibility import FACTOR, JUDGED_METERS, round_times
 
 
 def market_problems(files: Mapping[str, Sourced[PriceFile]], rates: RateTable | None,
@@ -101,7 +101,7 @@ def _problem(r, files: Mapping[str, Sourced[PriceFile]]) -> Problem:
               f"{r.sources}, seen {seen}" if r.listings > 1 else
               f"${_money(r.median)} per Mtok in {r.sources}, seen {seen}")
     return Problem(sourced.path, ".".join(map(str, r.loc)),
-                   f"{r.model} {r.meter}: {listed} is ×{times:,.0f} "
+                   f"{r.model} {r.meter}: {listed} is ×{round_times(times)} "
                    f"{'above' if above else 'below'} the catalogues' price ({figure}); check "
                    f"the list's unit ({r.unit}) for a slip, or set `outlier_is_real: true` on "
                    "this record once checked at its source",

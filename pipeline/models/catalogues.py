@@ -142,6 +142,9 @@ class HeldPrice(SourceModel):
     was_usd_per_mtok: float = Field(ge=0)
     first_seen: dt.datetime
     """The snapshot that first showed it."""
+    snapshot_sha256: str = ""
+    """The digest of that snapshot's bytes: the same bytes fetched again (from a server without
+    validators) do not confirm it, only a snapshot whose content differs."""
 
 
 class CatalogueHealth(SourceModel):

@@ -112,7 +112,8 @@ class Update:
 
 def update_history(history: pd.DataFrame, snapshot: pd.DataFrame, at: dt.datetime,
                    held: Iterable[HeldPrice] = (),
-                   confirmed: Iterable[tuple[str, str, str, float]] = ()) -> Update:
+                   confirmed: Iterable[tuple[str, str, str, float]] = (),
+                   digest: str = "") -> Update:
     """Return the history after `snapshot` (a snapshot_table) seen at `at`.
 
     A price new to a key opens a period, a key the snapshot lacks closes its period, a changed
@@ -120,7 +121,9 @@ def update_history(history: pd.DataFrame, snapshot: pd.DataFrame, at: dt.datetim
     and the old period stays open) until the next snapshot shows the same price again, and
     is taken then, at that snapshot (not back-dated to the one that first showed it: an
     edition built while it was held must not gain it on a later build); or, when an editor
-    lists (provider, model, meter, price) as confirmed, it is taken at this snapshot."""
+    lists (provider, model, meter, price) as confirmed, it is taken at this snapshot. `digest`:
+    of the snapshot's bytes; the same bytes again (a server without validators answering the
+    same file) show nothing new and confirm nothing."""
     stamp = snapshot_time(at)
     history = history.reset_index(drop=True)
     is_open = history["gone_seen"] == ""
@@ -145,11 +148,13 @@ def update_history(history: pd.DataFrame, snapshot: pd.DataFrame, at: dt.datetim
         before = waiting.get(key)
         if (provider, model, meter, price) in sure:
             continue
-        if before is not None and before.usd_per_mtok == price:
+        same_bytes = before is not None and digest != "" and before.snapshot_sha256 == digest
+        if before is not None and before.usd_per_mtok == price and not same_bytes:
             continue  # shown twice: taken
         hold[i] = True
-        kept_held.append(HeldPrice(key=list(key), usd_per_mtok=price,
-                                   was_usd_per_mtok=float(old[i]), first_seen=at))
+        kept_held.append(before if same_bytes and before.usd_per_mtok == price else HeldPrice(
+            key=list(key), usd_per_mtok=price, was_usd_per_mtok=float(old[i]), first_seen=at,
+            snapshot_sha256=digest))
         problems.append(f"{provider} {model} {meter}: {old[i]:g} → {price:g} USD per Mtok is a "
                         f"{ratio[i]:.0f}-fold move; held back until the next snapshot shows it "
                         "again, or an editor confirms it in sources/catalogues.yaml")

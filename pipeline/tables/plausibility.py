@@ -24,7 +24,7 @@ import pandas as pd
 
 from pipeline.models.catalogues import CataloguesFile
 from pipeline.normalize.model_ids import TEXT, canonical_model, model_mode
-from pipeline.tables.catalogue_history import KEY, base_prices
+from pipeline.tables.catalogue_history import base_prices
 
 FACTOR = 20.0
 """A price more than this many times above or below its model's median is held back."""
@@ -158,7 +158,7 @@ def _cause(row) -> str:
     if not np.isnan(row.factor) and (row.factor > FACTOR or row.factor < 1 / FACTOR):
         above = row.factor > 1
         times = row.factor if above else 1 / row.factor
-        parts.append(f"×{_round_times(times)} {'above' if above else 'below'} the median of "
+        parts.append(f"×{round_times(times)} {'above' if above else 'below'} the median of "
                      f"{row.providers:.0f} other providers")
     if not np.isnan(row.ceiling_usd_per_mtok):
         parts.append(f"above the ceiling of ${row.ceiling_usd_per_mtok:,.0f} per Mtok")
@@ -175,7 +175,7 @@ def _cause(row) -> str:
     return "; ".join(parts) + ": " + guess
 
 
-def _round_times(times: float) -> str:
+def round_times(times: float) -> str:
     """Return a factor as a reader takes it in: two significant figures (×100,000, ×37)."""
     return f"{float(f'{times:.2g}'):,.0f}"
 
@@ -251,32 +251,3 @@ def plausible_histories(histories: Mapping[str, pd.DataFrame], curated: pd.DataF
     other = mode_listings({c: h for c, h in histories.items() if c in published}, modes)
     return Plausible(kept, held, {str(k): int(v) for k, v in other.items()})
 
-
-WHOLE_MAP_MIN_PRICES = 20
-"""A snapshot judged as a whole needs at least this many prices (a small map may move for real)."""
-
-
-def whole_map_problem(history: pd.DataFrame, snapshot: pd.DataFrame,
-                      catalogues: CataloguesFile) -> str | None:
-    """Return why a catalogue's snapshot (catalogue_history.snapshot_table) reads as a whole
-    map in another unit, or None: most of its prices above the text ceiling, or its prices
-    moved more than FACTOR times at the median against the history's prices in force."""
-    prices = snapshot["usd_per_mtok"].astype(float)
-    ceiling = catalogues.ceilings_usd_per_mtok.get(TEXT)
-    if ceiling is not None and len(prices) >= WHOLE_MAP_MIN_PRICES:
-        share = float((prices > ceiling).mean())
-        if share > 0.5:
-            return (f"{share:.0%} of its prices are above the ceiling of ${ceiling:,.0f} per "
-                    "Mtok: a whole map in another unit?")
-    both = history[history["gone_seen"] == ""].merge(snapshot, on=KEY, suffixes=("_old", ""))
-    old, new = both["usd_per_mtok_old"].astype(float), both["usd_per_mtok"].astype(float)
-    both = both[(old > 0) & (new > 0)]
-    if len(both) < WHOLE_MAP_MIN_PRICES:
-        return None
-    ratio = float(np.median(new[both.index] / old[both.index]))
-    if 1 / FACTOR <= ratio <= FACTOR:
-        return None
-    times = ratio if ratio > 1 else 1 / ratio
-    return (f"its prices moved ×{_round_times(times)} {'up' if ratio > 1 else 'down'} at the "
-            f"median against the last good snapshot ({len(both):,} prices): a whole map in "
-            "another unit?")
