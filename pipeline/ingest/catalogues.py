@@ -183,9 +183,11 @@ def _take(root: Path, catalogues: CataloguesFile, catalogue: Catalogue, body: by
 
     try:
         result = READERS[catalogue.format](body)
-    except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as err:
+    except (ValueError, TypeError, KeyError, AttributeError, RecursionError,
+            ArithmeticError) as err:
         # json's errors are ValueErrors: a truncated body lands here; RecursionError: a body
-        # nested thousands deep.
+        # nested thousands deep; ArithmeticError: a number no float holds, wherever a reader
+        # meets one. One catalogue's fault never stops the next from being fetched.
         return failed(f"not read as {catalogue.format}: {str(err)[:200]}")
     # A price that is not a finite number of zero or more is the catalogue's error: left out
     # (and said), never in the history, which refuses to load one; the listing keeps its last
