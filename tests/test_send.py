@@ -51,12 +51,13 @@ class Inbox:
 def smtp():
     started = []
 
-    def start(inbox: Inbox) -> int:
+    def start(inbox: Inbox, *, smtputf8: bool = False) -> int:
         # A free port: the controller checks that it serves by connecting to its own port.
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             port = probe.getsockname()[1]
-        controller = Controller(inbox, hostname="127.0.0.1", port=port)
+        controller = Controller(inbox, hostname="127.0.0.1", port=port,
+                                enable_SMTPUTF8=smtputf8)
         controller.start()
         started.append(controller)
         return port
@@ -179,6 +180,16 @@ def test_lists_and_suppressions_are_read_strictly(tmp_path):
     listed.write_text("a@example.org\nnot an address\n")
     with pytest.raises(BuildError, match=r"l.txt:2: 'not an address' is not an e-mail address"):
         read_addresses(listed)
+    # Issue 37: a line is an address (or `Name <address>`) and nothing else.
+    for junk in ("ok3@example.org>Bcc", "ok3@example.org (Bcc)", "ok3@example.org,b@example.org",
+                 "Name <ok3@example.org> Bcc", "ok3@example.org:Bcc", "a..b@example.org",
+                 "a@example", "a@-example.org", "a@192.0.2.1", '"quoted"@example.org'):
+        listed.write_text(f"a@example.org\n{junk}\n")
+        with pytest.raises(BuildError) as refused:
+            read_addresses(listed)
+        assert str(refused.value) == f"{listed}:2: {junk!r} is not an e-mail address"
+    listed.write_text("ü@example.org\nJörg <jörg@münchen.example>\n")
+    assert read_addresses(listed) == ["ü@example.org", "Jörg <jörg@münchen.example>"]
 
 
 def test_dry_run_sends_nothing_and_a_list_inside_the_repository_is_refused(tmp_path):
@@ -221,3 +232,34 @@ def test_a_long_non_ascii_subject_folds_and_decodes_as_written() -> None:
     assert all(len(line) <= 78 for line in head.split("\r\n"))
     msg = email.message_from_bytes(raw, policy=email.policy.default)
     assert msg["Subject"] == f"2026-09-12: {headline}"
+
+
+@pytest.mark.parametrize("smtputf8", [True, False])
+def test_an_internationalized_address_never_stops_the_others(smtp, tmp_path, smtputf8):
+    # Issue 37: one `ü@…` ended the run with UnicodeEncodeError for every address after it,
+    # on every rerun. Sent with SMTPUTF8 where the server offers it, else refused alone.
+    inbox = Inbox()
+    port = smtp(inbox, smtputf8=smtputf8)
+    folder = tmp_path / "subscribers"
+    folder.mkdir()
+    listed = folder / "list.txt"
+    listed.write_text("ok1@example.org\nü@example.org\nok2@example.org\n", encoding="utf-8")
+    done = brief("send", DAY, "--list", str(listed), "--host", "127.0.0.1", "--port", str(port),
+                 "--rate", "100000")
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    got = [to for tos, _ in inbox.messages for to in tos]
+    if smtputf8:
+        assert got == ["ok1@example.org", "ü@example.org", "ok2@example.org"]
+        raw = inbox.messages[1][1]
+        msg = email.message_from_bytes(raw, policy=email.policy.default)
+        assert msg["To"] == "ü@example.org"
+        assert "sent 3, refused 0" in done.stderr
+    else:
+        assert got == ["ok1@example.org", "ok2@example.org"]
+        assert ("refused: ü@example.org: not sent: the server does not offer SMTPUTF8, which "
+                "this address needs") in done.stderr
+        assert "sent 2, refused 1" in done.stderr
+        log = (folder / "list.txt.sent.csv").read_text(encoding="utf-8")
+        assert ('ü@example.org,refused,"not sent: the server does not offer SMTPUTF8, which '
+                'this address needs"') in log

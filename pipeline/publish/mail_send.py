@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import email.utils
+import re
 import smtplib
 import ssl
 import time
@@ -51,13 +52,30 @@ class Server:
     timeout_s: float = 30.0
 
 
+# RFC 5322's addr-spec in its dot-atom form (a quoted local part is refused: no subscriber
+# needs one), with RFC 6531's non-ASCII UTF-8 allowed in both parts (an internationalized
+# address, sent only with SMTPUTF8). A domain is dot-separated labels, each letters, digits and
+# inner hyphens, and a last label that is not all digits.
+_ATEXT = r"[A-Za-z0-9!#$%&'*+\-/=?^_`{|}~\u0080-\U0010FFFF]"
+_LABEL = r"[A-Za-z0-9\u0080-\U0010FFFF](?:[A-Za-z0-9\-\u0080-\U0010FFFF]{0,61}[A-Za-z0-9\u0080-\U0010FFFF])?"
+_ADDR_SPEC = rf"{_ATEXT}+(?:\.{_ATEXT}+)*@{_LABEL}(?:\.{_LABEL})*\.(?!\d+$){_LABEL}"
+_LINE = re.compile(rf"(?:[^<>@\s][^<>@]*?\s*<(?P<named>{_ADDR_SPEC})>|(?P<bare>{_ADDR_SPEC}))")
+
+
 def _address(text: str) -> str | None:
-    """Return the bare address of a line (`Name <a@b.example>` or `a@b.example`), or None."""
-    _, address = email.utils.parseaddr(text)
-    local, at, domain = address.rpartition("@")
-    if not at or not local or "." not in domain or any(c.isspace() for c in address):
+    """Return the bare address of a line (`Name <a@b.example>` or `a@b.example`, nothing
+    else on it), or None."""
+    match = _LINE.fullmatch(text)
+    if match is None or len(text) > 998:
         return None
-    return address
+    address = match["named"] or match["bare"]
+    local, _, _domain = address.rpartition("@")
+    return address if len(local) <= 64 and len(address) <= 254 else None
+
+
+def is_international(address: str) -> bool:
+    """Does `address` need SMTPUTF8 (RFC 6531): a character beyond ASCII in it?"""
+    return not address.isascii()
 
 
 def read_addresses(path: Path) -> list[str]:
@@ -196,8 +214,16 @@ def send_all(edition: dt.date, recipients: list[str], message_for: Callable[[str
                     clock.sleep(wait)
             last = clock.monotonic()
             to = _address(r) or r
+            options: list[str] = []
+            if is_international(to):
+                if not smtp.has_extn("smtputf8"):
+                    reply = "not sent: the server does not offer SMTPUTF8, which this address needs"
+                    log.append(edition, to, "refused", reply, now())
+                    outcome.refused.append((to, reply))
+                    continue
+                options = ["SMTPUTF8"]
             try:
-                smtp.sendmail(envelope_from, [to], message_for(r))
+                smtp.sendmail(envelope_from, [to], message_for(r), mail_options=options)
             except smtplib.SMTPRecipientsRefused as exc:
                 code, text = next(iter(exc.recipients.values()))
                 reply = _reply(code, text)
@@ -206,6 +232,12 @@ def send_all(edition: dt.date, recipients: list[str], message_for: Callable[[str
                 continue
             except (smtplib.SMTPDataError, smtplib.SMTPSenderRefused) as exc:
                 reply = _reply(exc.smtp_code, exc.smtp_error)
+                log.append(edition, to, "refused", reply, now())
+                outcome.refused.append((to, reply))
+                continue
+            except (smtplib.SMTPNotSupportedError, UnicodeError) as exc:
+                # This address only; the others still go (one bad address stopped them all).
+                reply = f"not sent: {exc}"
                 log.append(edition, to, "refused", reply, now())
                 outcome.refused.append((to, reply))
                 continue
