@@ -196,3 +196,22 @@ def test_every_bundled_entry_falls_in_an_edition() -> None:
              for p in (REPO / "sources" / "entries").rglob("*.yaml")]
     assert dates and max(dates) <= last
     assert [p for p in load_sources(REPO).warnings if "last edition" in p.message] == []
+
+
+def test_a_symlink_leading_out_of_the_repository_is_refused(tiny: Path, tmp_path: Path) -> None:
+    # Issue 37: a link under sources/ to a file outside was followed and published.
+    secret = tmp_path / "outside.yaml"
+    secret.write_text("id: secret\n")
+    entries = tiny / "sources" / "entries"
+    link = next(entries.rglob("*.yaml")).parent / "leak.yaml"
+    link.symlink_to(secret)
+    (tiny / "sources" / "dangling").symlink_to(tmp_path / "nothing-here")
+    inside = tiny / "notes.yaml"
+    inside.write_text("a: 1\n")
+    (tiny / "sources" / "inside.yaml").symlink_to(inside)  # inside the repository: read as usual
+    rel_link = link.relative_to(tiny).as_posix()
+    assert sorted(problems_of(tiny)) == sorted([
+        f"sources/dangling: a symbolic link to {tmp_path / 'nothing-here'}, outside the repository "
+        "(or to nothing): sources are read only from inside it; put the file itself here",
+        f"{rel_link}: a symbolic link to {secret}, outside the repository (or to nothing): sources "
+        "are read only from inside it; put the file itself here"])

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import os
 from pathlib import Path
 
 import pandas as pd
@@ -40,7 +41,10 @@ def load_sources(root: Path, cache: Parses = FRESH, *, strict: bool = False) -> 
 
     `cache`: parsed files kept between builds (the build passes one; `brief check` need not).
     `strict`: every warning is an error (`--strict`)."""
-    problems: list[Problem] = []
+    problems: list[Problem] = outside_links(root)
+    if problems:
+        # Nothing is read through them: a link is refused before any file is opened.
+        raise SourceError(problems)
     series_path = root / "sources" / "editions.yaml"
     series: Sourced[Series] | None = None
     if not series_path.exists():
@@ -96,6 +100,25 @@ def load_sources(root: Path, cache: Parses = FRESH, *, strict: bool = False) -> 
                    catalogue_health=health, price_histories=histories,
                    held_prices=plausible.held if plausible else None,
                    other_modes=plausible.other_modes if plausible else {}, printed=printed)
+
+
+def outside_links(root: Path) -> list[Problem]:
+    """Return an error for each symbolic link under `root/sources` that leads outside the
+    repository (or nowhere): sources are read only from inside it, or a pull request could
+    publish any file of the machine that builds it."""
+    top = root.resolve()
+    problems = []
+    for folder, dirs, files in os.walk(root / "sources"):
+        for name in [*dirs, *files]:
+            path = Path(folder) / name
+            if not path.is_symlink():
+                continue
+            target = path.resolve()
+            if not target.is_relative_to(top) or not target.exists():
+                problems.append(Problem(rel(path, root), "", f"a symbolic link to {os.readlink(path)}, "
+                                        "outside the repository (or to nothing): sources are "
+                                        "read only from inside it; put the file itself here"))
+    return problems
 
 
 def load_printed(root: Path) -> tuple[pd.DataFrame | None, list[Problem]]:
