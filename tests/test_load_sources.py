@@ -215,3 +215,28 @@ def test_a_symlink_leading_out_of_the_repository_is_refused(tiny: Path, tmp_path
         "(or to nothing): sources are read only from inside it; put the file itself here",
         f"{rel_link}: a symbolic link to {secret}, outside the repository (or to nothing): sources "
         "are read only from inside it; put the file itself here"])
+
+
+@pytest.mark.parametrize(("written", "why"), [
+    ("1e-400", "1e-400 is too small to be told from 0 (it would read as 0, a free price); write "
+               "the figure itself"),
+    ("1" + "0" * 400, "10000000000000000000… (401 characters) is beyond the range of numbers "
+                      "these files hold; write the figure itself"),
+])
+def test_a_curated_number_no_float_holds_is_refused(tiny: Path, written: str, why: str) -> None:
+    # Issue 37: a curated 1e-400 silently became 0.0, a free price.
+    path = tiny / "sources" / "prices" / "acme.yaml"
+    path.parent.mkdir()
+    path.write_text(f"""provider: acme
+name: Acme
+lists:
+  - currency: USD
+    records:
+      - model: m
+        from: 2026-01-01
+        source_url: https://acme.example/pricing
+        checked: 2026-01-01
+        prices:
+          - {{meter: input, price: {written}}}
+""")
+    assert problems_of(tiny) == [f"sources/prices/acme.yaml: lists.0.records.0.prices.0.price: {why}"]

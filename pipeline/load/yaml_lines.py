@@ -9,6 +9,7 @@ Two departures from PyYAML's defaults, both to avoid silent surprises in hand-wr
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -145,7 +146,38 @@ def _walk(root: yaml.Node, lines: Lines, path: str) -> list[Problem]:
             stack.extend(reversed(children))
         elif isinstance(node, yaml.SequenceNode):
             stack.extend(reversed([(item, (*loc, i), line) for i, item in enumerate(node.value)]))
+        elif (not node.style and node.value[:1] in _NUMBER_START
+              # Without an exponent, 15 characters can write neither inf nor a number that
+              # reads as 0: the year's 200,000 plain prices skip the check.
+              and ("e" in node.value or "E" in node.value or len(node.value) > 15)
+              and (why := _unreadable_number(node.value))):
+            shown = (node.value if len(node.value) <= 40 else
+                     f"{node.value[:20]}… ({len(node.value)} characters)")
+            problems.append(Problem(path, _dotted(loc), f"{shown} {why}", line=line))
     return problems
+
+
+_NUMBER_START = frozenset("0123456789+-.")
+_NUMBER = re.compile(r"[-+]?(?:\d[\d_]*)?(?:\.[\d_]*)?(?:[eE][-+]?\d+)?")
+
+
+def _unreadable_number(text: str) -> str | None:
+    """Say why a plain scalar written as a number cannot be the number it says, or None: one
+    past a float's range (read as inf), or so small it would read as 0 (`1e-400`, which a
+    price field would silently take as free)."""
+    if not any(c.isdigit() for c in text) or not _NUMBER.fullmatch(text):
+        return None
+    try:
+        number = float(text.replace("_", ""))
+    except ValueError:
+        return None
+    if math.isinf(number):
+        return "is beyond the range of numbers these files hold; write the figure itself"
+    mantissa = text.lower().split("e")[0]
+    if number == 0 and any(c in "123456789" for c in mantissa):
+        return ("is too small to be told from 0 (it would read as 0, a free price); write "
+                "the figure itself")
+    return None
 
 
 def _dotted(loc: tuple) -> str:
