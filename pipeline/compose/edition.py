@@ -23,6 +23,8 @@ from pipeline.compose.hardware import (
     hardware_figures,
     hardware_radar,
 )
+from pipeline.compose.list_moves import ListMove, window_list_moves
+from pipeline.compose.numbers import since_words
 from pipeline.compose.prices import FIRST_EDITION_LOOKBACK, price_figures, price_radar
 from pipeline.compose.prices_page import cheapest_chart_spec
 from pipeline.compose.radar import radar_section
@@ -160,7 +162,18 @@ class Parts:
         s = self.sources
         start = previous if previous is not None else date - FIRST_EDITION_LOOKBACK
         return cheapest_chart_spec(s.prices, s.rates, s.series.profiles[0], date, start,
-                                   table=self.quotes(start, date))
+                                   table=self.quotes(start, date),
+                                   window=since_words(date, previous, FIRST_EDITION_LOOKBACK),
+                                   list_moves=self.list_moves(date, previous))
+
+    def list_moves(self, date: dt.date, previous: dt.date | None) -> list[ListMove]:
+        """Return the price moves of the window (previous, date] in lists no blend quotes
+        (compose/list_moves.py), which the edition's chart marks as its figures do."""
+        s = self.sources
+        start = previous if previous is not None else date - FIRST_EDITION_LOOKBACK
+        moved = self.moves(start, date).between(day_end(start), day_end(date))
+        return window_list_moves(s.prices, s.rates,
+                                 [(m.provider, m.currency, m.record) for m in moved])
 
     def prices(self, date: dt.date, previous: dt.date | None) -> LaneItems:
         """Return the price figures and radar items of the window (previous, date]."""

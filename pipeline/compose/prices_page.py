@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from pipeline.compose.charts import ChartSeries, ChartSpec
+from pipeline.compose.charts import ChartNote, ChartSeries, ChartSpec
+from pipeline.compose.list_moves import ListMove
 from pipeline.models.prices import PriceFile, PriceList, PriceRecord, WorkloadProfile
 from pipeline.models.sourced import Sourced
 from pipeline.normalize.fx import RateNotFound, RateTable
@@ -175,12 +176,15 @@ EDITION_CHART_MOVED = 4
 
 def cheapest_chart_spec(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
                         profile: WorkloadProfile, as_of: dt.date, start: dt.date | None = None,
-                        top: int = 8, table: Quotes | None = None) -> ChartSpec:
+                        top: int = 8, table: Quotes | None = None, window: str = "",
+                        list_moves: Sequence[ListMove] = ()) -> ChartSpec:
     """Return the spec of an edition's chart: the `top` models with the most tokens per dollar
     for `profile` as of the edition's date (so a later price never changes an earlier edition),
     then up to EDITION_CHART_MOVED more whose blend moved since the end of `start` (the window's
     start); its second series is each model's figure then, which marks the moves.
-    `table`: the blended prices at both ends, when already computed."""
+    `table`: the blended prices at both ends, when already computed; `window`: the window in
+    words; `list_moves`: the window's moves in lists no blend quotes, whose models are marked
+    as moved too (a note each) though their figure did not move."""
     days = [as_of] if start is None else [start, as_of]
     table = table if table is not None else quotes(files, rates, [profile], [day_end(d) for d in days])
     # On the table's columns, not current_rows: at year scale an edition's chart would build a
@@ -196,6 +200,9 @@ def cheapest_chart_spec(files: Mapping[str, Sourced[PriceFile]], rates: RateTabl
         then = dict(zip(old["key"].tolist(), old["tokens_per_usd"].tolist()))
     moved = np.array([then.get(k) != t for k, t in zip(keys.tolist(), tpu.tolist())], dtype=bool) \
         if start is not None else np.zeros(len(keys), dtype=bool)
+    elsewhere = {(m.provider, m.model): m for m in list_moves}
+    noted = np.array([(table.records[r].provider, table.records[r].record.model) in elsewhere
+                      for r in rids.tolist()], dtype=bool)
 
     def ranked(index: np.ndarray) -> list[int]:
         # As current_rows orders them: cheapest first, then by provider name and model.
@@ -203,7 +210,7 @@ def cheapest_chart_spec(files: Mapping[str, Sourced[PriceFile]], rates: RateTabl
                                                      table.records[rids[i]].record.model))
 
     first = ranked(np.arange(len(usd)))[:top]
-    rest = np.setdiff1d(np.flatnonzero(moved), first)
+    rest = np.setdiff1d(np.flatnonzero(moved | noted), first)
     shown = first + ranked(rest)[:EDITION_CHART_MOVED]
     names = [f"{table.records[rids[i]].sourced.model.name} {table.records[rids[i]].record.model}"
              for i in shown]
@@ -212,12 +219,18 @@ def cheapest_chart_spec(files: Mapping[str, Sourced[PriceFile]], rates: RateTabl
         earlier = (then.get(int(keys[i])) for i in shown)
         series.append(ChartSeries(WINDOW_START_LABEL,
                                   tuple(None if t is None else round(t / 1e6, 3) for t in earlier)))
+    notes = []
+    for bar, i in enumerate(shown):
+        move = elsewhere.get((table.records[rids[i]].provider, table.records[rids[i]].record.model))
+        if move is not None:
+            notes.append(ChartNote(bar, move.brief(), move.story()))
     return ChartSpec(
         name=cheapest_chart_name(profile, as_of.isoformat()), kind="hbar",
         title=f"Most tokens per US dollar, {profile.title}, as of {as_of.isoformat()}",
         x_label=MODEL_LABEL, y_label="Million tokens per USD, blended",
         unit="million tokens per USD", categories=tuple(names),
-        series=tuple(series), since=start.isoformat() if start else "")
+        series=tuple(series), since=start.isoformat() if start else "", window=window,
+        notes=tuple(notes))
 
 
 def cheapest_chart_name(profile: WorkloadProfile, day: str) -> str:
