@@ -58,6 +58,9 @@ class ChartSpec:
     """The window its marks cover, in words (`since 2026-09-04`); empty: since `since`."""
     notes: tuple[ChartNote, ...] = ()
     """The bars marked as moved whose figure did not move."""
+    note_column: str = ""
+    """The CSV's column of the notes' full text, when the chart can have notes: every chart of
+    a family has the same columns, notes or none."""
 
     def __post_init__(self) -> None:
         for s in self.series:

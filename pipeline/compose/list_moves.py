@@ -54,6 +54,7 @@ class MeterMove:
     """One tier of the moved record: its price, what it replaced in the same list, and the quoted
     list's price of the same meter and tier when the record took effect."""
 
+    meter: str
     tier: str
     """`input, peak`."""
     per_mtok: float | None
@@ -91,6 +92,15 @@ class ListMove:
     @property
     def day(self) -> str:
         return self.at.date().isoformat()
+
+    @property
+    def alone(self) -> bool:
+        """The quoted list did not move at the same instant: no blend shows this move."""
+        return self.quoted_since is None or self.quoted_since < self.at
+
+    def usd(self, m: MeterMove) -> float | None:
+        """A moved meter's new price in USD at the ECB rate, when there is one."""
+        return self._usd(m)
 
     def _usd(self, m: MeterMove) -> float | None:
         if m.per_mtok is None or self.usd_per_unit is None:
@@ -210,7 +220,7 @@ def list_move(provider: str, sourced: Sourced[PriceFile], plist: PriceList,
             continue  # the same price in the new record: not a move
         source = record if key in now else before
         assert source is not None
-        meters.append(MeterMove(tier_words(plist, source, key), now.get(key), old,
+        meters.append(MeterMove(key[0], tier_words(plist, source, key), now.get(key), old,
                                 _quoted_price(plist, source, quoted, against, key)))
     try:
         rate = rate_on(rates, plist.currency, record.from_.date()) if rates else None

@@ -15,7 +15,7 @@ from pipeline.compose.list_moves import ListMove
 from pipeline.models.prices import PriceFile, PriceList, PriceRecord, WorkloadProfile
 from pipeline.models.sourced import Sourced
 from pipeline.normalize.fx import RateNotFound, RateTable
-from pipeline.tables.cost import blended_per_mtok, day_end, effective_price, record_fx
+from pipeline.tables.cost import blended_per_mtok, day_end, effective_price, record_at, record_fx
 from pipeline.tables.quotes import Quoted, Quotes, quotes
 
 CurrentRow = tuple[str, str, str, float, float, dt.date, Quoted]
@@ -44,18 +44,29 @@ def current_tables(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
     return {p.id: current_rows(files, rates, p, as_of, table) for p in profiles}
 
 
-def newest_in_force(current: Mapping[str, list[CurrentRow]]) -> tuple[dt.datetime, list[str]] | None:
-    """Return when the newest of the records the page quotes took effect, and the models
-    ("provider model") whose record took effect then; None when the page quotes none.
+def newest_in_force(current: Mapping[str, list[CurrentRow]],
+                    files: Mapping[str, Sourced[PriceFile]] | None = None,
+                    as_of: dt.date | None = None) -> tuple[dt.datetime, list[str]] | None:
+    """Return when the newest of the records in force took effect, and the models ("provider
+    model") whose record took effect then; None when there are none.
 
-    Only the rows the page shows count: a record of a list it does not quote (DeepSeek's yuan
-    list beside its dollar one), or one that has ended, is not in force on the page."""
-    quoted = {(r[0], r[1]): r[6].record.from_ for rows in current.values() for r in rows}
+    The rows the page quotes count, and with `files` and `as_of` every list's record in force
+    at the end of `as_of` too: a record of a list no blend quotes (DeepSeek's yuan list beside
+    its dollar one) is in force all the same, and named with its list ("… (CNY list)")."""
+    quoted = {f"{r[0]} {r[1]}": r[6].record.from_ for rows in current.values() for r in rows}
+    if files is not None and as_of is not None:
+        at = day_end(as_of)
+        for _, sourced in sorted(files.items()):
+            for model, plist_quoted in sourced.model.quote_lists.items():
+                for plist in sourced.model.lists:
+                    record = record_at(plist, model, at)
+                    if record is not None and plist is not plist_quoted:
+                        quoted[f"{sourced.model.name} {model} ({plist.currency} list)"] = \
+                            record.from_
     if not quoted:
         return None
     newest = max(quoted.values())
-    return newest, sorted(f"{name} {model}" for (name, model), start in quoted.items()
-                          if start == newest)
+    return newest, sorted(name for name, start in quoted.items() if start == newest)
 
 
 HISTORY_MODELS = 12
@@ -73,6 +84,9 @@ class PriceHistory:
     lines: tuple[tuple[str, tuple[tuple[dt.datetime, float], ...]], ...]
     """(label, the (instant, usd_per_mtok) of each change, NaN where no price is in force from
     then), sorted by label."""
+    marks: tuple[tuple[dt.date, str, tuple[tuple[str, float], ...]], ...] = ()
+    """Moves in a list the lines do not show (a model page's: compose/list_moves.py): (when, a
+    short label, (the line's label, the moved price in the lines' unit) of each moved meter)."""
 
 
 @dataclass(frozen=True)
@@ -230,7 +244,7 @@ def cheapest_chart_spec(files: Mapping[str, Sourced[PriceFile]], rates: RateTabl
         x_label=MODEL_LABEL, y_label="Million tokens per USD, blended",
         unit="million tokens per USD", categories=tuple(names),
         series=tuple(series), since=start.isoformat() if start else "", window=window,
-        notes=tuple(notes))
+        notes=tuple(notes), note_column=NOTE_LABEL)
 
 
 def cheapest_chart_name(profile: WorkloadProfile, day: str) -> str:
@@ -241,3 +255,4 @@ def cheapest_chart_name(profile: WorkloadProfile, day: str) -> str:
 MODEL_LABEL = "Model"
 MTOK_PER_USD_LABEL = "Million tokens per USD"
 WINDOW_START_LABEL = "Million tokens per USD at the window start"
+NOTE_LABEL = "Moved in a list no blend quotes"

@@ -212,12 +212,12 @@ def chart_csv(spec: ChartSpec) -> bytes:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     notes = {n.bar: n.full for n in spec.notes}
-    writer.writerow([spec.x_label, *(s.name for s in spec.series),
-                     *(["Moved in a list no figure reads"] if notes else [])])
+    extra = [spec.note_column] if spec.note_column else []
+    writer.writerow([spec.x_label, *(s.name for s in spec.series), *extra])
     for i, category in enumerate(spec.categories):
         writer.writerow([category, *("" if s.values[i] is None else repr_value(s.values[i])
                                      for s in spec.series),
-                         *([notes.get(i, "")] if notes else [])])
+                         *([notes.get(i, "")] if extra else [])])
     return out.getvalue().encode()
 
 
