@@ -259,7 +259,8 @@ def _quoted_price(plist: PriceList, record: PriceRecord, quoted: PriceList,
 def window_list_moves(files: Mapping[str, Sourced[PriceFile]], rates: RateTable | None,
                       records: Iterable[tuple[str, str, PriceRecord]]) -> list[ListMove]:
     """Return the list moves of `records` ((provider, currency, record) of a window's price
-    moves, tables/moves.py), once each, in the order given."""
+    moves, tables/moves.py) that no blend shows (`ListMove.alone`), once each, in the order
+    given: a move beside one of the quoted list is the blend's own move, marked as such."""
     out, seen = [], set()
     for provider, currency, record in records:
         if id(record) in seen:  # a record moves several prices: one move of it
@@ -268,7 +269,7 @@ def window_list_moves(files: Mapping[str, Sourced[PriceFile]], rates: RateTable 
         sourced = files[provider]
         plist = next(p for p in sourced.model.lists if p.currency == currency)
         move = list_move(provider, sourced, plist, record, rates)
-        if move is not None:
+        if move is not None and move.alone:
             out.append(move)
     return out
 

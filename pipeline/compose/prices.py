@@ -81,15 +81,19 @@ def price_figures(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
     for move in moves:
         groups.setdefault((move.provider, move.currency, move.model), []).append(move)
     list_moves: list[ListMove] = []
+    told_in: set[str] = set()  # where the moves told as any list's are: "tiers", "lists"
     for (provider, currency, model), group in groups.items():
         sourced = files[provider]
         plist = next(p for p in sourced.model.lists if p.currency == currency)
-        # A list the blends do not quote (DeepSeek's CNY list): compared with the quoted one.
+        # A list the blends do not quote (DeepSeek's CNY list), which moved alone: compared with
+        # the quoted one. When the quoted list moved at the same instant the blends show the
+        # move, and it is told as any list's (a model new to all its lists is a new model).
         elsewhere = list_move(provider, sourced, plist, group[0].record, rates)
-        if elsewhere is not None:
+        if elsewhere is not None and elsewhere.alone:
             list_moves.append(elsewhere)
             figures.append(_list_move_figure(sourced, plist, elsewhere))
         else:
+            told_in.add("tiers" if sourced.model.quote_lists.get(model) is plist else "lists")
             figures.append(_list_figure(provider, sourced, currency, model, group, rates,
                                         start, end))
     for profile in profiles:
@@ -108,7 +112,7 @@ def price_figures(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
     if profiles:
         figures.append(_blend_moves_figure(table, profiles[0], start, end,
                                            since_words(date, previous, FIRST_EDITION_LOOKBACK),
-                                           list_moves, listed=len(groups) > len(list_moves)))
+                                           list_moves, " or ".join(sorted(told_in))))
     return figures
 
 
@@ -161,17 +165,19 @@ def _list_move_figure(sourced: Sourced[PriceFile], plist: PriceList, move: ListM
 
 def _blend_moves_figure(table: Quotes, profile: WorkloadProfile, start: dt.datetime,
                         end: dt.datetime, since: str, list_moves: list[ListMove],
-                        listed: bool) -> Figure:
+                        listed: str) -> Figure:
     """Return the figure of the blended prices that moved over the window, biggest move first,
     with how many of the tracked models moved (a median of mostly unmoved models hid them).
     `since`: the window in words (`since 2026-09-04`); `list_moves`: the window's moves in lists
-    no blend quotes, named rather than counted as no move; `listed`: the window has other price
-    moves of its own figures."""
+    no blend quotes, named rather than counted as no move; `listed`: where the window's other
+    price moves, told in their own figures, are (`tiers`, `lists or tiers`), empty when none."""
     found = table.blend_moves(start, end, profile)
     moved = sorted(((new / old - 1, old, new, q) for old, new, q in found if new != old),
                    key=lambda m: (-abs(m[0]), m[3].provider, m[3].record.model))
     if not moved:
-        why = (": the other moves above are in tiers that no blend quotes" if listed else "")
+        # The list moves are told after this sentence: the rest are then the "other" moves.
+        other = "other " if list_moves else ""
+        why = f": the {other}moves above are in {listed} that no blend quotes" if listed else ""
         text = (f"No blended price moved across the {len(found)} tracked models "
                 f"({profile.title}){why}.")
         for m in list_moves:
