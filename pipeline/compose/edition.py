@@ -29,6 +29,7 @@ from pipeline.compose.prices import FIRST_EDITION_LOOKBACK, price_figures, price
 from pipeline.compose.prices_page import cheapest_chart_spec
 from pipeline.compose.radar import radar_section
 from pipeline.compose.rank import FeedItems, feed_items, feed_stories
+from pipeline.compose.round_notes import noted
 from pipeline.compose.sources import Sources
 from pipeline.compose.types import (
     Citation,
@@ -92,7 +93,9 @@ def compose_edition(sources: Sources, date: dt.date, previous: dt.date | None,
                                   series.edition_dates(date), date)
         else:
             items += computed.get(section.id, [])
-        sections.append(SectionContent(section.id, section.title, tuple(items[: section.quota])))
+        # A story quoting a round the site leaves out of its figures says so beside them.
+        items = [noted(i, sources.hardware_rows, date) for i in items[: section.quota]]
+        sections.append(SectionContent(section.id, section.title, tuple(items)))
     corrections = tuple((x.date, c.id, x.note) for c in chosen for x in c.entry.corrections)
     corrections += figure_corrections(sources.printed, date)
     return Edition(date=date, title=series.edition_title(date), previous=previous,
