@@ -116,22 +116,31 @@ def test_each_move_of_a_list_in_words_with_its_conversion_and_the_own_dollar_pri
     assert listed["price-acme-usd-u-2026-03-05"] == (
         "Acme u (USD list): price change from 2026-03-05",
         "input: $1.40 per Mtok (was $1.50, -7%); output: $0.15 per Mtok.")
-    # By hand, at 0.125 USD a yuan (the ECB rate of 03-04, the last before 03-05), tier by tier
-    # in the order meter, cache lifetime, window, band, mode; the own USD price of the same tier:
-    # cache write 5 min 0 -> 1.5 (a rise from free: no "was"), 1.5 x 0.125 = 0.1875, $0.188 to
-    # three figures; 60 min 6.4 -> 8, +25 %, $1.00; cached input 0 went; input 8 -> 4, -50 %,
-    # $0.500; its 32,000-token band 24 -> 12, $1.50 (the dollar band over 32,000, not the one
-    # over 32,001); peak 16 -> 20, $2.50; batch output 16 -> 0, -100 %.
-    rate = " at the ECB rate of 2026-03-04 (8.0000 CNY per USD); Acme's own USD list: "
+    # m's dollar list did not move on 03-05, so its yuan move is one no blend shows: each moved
+    # tier beside the dollar list's price of the same tier then (its record of 01-01), in
+    # reading order (input first, then cached input, cache write, output). By hand, at 0.125
+    # USD a yuan (the ECB rate of 03-04, the last before 03-05): input 8 -> 4 = $0.500 against
+    # $1.00, -50 %; its 32,000-token band 24 -> 12 = $1.50 against the dollar band over 32,000
+    # (not the one over 32,001), $3.00, -50 %; peak 16 -> 20 = $2.50 against $2.00, +25 %;
+    # cached input 0 went; cache write 5 min 0 -> 1.5 = 0.1875 ($0.188 to three figures) against
+    # $0.50, -62.5 % (-62 %, rounded half to even); 60 min 6.4 -> 8 = $1.00 against $0.80,
+    # +25 %; batch output 16 -> 0 against $2.00, -100 %. Output stayed 32: not a move. Cuts and
+    # rises against the dollar list: a price change.
     assert listed["price-acme-cny-m-2026-03-05"] == (
         "Acme m (CNY list): price change from 2026-03-05",
-        f"cache write (5 min): ¥1.50 per Mtok, ≈ $0.188{rate}$0.50; "
-        f"cache write (60 min): ¥8.00 per Mtok (was ¥6.40, +25%), ≈ $1.00{rate}$0.80; "
-        "cached input: ¥0.00 per Mtok no longer listed; "
-        f"input: ¥4.00 per Mtok (was ¥8.00, -50%), ≈ $0.500{rate}$1.00; "
-        f"input, prompts over 32,000 tokens: ¥12.00 per Mtok (was ¥24.00, -50%), ≈ $1.50{rate}$3.00; "
-        f"input, peak: ¥20.00 per Mtok (was ¥16.00, +25%), ≈ $2.50{rate}$2.00; "
-        f"output, batch: ¥0.00 per Mtok (was ¥16.00, -100%), ≈ $0.00{rate}$2.00.")
+        "input: $1.00 (USD list) → ¥4.00 ≈ $0.500 (CNY list), ≈ −50 %; was ¥8.00 in the CNY list; "
+        "input, prompts over 32,000 tokens: $3.00 (USD list) → ¥12.00 ≈ $1.50 (CNY list), ≈ −50 %; "
+        "was ¥24.00 in the CNY list; "
+        "input, peak: $2.00 (USD list) → ¥20.00 ≈ $2.50 (CNY list), ≈ +25 %; was ¥16.00 in the "
+        "CNY list; "
+        "cached input: ¥0.00 (CNY list) no longer listed; "
+        "cache write (5 min): $0.50 (USD list) → ¥1.50 ≈ $0.188 (CNY list), ≈ −62 %; was ¥0.00 in "
+        "the CNY list; "
+        "cache write (60 min): $0.80 (USD list) → ¥8.00 ≈ $1.00 (CNY list), ≈ +25 %; was ¥6.40 in "
+        "the CNY list; "
+        "output, batch: $2.00 (USD list) → ¥0.00 ≈ $0.00 (CNY list), ≈ −100 %; was ¥16.00 in the "
+        "CNY list, at the ECB rate of 2026-03-04 (8.0000 CNY per USD). No blended price comes from "
+        "it: the blends quote Acme's USD list, unchanged since 2026-01-01.")
     # n is not in the dollar list: no own price to give.
     assert listed["price-acme-cny-n-2026-03-05"] == (
         "Acme n (CNY list): rise from 2026-03-05",
@@ -231,16 +240,16 @@ def test_windows_without_moves_and_the_first_edition_looking_back_a_week() -> No
     assert [f.id for f in h_cut][0] == "price-bravo-gbp-h-2026-03-15"
     assert (h_cut[-1].label, h_cut[-1].text_md, h_cut[-1].citations) == (
         "Blended prices since 2026-03-10", "No blended price moved across the 9 tracked models "
-        "(chat): the moves above are in lists or tiers that no blend quotes.", ())
+        "(chat): the moves above are in tiers that no blend quotes.", ())
     quiet = price_figures(FILES, RATES, [CHAT], dt.date(2026, 3, 25), dt.date(2026, 3, 20))
     assert [(f.id, f.label, f.text_md) for f in quiet][1:] == [
         ("blend-moves", "Blended prices since 2026-03-20",
          "No blended price moved across the 9 tracked models (chat).")]
     # The first edition, 03-12, looks back to the end of 03-05: the moves of 03-05 00:00 are
-    # before it.
+    # before it. No edition was dated 03-05, so its window is named by its length, not "since".
     first = price_figures(FILES, RATES, [CHAT], dt.date(2026, 3, 12), None)
     assert [f.id for f in first] == ["cheapest-chat-3-1", "blend-moves"]
-    assert first[1].label == "Blended prices since 2026-03-05"
+    assert first[1].label == "Blended prices in the 7 days to 2026-03-12 (first edition)"
     # A day earlier, 03-11 looks back to the end of 03-04: they are in its window.
     assert len([f for f in price_figures(FILES, RATES, [CHAT], dt.date(2026, 3, 11), None)
                 if f.id.startswith("price-")]) == 12

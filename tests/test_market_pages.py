@@ -49,7 +49,8 @@ def test_a_curated_model_has_every_record_of_each_list(sources):
          "off-peak tier outside its time windows")]
     assert usd.rows[1].url == "https://github.com/Portkey-AI/models/issues/900"
     # The chart is of the USD list, one step line per meter, to its last change.
-    assert page.chart.end == dt.date(2026, 8, 16)
+    # ... and on to the CNY list's cut of 2026-09-10, which the chart marks (issue 36).
+    assert page.chart.end == dt.date(2026, 9, 10)
     assert [name for name, _ in page.chart.lines] == ["Input", "Cached input", "Output"]
 
 

@@ -41,7 +41,8 @@ def record(model: str, start: str, end: str | None = None, usd_per_mtok: float =
 
 
 # alpha: cut on 03-01; beta: from midday 02-10 until 04-15, then gone; gamma: yuan list only.
-# The yuan list's alpha (05-01) is not on the page: alpha is quoted from the dollar list.
+# The yuan list's alpha (05-01) is not in the page's tables (alpha is quoted from the dollar
+# list), but it is the newest record in force from then, and the page says so.
 ACME = Sourced(PriceFile.model_validate({"provider": "acme", "name": "Acme", "lists": [
     {"currency": "USD", "records": [
         record("alpha", "2026-01-01", "2026-03-01", 1.0), record("alpha", "2026-03-01", None, 0.8),
@@ -86,7 +87,23 @@ def test_page_is_the_same_while_the_prices_in_force_are() -> None:
     assert "on 2026-02-10T12:00:00Z (UTC): Acme beta." in page("2026-02-10")
     april = page("2026-04-15")
     assert april != march and "`beta`" not in april  # beta's end
-    assert page("2026-06-01") == april
+    assert page("2026-04-30") == april
+    # alpha's yuan record of 05-01 is in force from then: the newest, told with why the tables
+    # do not show it. At 1.2 / 8.4 USD a yuan (7 yuan a dollar, the ECB rate of 01-02): input 5
+    # yuan = 0.714 USD against the dollar list's 0.80 (-10.7 %), output 20 = 2.857 against 3.20
+    # (-10.7 %): a cut. The text is escaped as Markdown.
+    may = page("2026-05-01")
+    assert may.split("\n")[2] == (
+        "The prices in force. The newest of them took effect on 2026-05-01 (UTC): Acme alpha "
+        "(CNY list). Acme alpha: CNY list cut on 2026\\-05\\-01 \\(input: $0\\.80 \\(USD list\\) → "
+        "¥5\\.00 ≈ $0\\.714 \\(CNY list\\), ≈ −11 %; output: $3\\.20 \\(USD list\\) → ¥20\\.00 ≈ "
+        "$2\\.86 \\(CNY list\\), ≈ −11 %, at the ECB rate of 2026\\-01\\-02 \\(7\\.0000 CNY per "
+        "USD\\)\\); no blended price comes from it: the blends quote Acme's USD list, unchanged "
+        "since 2026\\-03\\-01\\. Every price and its history: [prices.csv](data/prices.csv), "
+        "[blended.csv](data/blended.csv).")
+    # Only that sentence differs: the tables are April's.
+    assert may.split("\n")[3:] == april.split("\n")[3:]
+    assert page("2026-06-01") == may
     assert page("2025-12-31").startswith("# Prices\n\nNo prices are in force yet.")
 
 
@@ -119,8 +136,11 @@ def test_bundled_figures_link_to_the_line_of_their_record() -> None:
     assert ("| DeepSeek<br>`deepseek-chat` | [$0.315]"
             "(https://r.org/b/sources/prices/deepseek.yaml#L79) | 3.17 M |") in page
     assert "[`deepseek-chat`](https://api-docs.deepseek.com/quick_start/pricing)" in page
-    # The newest record in force: Claude Sonnet 5's price of 2026-09-01.
-    assert "took effect on 2026-09-01 (UTC): Anthropic claude-sonnet-5." in page
+    # The newest record in force, in any list: DeepSeek's CNY Flash cut of 2026-09-10 (Claude
+    # Sonnet 5's price of 2026-09-01 is the newest of the quoted lists).
+    assert ("took effect on 2026-09-10 (UTC): DeepSeek deepseek-v4-flash (CNY list). DeepSeek "
+            "deepseek\\-v4\\-flash: CNY list cut on 2026\\-09\\-10 \\(input, peak: $0\\.44 \\(USD "
+            "list\\) → ¥0\\.10 ≈ $0\\.0149 \\(CNY list\\), ≈ −97 %;") in page
 
 
 def test_history_starts_with_the_data_and_shows_the_models_whose_price_changed() -> None:

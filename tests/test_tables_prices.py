@@ -44,27 +44,37 @@ def test_2026_09_12_edition_shows_the_deepseek_cut_in_yuan_and_usd(bundled):
     files, rates = bundled
     figures = price_figures(files, rates, PROFILES, dt.date(2026, 9, 12), dt.date(2026, 9, 5))
     deepseek = next(f for f in figures if "deepseek-v4-flash (CNY list)" in f.label)
-    # Three significant figures of a conversion: 0.02 / 6.7063 = 0.0029822…
-    usd = f"{0.02 * ecb_usd_per_unit('CNY', '2026-09-10'):.3g}"
-    assert usd == "0.00298"
-    assert (f"cached input, off-peak: ¥0.02 per Mtok, ≈ ${usd} at the ECB rate of 2026-09-10"
-            in deepseek.text_md)
-    assert "DeepSeek's own USD list: $0.007" in deepseek.text_md
-    assert "input, peak: ¥0.10 per Mtok" in deepseek.text_md
+    # Three significant figures of a conversion: 0.02 / 6.7063 = 0.0029822…; 0.10 / 6.7063 =
+    # 0.014911…
+    usd_per_cny = ecb_usd_per_unit("CNY", "2026-09-10")
+    usd, peak = f"{0.02 * usd_per_cny:.3g}", f"{0.10 * usd_per_cny:.3g}"
+    assert (usd, peak, f"{1 / usd_per_cny:.4f}") == ("0.00298", "0.0149", "6.7063")
+    # Each meter against the USD list's price of the same tier when the cut took effect (its
+    # record of 2026-08-16: peak input $0.44, off-peak cached input $0.007): 0.014911 / 0.44 - 1
+    # = -96.6 %, 0.0029822 / 0.007 - 1 = -57.4 %. Both below: a cut. The USD list did not move
+    # with it, and the CNY record has no output price: no blend comes from it.
+    assert deepseek.label == "DeepSeek deepseek-v4-flash (CNY list): cut from 2026-09-10"
+    assert deepseek.text_md == (
+        f"input, peak: $0.44 (USD list) → ¥0.10 ≈ ${peak} (CNY list), ≈ −97 %; "
+        f"cached input, off-peak: $0.007 (USD list) → ¥0.02 ≈ ${usd} (CNY list), ≈ −57 %, "
+        "at the ECB rate of 2026-09-10 (6.7063 CNY per USD). No blended price comes from it: the "
+        "CNY record gives only cached input and input prices (no output price), and the blends "
+        "quote DeepSeek's USD list, unchanged since 2026-08-16.")
     assert deepseek.citations[0].source_path == "sources/prices/deepseek.yaml"
     assert deepseek.citations[0].url.startswith("https://api-docs.deepseek.com/")
     labels = [f.label for f in figures]
     assert "Cheapest tokens per dollar, Chat (3:1 input:output, no cache)" in labels
-    # The first CNY prices of a model the USD list prices are a repricing, not a new model.
-    assert deepseek.label == "DeepSeek deepseek-v4-flash (CNY list): new CNY prices from 2026-09-10"
-    assert ("A repricing, not a new model: no earlier CNY price of deepseek-v4-flash is recorded, "
-            "and the USD prices beside are DeepSeek's USD list, another list.") in deepseek.text_md
-    assert ("This record gives only cached input and input prices (no output price), so no "
-            "blended price comes from it.") in deepseek.text_md
+    # The first CNY prices of a model the USD list prices are not a new model.
     assert not any("new model" in label or "Median" in label for label in labels)
     (blend,) = [f for f in figures if f.id == "blend-moves"]
-    assert blend.text_md.startswith("No blended price moved across the 16 tracked models")
-    assert blend.text_md.endswith("the moves above are in lists or tiers that no blend quotes.")
+    # No blend moved, and the one move of the window is named with why no blend shows it.
+    assert blend.label == "Blended prices since 2026-09-05"
+    assert blend.text_md == (
+        "No blended price moved across the 16 tracked models (Chat (3:1 input:output, no "
+        "cache)). DeepSeek deepseek-v4-flash's prices did move, in its CNY list on 2026-09-10 "
+        "(above), but no blended price comes from it: the CNY record gives only cached input and "
+        "input prices (no output price), and the blends quote DeepSeek's USD list, unchanged "
+        "since 2026-08-16.")
 
 
 def test_blend_moves_are_listed_biggest_first_with_the_count(bundled):

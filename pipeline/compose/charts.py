@@ -22,6 +22,19 @@ class ChartSeries:
 
 
 @dataclass(frozen=True)
+class ChartNote:
+    """A bar whose figure did not move though its model's prices did, in a list or tier its
+    figure does not read (compose/list_moves.py): marked as a move, and said why."""
+
+    bar: int
+    """The category's position."""
+    short: str
+    """Drawn under the chart: `CNY list cut on 2026-09-10: input, peak ≈ −97 % …`."""
+    full: str
+    """In the alt text and the CSV: every moved meter and why no figure comes from it."""
+
+
+@dataclass(frozen=True)
 class ChartSpec:
     """Everything a chart shows, declared: the drawing, CSV and alt text all come from this."""
 
@@ -41,6 +54,13 @@ class ChartSpec:
     """The unit after the number 1, where it differs: `edition`."""
     since: str = ""
     """The date of an `hbar` chart's second series: what its marks compare with."""
+    window: str = ""
+    """The window its marks cover, in words (`since 2026-09-04`); empty: since `since`."""
+    notes: tuple[ChartNote, ...] = ()
+    """The bars marked as moved whose figure did not move."""
+    note_column: str = ""
+    """The CSV's column of the notes' full text, when the chart can have notes: every chart of
+    a family has the same columns, notes or none."""
 
     def __post_init__(self) -> None:
         for s in self.series:

@@ -23,10 +23,13 @@ from pipeline.compose.hardware import (
     hardware_figures,
     hardware_radar,
 )
+from pipeline.compose.list_moves import ListMove, window_list_moves
+from pipeline.compose.numbers import since_words
 from pipeline.compose.prices import FIRST_EDITION_LOOKBACK, price_figures, price_radar
 from pipeline.compose.prices_page import cheapest_chart_spec
 from pipeline.compose.radar import radar_section
 from pipeline.compose.rank import FeedItems, feed_items, feed_stories
+from pipeline.compose.round_notes import noted
 from pipeline.compose.sources import Sources
 from pipeline.compose.types import (
     Citation,
@@ -90,7 +93,9 @@ def compose_edition(sources: Sources, date: dt.date, previous: dt.date | None,
                                   series.edition_dates(date), date)
         else:
             items += computed.get(section.id, [])
-        sections.append(SectionContent(section.id, section.title, tuple(items[: section.quota])))
+        # A story quoting a round the site leaves out of its figures says so beside them.
+        items = [noted(i, sources.hardware_rows, date) for i in items[: section.quota]]
+        sections.append(SectionContent(section.id, section.title, tuple(items)))
     corrections = tuple((x.date, c.id, x.note) for c in chosen for x in c.entry.corrections)
     corrections += figure_corrections(sources.printed, date)
     return Edition(date=date, title=series.edition_title(date), previous=previous,
@@ -160,7 +165,18 @@ class Parts:
         s = self.sources
         start = previous if previous is not None else date - FIRST_EDITION_LOOKBACK
         return cheapest_chart_spec(s.prices, s.rates, s.series.profiles[0], date, start,
-                                   table=self.quotes(start, date))
+                                   table=self.quotes(start, date),
+                                   window=since_words(date, previous, FIRST_EDITION_LOOKBACK),
+                                   list_moves=self.list_moves(date, previous))
+
+    def list_moves(self, date: dt.date, previous: dt.date | None) -> list[ListMove]:
+        """Return the price moves of the window (previous, date] in lists no blend quotes
+        (compose/list_moves.py), which the edition's chart marks as its figures do."""
+        s = self.sources
+        start = previous if previous is not None else date - FIRST_EDITION_LOOKBACK
+        moved = self.moves(start, date).between(day_end(start), day_end(date))
+        return window_list_moves(s.prices, s.rates,
+                                 [(m.provider, m.currency, m.record) for m in moved])
 
     def prices(self, date: dt.date, previous: dt.date | None) -> LaneItems:
         """Return the price figures and radar items of the window (previous, date]."""

@@ -12,6 +12,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
+from pipeline.compose.list_moves import ListMove, list_move
 from pipeline.compose.prices_page import PriceHistory
 from pipeline.compose.sources import Sources
 from pipeline.models.prices import PriceList
@@ -53,6 +54,9 @@ class ModelPage:
     slug: str
     lists: tuple[PriceListHistory, ...]
     chart: PriceHistory
+    elsewhere: tuple[ListMove, ...] = ()
+    """Moves in a list the blends do not quote, which no other list moved with: marked on the
+    chart and told under it (compose/list_moves.py)."""
 
 
 def model_slug(provider: str, model: str) -> str:
@@ -84,13 +88,26 @@ def model_page(sources: Sources, provider: str, model: str, as_of: dt.date) -> M
             points = tuple((r.date, r.prices[i]) for r in charted.rows if r.prices[i])
             if points:
                 lines.append((METER_NAMES[meter], points))
+    elsewhere = [] if sourced is None or charted is None else [
+        m for plist in sourced.model.lists if plist.currency != charted.currency
+        for r in plist.records if r.model == model and r.from_ <= day_end(as_of)
+        if (m := list_move(provider, sourced, plist, r, sources.rates)) is not None and m.alone]
     # The lines end at the model's last change (where it went, if no longer listed), not at the
     # edition's date: a drawing then changes only when its prices do, and a new edition does
-    # not redraw every model's (1,200 of them in the benchmark's year).
+    # not redraw every model's (1,200 of them in the benchmark's year). A move in another list
+    # is a change too.
     end = charted.rows[-1].date if charted is not None and charted.rows else as_of
+    end = max([end, *(m.at.date() for m in elsewhere)])
     unit = charted.currency if charted else "USD"
-    chart = PriceHistory(f"{provider} {model}: base prices, {unit} per Mtok", end, tuple(lines))
-    return ModelPage(provider, model, model_slug(provider, model), tuple(lists), chart)
+    marks = tuple((m.at.date(), m.headline(), tuple(
+        (METER_NAMES[x.meter] + f", {x.tier.split(', ', 1)[1]}" if ", " in x.tier
+         else METER_NAMES[x.meter], usd) for x in m.meters
+        if x.meter in METER_NAMES and (usd := m.usd(x)) is not None)) for m in elsewhere
+        if unit == "USD")
+    chart = PriceHistory(f"{provider} {model}: base prices, {unit} per Mtok", end, tuple(lines),
+                         marks)
+    return ModelPage(provider, model, model_slug(provider, model), tuple(lists), chart,
+                     tuple(elsewhere))
 
 
 def _curated_list(name: str, plist: PriceList, model: str,

@@ -6,6 +6,7 @@ $1 or more two decimals; a count of tokens per dollar three significant figures 
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 from decimal import Decimal
 
@@ -42,3 +43,12 @@ def three_figures(count: float) -> str:
             decimals = max(0, 2 - math.floor(math.log10(abs(round(value, 2)))))
             return f"{value:,.{decimals}f}{suffix}"
     return f"{count:,.0f}"
+
+
+def since_words(date: dt.date, previous: dt.date | None, lookback: dt.timedelta) -> str:
+    """Return an edition's window in words: `since 2026-09-04`, the previous edition's date; the
+    first edition, which has none, looks back `lookback`: `in the 7 days to 2026-08-21
+    (first edition)`, never a "since" naming a day with no edition."""
+    if previous is not None:
+        return f"since {previous.isoformat()}"
+    return f"in the {lookback.days} days to {date.isoformat()} (first edition)"

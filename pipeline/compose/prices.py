@@ -6,7 +6,8 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable, Mapping
 
-from pipeline.compose.numbers import money, three_figures
+from pipeline.compose.list_moves import ListMove, list_move, tier_words
+from pipeline.compose.numbers import money, since_words, three_figures
 from pipeline.compose.types import Citation, Figure, RadarItem
 from pipeline.models.prices import PriceFile, PriceList, PriceRecord, WorkloadProfile
 from pipeline.models.sourced import Sourced
@@ -33,23 +34,9 @@ def _window_start(date: dt.date, previous: dt.date | None) -> dt.datetime:
     return day_end(previous) if previous else day_end(date - FIRST_EDITION_LOOKBACK)
 
 
-def _tier_words(plist: PriceList, move: PriceMove) -> str:
-    meter, ttl, window, band, mode = move.key
-    words = [METER_TITLES[meter] + (f" ({ttl} min)" if ttl else "")]
-    if window:
-        words.append(plist.window(window).tier)
-    elif any(w for w in (move.record.rest_tier,) if w != "standard"):
-        words.append(move.record.rest_tier)
-    if band:
-        words.append(f"prompts over {band:,} tokens")
-    if mode != "realtime":
-        words.append(mode)
-    return ", ".join(words)
-
-
 def _move_text(sourced: Sourced[PriceFile], plist: PriceList, move: PriceMove,
                rates: RateTable, at: dt.datetime) -> str:
-    tier = _tier_words(plist, move)
+    tier = tier_words(plist, move.record, move.key)
     cur = plist.currency
     if move.kind == "removed":
         return f"{tier}: {money(move.old_per_mtok or 0, cur)} per Mtok no longer listed"
@@ -93,9 +80,22 @@ def price_figures(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
     groups: dict[tuple[str, str, str], list[PriceMove]] = {}
     for move in moves:
         groups.setdefault((move.provider, move.currency, move.model), []).append(move)
+    list_moves: list[ListMove] = []
+    told_in: set[str] = set()  # where the moves told as any list's are: "tiers", "lists"
     for (provider, currency, model), group in groups.items():
-        figures.append(_list_figure(provider, files[provider], currency, model, group, rates,
-                                    start, end))
+        sourced = files[provider]
+        plist = next(p for p in sourced.model.lists if p.currency == currency)
+        # A list the blends do not quote (DeepSeek's CNY list), which moved alone: compared with
+        # the quoted one. When the quoted list moved at the same instant the blends show the
+        # move, and it is told as any list's (a model new to all its lists is a new model).
+        elsewhere = list_move(provider, sourced, plist, group[0].record, rates)
+        if elsewhere is not None and elsewhere.alone:
+            list_moves.append(elsewhere)
+            figures.append(_list_move_figure(sourced, plist, elsewhere))
+        else:
+            told_in.add("tiers" if sourced.model.quote_lists.get(model) is plist else "lists")
+            figures.append(_list_figure(provider, sourced, currency, model, group, rates,
+                                        start, end))
     for profile in profiles:
         best = table.cheapest(end, profile)
         if best:
@@ -110,7 +110,9 @@ def price_figures(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
                 citations=(citation(q.sourced, q.plist, q.record),),
                 id=f"cheapest-{profile.id}"))
     if profiles:
-        figures.append(_blend_moves_figure(table, profiles[0], start, end, listed=bool(groups)))
+        figures.append(_blend_moves_figure(table, profiles[0], start, end,
+                                           since_words(date, previous, FIRST_EDITION_LOOKBACK),
+                                           list_moves, " or ".join(sorted(told_in))))
     return figures
 
 
@@ -150,26 +152,45 @@ def _list_figure(provider: str, sourced: Sourced[PriceFile], currency: str, mode
                   id=f"price-{provider}-{currency.lower()}-{model}-{when}")
 
 
+def _list_move_figure(sourced: Sourced[PriceFile], plist: PriceList, move: ListMove) -> Figure:
+    """Return the figure of a move in a list no blend quotes: the same words as the chart's alt
+    text, the Market page and the model page (compose/list_moves.py)."""
+    why = move.why_no_blend()
+    return Figure(label=f"{move.name} {move.model} ({move.currency} list): {move.kind} from "
+                        f"{move.day}",
+                  text_md=f"{move.comparison()}. {why[0].upper()}{why[1:]}.",
+                  citations=(citation(sourced, plist, move.record),),
+                  id=f"price-{move.provider}-{move.currency.lower()}-{move.model}-{move.day}")
+
+
 def _blend_moves_figure(table: Quotes, profile: WorkloadProfile, start: dt.datetime,
-                        end: dt.datetime, listed: bool) -> Figure:
+                        end: dt.datetime, since: str, list_moves: list[ListMove],
+                        listed: str) -> Figure:
     """Return the figure of the blended prices that moved over the window, biggest move first,
     with how many of the tracked models moved (a median of mostly unmoved models hid them).
-    `listed`: the window has price moves of its own figures."""
+    `since`: the window in words (`since 2026-09-04`); `list_moves`: the window's moves in lists
+    no blend quotes, named rather than counted as no move; `listed`: where the window's other
+    price moves, told in their own figures, are (`tiers`, `lists or tiers`), empty when none."""
     found = table.blend_moves(start, end, profile)
     moved = sorted(((new / old - 1, old, new, q) for old, new, q in found if new != old),
                    key=lambda m: (-abs(m[0]), m[3].provider, m[3].record.model))
-    since = start.date().isoformat()  # the previous edition's date, or a week back
     if not moved:
-        why = (": the moves above are in lists or tiers that no blend quotes" if listed else "")
-        return Figure(label=f"Blended prices since {since}",
-                      text_md=(f"No blended price moved across the {len(found)} tracked models "
-                               f"({profile.title}){why}."), citations=(), id="blend-moves")
+        # The list moves are told after this sentence: the rest are then the "other" moves.
+        other = "other " if list_moves else ""
+        why = f": the {other}moves above are in {listed} that no blend quotes" if listed else ""
+        text = (f"No blended price moved across the {len(found)} tracked models "
+                f"({profile.title}){why}.")
+        for m in list_moves:
+            text += (f" {m.name} {m.model}'s prices did move, in its {m.currency} list on "
+                     f"{m.day} (above), but {m.why_no_blend()}.")
+        return Figure(label=f"Blended prices {since}", text_md=text,
+                      citations=(), id="blend-moves")
     parts = [f"{q.sourced.model.name} {q.record.model} ({q.plist.currency} list) "
              f"{money(old, q.plist.currency, computed=True)} → "
              f"{money(new, q.plist.currency, computed=True)} per Mtok "
              f"({change:+.1%}, from {q.record.from_.date().isoformat()})"
              for change, old, new, q in moved]
-    return Figure(label=f"Blended prices since {since}: {len(moved)} of {len(found)} "
+    return Figure(label=f"Blended prices {since}: {len(moved)} of {len(found)} "
                         "tracked models moved",
                   text_md=f"{profile.title}, each in its list's currency: " + "; ".join(parts)
                           + ".",

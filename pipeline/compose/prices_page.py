@@ -5,16 +5,17 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from pipeline.compose.charts import ChartSeries, ChartSpec
+from pipeline.compose.charts import ChartNote, ChartSeries, ChartSpec
+from pipeline.compose.list_moves import ListMove
 from pipeline.models.prices import PriceFile, PriceList, PriceRecord, WorkloadProfile
 from pipeline.models.sourced import Sourced
 from pipeline.normalize.fx import RateNotFound, RateTable
-from pipeline.tables.cost import blended_per_mtok, day_end, effective_price, record_fx
+from pipeline.tables.cost import blended_per_mtok, day_end, effective_price, record_at, record_fx
 from pipeline.tables.quotes import Quoted, Quotes, quotes
 
 CurrentRow = tuple[str, str, str, float, float, dt.date, Quoted]
@@ -43,18 +44,29 @@ def current_tables(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
     return {p.id: current_rows(files, rates, p, as_of, table) for p in profiles}
 
 
-def newest_in_force(current: Mapping[str, list[CurrentRow]]) -> tuple[dt.datetime, list[str]] | None:
-    """Return when the newest of the records the page quotes took effect, and the models
-    ("provider model") whose record took effect then; None when the page quotes none.
+def newest_in_force(current: Mapping[str, list[CurrentRow]],
+                    files: Mapping[str, Sourced[PriceFile]] | None = None,
+                    as_of: dt.date | None = None) -> tuple[dt.datetime, list[str]] | None:
+    """Return when the newest of the records in force took effect, and the models ("provider
+    model") whose record took effect then; None when there are none.
 
-    Only the rows the page shows count: a record of a list it does not quote (DeepSeek's yuan
-    list beside its dollar one), or one that has ended, is not in force on the page."""
-    quoted = {(r[0], r[1]): r[6].record.from_ for rows in current.values() for r in rows}
+    The rows the page quotes count, and with `files` and `as_of` every list's record in force
+    at the end of `as_of` too: a record of a list no blend quotes (DeepSeek's yuan list beside
+    its dollar one) is in force all the same, and named with its list ("… (CNY list)")."""
+    quoted = {f"{r[0]} {r[1]}": r[6].record.from_ for rows in current.values() for r in rows}
+    if files is not None and as_of is not None:
+        at = day_end(as_of)
+        for _, sourced in sorted(files.items()):
+            for model, plist_quoted in sourced.model.quote_lists.items():
+                for plist in sourced.model.lists:
+                    record = record_at(plist, model, at)
+                    if record is not None and plist is not plist_quoted:
+                        quoted[f"{sourced.model.name} {model} ({plist.currency} list)"] = \
+                            record.from_
     if not quoted:
         return None
     newest = max(quoted.values())
-    return newest, sorted(f"{name} {model}" for (name, model), start in quoted.items()
-                          if start == newest)
+    return newest, sorted(name for name, start in quoted.items() if start == newest)
 
 
 HISTORY_MODELS = 12
@@ -72,6 +84,9 @@ class PriceHistory:
     lines: tuple[tuple[str, tuple[tuple[dt.datetime, float], ...]], ...]
     """(label, the (instant, usd_per_mtok) of each change, NaN where no price is in force from
     then), sorted by label."""
+    marks: tuple[tuple[dt.date, str, tuple[tuple[str, float], ...]], ...] = ()
+    """Moves in a list the lines do not show (a model page's: compose/list_moves.py): (when, a
+    short label, (the line's label, the moved price in the lines' unit) of each moved meter)."""
 
 
 @dataclass(frozen=True)
@@ -175,12 +190,15 @@ EDITION_CHART_MOVED = 4
 
 def cheapest_chart_spec(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
                         profile: WorkloadProfile, as_of: dt.date, start: dt.date | None = None,
-                        top: int = 8, table: Quotes | None = None) -> ChartSpec:
+                        top: int = 8, table: Quotes | None = None, window: str = "",
+                        list_moves: Sequence[ListMove] = ()) -> ChartSpec:
     """Return the spec of an edition's chart: the `top` models with the most tokens per dollar
     for `profile` as of the edition's date (so a later price never changes an earlier edition),
     then up to EDITION_CHART_MOVED more whose blend moved since the end of `start` (the window's
     start); its second series is each model's figure then, which marks the moves.
-    `table`: the blended prices at both ends, when already computed."""
+    `table`: the blended prices at both ends, when already computed; `window`: the window in
+    words; `list_moves`: the window's moves in lists no blend quotes, whose models are marked
+    as moved too (a note each) though their figure did not move."""
     days = [as_of] if start is None else [start, as_of]
     table = table if table is not None else quotes(files, rates, [profile], [day_end(d) for d in days])
     # On the table's columns, not current_rows: at year scale an edition's chart would build a
@@ -196,6 +214,9 @@ def cheapest_chart_spec(files: Mapping[str, Sourced[PriceFile]], rates: RateTabl
         then = dict(zip(old["key"].tolist(), old["tokens_per_usd"].tolist()))
     moved = np.array([then.get(k) != t for k, t in zip(keys.tolist(), tpu.tolist())], dtype=bool) \
         if start is not None else np.zeros(len(keys), dtype=bool)
+    elsewhere = {(m.provider, m.model): m for m in list_moves}
+    noted = np.array([(table.records[r].provider, table.records[r].record.model) in elsewhere
+                      for r in rids.tolist()], dtype=bool)
 
     def ranked(index: np.ndarray) -> list[int]:
         # As current_rows orders them: cheapest first, then by provider name and model.
@@ -203,7 +224,7 @@ def cheapest_chart_spec(files: Mapping[str, Sourced[PriceFile]], rates: RateTabl
                                                      table.records[rids[i]].record.model))
 
     first = ranked(np.arange(len(usd)))[:top]
-    rest = np.setdiff1d(np.flatnonzero(moved), first)
+    rest = np.setdiff1d(np.flatnonzero(moved | noted), first)
     shown = first + ranked(rest)[:EDITION_CHART_MOVED]
     names = [f"{table.records[rids[i]].sourced.model.name} {table.records[rids[i]].record.model}"
              for i in shown]
@@ -212,12 +233,18 @@ def cheapest_chart_spec(files: Mapping[str, Sourced[PriceFile]], rates: RateTabl
         earlier = (then.get(int(keys[i])) for i in shown)
         series.append(ChartSeries(WINDOW_START_LABEL,
                                   tuple(None if t is None else round(t / 1e6, 3) for t in earlier)))
+    notes = []
+    for bar, i in enumerate(shown):
+        move = elsewhere.get((table.records[rids[i]].provider, table.records[rids[i]].record.model))
+        if move is not None:
+            notes.append(ChartNote(bar, move.brief(), move.story()))
     return ChartSpec(
         name=cheapest_chart_name(profile, as_of.isoformat()), kind="hbar",
         title=f"Most tokens per US dollar, {profile.title}, as of {as_of.isoformat()}",
         x_label=MODEL_LABEL, y_label="Million tokens per USD, blended",
         unit="million tokens per USD", categories=tuple(names),
-        series=tuple(series), since=start.isoformat() if start else "")
+        series=tuple(series), since=start.isoformat() if start else "", window=window,
+        notes=tuple(notes), note_column=NOTE_LABEL)
 
 
 def cheapest_chart_name(profile: WorkloadProfile, day: str) -> str:
@@ -228,3 +255,4 @@ def cheapest_chart_name(profile: WorkloadProfile, day: str) -> str:
 MODEL_LABEL = "Model"
 MTOK_PER_USD_LABEL = "Million tokens per USD"
 WINDOW_START_LABEL = "Million tokens per USD at the window start"
+NOTE_LABEL = "Moved in a list no blend quotes"

@@ -11,7 +11,6 @@ no cost is an error: a figure would need it, and $0 is never assumed.
 from __future__ import annotations
 
 import datetime as dt
-import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -42,6 +41,7 @@ from pipeline.tables.hardware import (
     normalize_records,
     rows_missing_cost,
 )
+from pipeline.tables.round_quotes import left_out_quotes, stated
 
 
 def read_benchmark(data: bytes, suite: str, round_: str, info: FileInfo,
@@ -141,41 +141,28 @@ def _check_costs(costs: list[HourlyCost], known: set[str],
     return problems
 
 
-# A figure as editors write one: 679,740 or 679740 or 35,316.7 (four digits or more, so that a
-# count such as "72 GPUs" is not taken for a result).
-_FIGURE = re.compile(r"(?<![\d.,])(?:\d{1,3}(?:,\d{3})+|\d{4,})(?:\.\d+)?(?![\d,]|\.\d)")
-
-
 def undated_round_quotes(entries: Sequence[CuratedEntry], hardware: Hardware,
                          rows: Sequence[HardwareRow]) -> list[Problem]:
     """Return a warning for each curated entry that states a result of a round whose publication
     date is not set in the benchmark index: the index promises that no figure or comparison uses
-    such a round, so the entry asks for the date (`brief check --strict` fails)."""
-    undated: dict[float, list[HardwareRow]] = {}
-    for row in rows:
-        if row.published is None:
-            undated.setdefault(row.value, []).append(row)
+    such a round, so the entry asks for the date (`brief check --strict` fails). The edition
+    says so beside such figures too (compose/round_notes.py); the warning asks for the date."""
+    undated = [r for r in rows if r.published is None]
     if not undated:
         return []
     fields = {f"{BENCHMARKS}/{f.path}": i for i, f in enumerate(hardware.files)}
     problems = []
     for c in entries:
         for field in ("headline", "summary"):
-            stated = [m[0] for m in _FIGURE.finditer(getattr(c.entry, field))
-                      if float(m[0].replace(",", "")) in undated]
-            if not stated:
+            quotes = left_out_quotes(getattr(c.entry, field), undated)
+            if not quotes:
                 continue
-            quoted = [r for figure in dict.fromkeys(stated)
-                      for r in undated[float(figure.replace(",", ""))]]
-            by_file: dict[str, list[HardwareRow]] = {}
-            for r in quoted:
-                by_file.setdefault(r.source_file, []).append(r)
             rounds = "; ".join(
-                f"{rs[0].suite} {rs[0].round} ({', '.join(dict.fromkeys(r.citation_id for r in rs))})"
-                f", whose publication date is not set in {INDEX} "
-                f"(files.{fields.get(path, '?')}.published)" for path, rs in by_file.items())
+                f"{q.suite} {q.round} ({', '.join(q.citation_ids)}), whose publication date is "
+                f"not set in {INDEX} (files.{fields.get(q.source_file, '?')}.published)"
+                for q in quotes)
             problems.append(Problem(
-                c.path, field, f"states {' and '.join(dict.fromkeys(stated))} from {rounds}: "
+                c.path, field, f"states {' and '.join(stated(quotes))} from {rounds}: "
                 "set the date the round's results became public, or leave the figures out until "
                 "it is known (until then no page compares them)", severity="warning"))
     return problems

@@ -15,7 +15,7 @@ import pandas as pd
 from pipeline.compose.catalogue_moves import change_share, tier_words, usd_text
 from pipeline.models.catalogues import Catalogue
 from pipeline.render.escape import md_cell
-from pipeline.tables.catalogue_history import snapshot_time
+from pipeline.tables.catalogue_history import day_changes, snapshot_time
 from pipeline.tables.cost import day_end
 
 MAX_ROWS = 2_000
@@ -34,7 +34,8 @@ def changes_page_md(changes: pd.DataFrame, catalogues: list[Catalogue],
     `catalogue_changes`) first seen by the end of `as_of`, newest first; `curated`: the
     (provider, case-folded model) pairs our files price, marked."""
     names = {c.id: c for c in catalogues}
-    shown = changes[changes["at"] <= snapshot_time(day_end(as_of))]
+    # A price withdrawn and listed again (or the reverse) within a day is said once.
+    shown = day_changes(changes[changes["at"] <= snapshot_time(day_end(as_of))])
     shown = shown.iloc[::-1]
     models = shown[["catalogue", "provider", "model"]].drop_duplicates()
     lines = [
@@ -62,7 +63,9 @@ def changes_page_md(changes: pd.DataFrame, catalogues: list[Catalogue],
         source = (f"[{md_cell(catalogue.name)}]({html.escape(str(catalogue.page))})"
                   if catalogue else md_cell(row.catalogue))
         share = change_share(row.old_usd_per_mtok, row.new_usd_per_mtok)
-        what = {"new": "new", "removed": "no longer listed"}.get(
+        what = {"new": "new", "removed": "no longer listed",
+                "relisted": "no longer listed, then listed again the same day",
+                "withdrawn": "listed, then no longer listed the same day"}.get(
             row.kind, "" if share is None else f"{share:+.1%}")
         mark = " *curated*" if (row.provider, row.model.casefold()) in curated else ""
         model = md_cell(row.model) + mark

@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import html
 import io
+import textwrap
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -41,10 +42,36 @@ MOVED = "#E69F00"
 """Bars whose figure moved in the window: orange of the palette, hatched as well."""
 
 
+NOTE_LINE_IN = 0.22
+"""Height of one line of a note under the bars, or of a legend entry of its own."""
+NOTE_CHARS = 44
+"""Characters in one line of a note: about 4.6 in at 12 pt (DejaVu Sans, as _room_for_labels),
+beside the legend's handle."""
+LEGEND_ROW_CHARS = 40
+"""Legend labels longer than this together take a row each."""
+
+
+def note_lines(spec: ChartSpec) -> list[list[str]]:
+    """Return the notes drawn under an `hbar` chart, each as its lines:
+    `* DeepSeek deepseek-v4-flash: CNY list cut on 2026-09-10: …`."""
+    return [textwrap.wrap(f"{mark} {spec.categories[note.bar]}: {note.short}.", NOTE_CHARS)
+            for mark, note in zip(note_marks(spec), spec.notes)]
+
+
+def note_marks(spec: ChartSpec) -> list[str]:
+    """Return the mark of each note, as its bar's label and the note under the chart carry it."""
+    return ["*" if len(spec.notes) == 1 else f"*{i}" for i in range(1, len(spec.notes) + 1)]
+
+
 def figure_size_in(spec: ChartSpec) -> tuple[float, float]:
-    """Return a chart's (width, height) in inches: a row per bar for horizontal bars."""
+    """Return a chart's (width, height) in inches: a row per bar for horizontal bars, and a line
+    per line of their notes."""
     if spec.kind == "hbar":
-        return HBAR_WIDTH_IN, round(HBAR_FRAME_IN + HBAR_ROW_IN * max(1, len(spec.categories)), 2)
+        notes = note_lines(spec)
+        # One more legend row for the earlier figure's entry when the notes take rows of their own.
+        extra = sum(len(n) for n in notes) + (1 if notes else 0)
+        return HBAR_WIDTH_IN, round(HBAR_FRAME_IN + HBAR_ROW_IN * max(1, len(spec.categories))
+                                    + NOTE_LINE_IN * extra, 2)
     return FIGSIZE_IN
 
 @dataclass(frozen=True)
@@ -150,17 +177,29 @@ def hbar_alt_text(spec: ChartSpec) -> str:
                  f"{'bar' if len(spec.categories) == 1 else 'bars'}, highest first: "
                  f"{', '.join(named[:ALT_TOP])}{', …' if len(named) > ALT_TOP else ''} {spec.unit}.")
     if len(spec.series) > 1:
-        then, since = spec.series[1], _since(spec)
-        moves = [f"{c} " + (f"new at {format_number(v)}" if t is None
-                             else f"from {format_number(t)} to {format_number(v)}")
-                 for c, v, t in zip(spec.categories, now, then.values) if v is not None and v != t]
-        parts.append(f"Moved since {since}: {'; '.join(moves)}." if moves
-                     else f"None of these moved since {since}.")
+        then, window = spec.series[1], _window(spec)
+        notes = {n.bar: n.full for n in spec.notes}
+        moves = []
+        for i, (c, v, t) in enumerate(zip(spec.categories, now, then.values)):
+            if v is None or (v == t and i not in notes):
+                continue
+            text = f"{c} " + (f"new at {format_number(v)}" if t is None
+                              else f"from {format_number(t)} to {format_number(v)}" if v != t
+                              else f"unchanged at {format_number(v)}")
+            moves.append(text + (f", its prices moved in another list: {notes[i]}"
+                                 if i in notes else ""))
+        parts.append(f"Moved {window}: {'; '.join(moves)}." if moves
+                     else f"None of these moved {window}.")
     return " ".join(parts)
 
 
 def _since(spec: ChartSpec) -> str:
     return spec.since or "the earlier date"
+
+
+def _window(spec: ChartSpec) -> str:
+    """The window the marks cover, in words: `since 2026-09-04`."""
+    return spec.window or f"since {_since(spec)}"
 
 
 def _amount(value: float, spec: ChartSpec) -> str:
@@ -172,10 +211,13 @@ def chart_csv(spec: ChartSpec) -> bytes:
     """Return the CSV behind a chart: one row per category, one column per series."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow([spec.x_label, *(s.name for s in spec.series)])
+    notes = {n.bar: n.full for n in spec.notes}
+    extra = [spec.note_column] if spec.note_column else []
+    writer.writerow([spec.x_label, *(s.name for s in spec.series), *extra])
     for i, category in enumerate(spec.categories):
         writer.writerow([category, *("" if s.values[i] is None else repr_value(s.values[i])
-                                     for s in spec.series)])
+                                     for s in spec.series),
+                         *([notes.get(i, "")] if extra else [])])
     return out.getvalue().encode()
 
 
@@ -285,7 +327,9 @@ def hbar_chart(spec: ChartSpec) -> tuple[bytes, bytes]:
     now = spec.series[0].values if spec.series else ()
     then = spec.series[1].values if len(spec.series) > 1 else now
     rows = range(len(spec.categories))
-    moved = [v is not None and v != t for v, t in zip(now, then)]
+    marks = dict(zip((n.bar for n in spec.notes), note_marks(spec)))
+    # A bar with a note moved too, in a list its figure does not read: marked as the others.
+    moved = [v is not None and (v != t or i in marks) for i, (v, t) in enumerate(zip(now, then))]
     # By position, labelled after: names given as categories merge when two providers quote
     # the same model id.
     ax.barh(rows, [v or 0 for v in now], height=0.7, color=[MOVED if m else PALETTE[0] for m in moved],
@@ -302,26 +346,33 @@ def hbar_chart(spec: ChartSpec) -> tuple[bytes, bytes]:
     ax.grid(axis="x", color="#bbbbbb", linewidth=0.6)
     ax.set_axisbelow(True)
     # The earlier figure of a bar that moved: an empty dashed bar behind it.
-    ax.barh([y for y, m, t in zip(rows, moved, then) if m and t is not None],
-            [t for m, t in zip(moved, then) if m and t is not None], height=0.7, fill=False,
+    earlier = [(y, t) for y, m, v, t in zip(rows, moved, now, then)
+               if m and t is not None and t != v]
+    ax.barh([y for y, _ in earlier], [t for _, t in earlier], height=0.7, fill=False,
             edgecolor=TEXT, linestyle="--", linewidth=1.2)
     ends = []
     for y, v, t, m in zip(rows, now, then, moved):
         if v is None:
             continue
-        label = f"{v:.3g}" + ((" (new)" if t is None else f", was {t:.3g}") if m else "")
+        label = f"{v:.3g}" + ((" (new)" if t is None else f", was {t:.3g}" if t != v
+                               else f" {marks[y]}") if m else "")
         end = max(v, t) if m and t is not None else v
         ax.annotate(label, (end, y), xytext=(4, 0), textcoords="offset points", va="center",
                     fontsize=HBAR_FONT_PT, color=TEXT)
         ends.append((end, len(label)))
     ax.set_xlim(0, _room_for_labels(ends, max((len(c) for c in spec.categories), default=0)))
     if len(spec.series) > 1:
-        since = _since(spec)
-        handles = ([Patch(facecolor=MOVED, hatch="//", edgecolor="white", label=f"moved since {since}"),
-                    Patch(fill=False, edgecolor=TEXT, linestyle="--", label=f"on {since}")]
-                   if any(moved) else [Patch(facecolor=PALETTE[0], label=f"no move since {since}")])
-        fig.legend(handles=handles, loc="outside lower left", frameon=False, ncols=2,
-                   fontsize=HBAR_FONT_PT, labelcolor=TEXT, handlelength=1.2, columnspacing=1.0)
+        since, window = _since(spec), _window(spec)
+        handles = [Patch(facecolor=MOVED, hatch="//", edgecolor="white", label=f"moved {window}")
+                   ] if any(moved) else [Patch(facecolor=PALETTE[0], label=f"no move {window}")]
+        if earlier:
+            handles.append(Patch(fill=False, edgecolor=TEXT, linestyle="--", label=f"on {since}"))
+        # The notes as legend entries without a patch, so the layout keeps room for them.
+        handles += [Patch(alpha=0, label="\n".join(note)) for note in note_lines(spec)]
+        wide = sum(len(h.get_label()) for h in handles[:2]) > LEGEND_ROW_CHARS
+        fig.legend(handles=handles, loc="outside lower left", frameon=False,
+                   ncols=1 if wide or spec.notes else 2, fontsize=HBAR_FONT_PT,
+                   labelcolor=TEXT, handlelength=1.2, columnspacing=1.0)
     return _save(fig)
 
 

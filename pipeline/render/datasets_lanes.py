@@ -90,7 +90,8 @@ _MARKET_COLUMNS = tuple(Column(name, text) for name, text in (
     ("free", "True when the input or output price is zero: free, never ranked."),
     ("source", "Our curated provider file, or the catalogue the price is from."),
     ("source_url", "Where the price can be read."),
-    ("last_change", "When the price took effect (curated) or was first seen (catalogue)."),
+    ("last_change", "When the newest price took effect in any of the model's lists (curated) or "
+                    "was first seen (catalogue)."),
 ))
 
 _KEY_COLUMNS = (

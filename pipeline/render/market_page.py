@@ -19,6 +19,7 @@ from collections.abc import Collection, Mapping
 
 import pandas as pd
 
+from pipeline.compose.list_moves import ListMove, newest_list_moves
 from pipeline.compose.model_pages import model_slug, tracked_models
 from pipeline.compose.sources import Sources
 from pipeline.formats.numbers import finite
@@ -27,6 +28,7 @@ from pipeline.models.prices import WorkloadProfile
 from pipeline.render.verbatim import verbatim
 from pipeline.tables.catalogue_history import CHANGE_COLUMNS
 from pipeline.tables.catalogue_history import COLUMNS as PERIOD_COLUMNS
+from pipeline.tables.cost import day_end
 from pipeline.tables.frames import csv_bytes, json_bytes, records
 from pipeline.tables.market import (
     COLUMNS,
@@ -152,11 +154,16 @@ def calculator_html(profiles: list[WorkloadProfile]) -> str:
 def market_page_md(table: pd.DataFrame, as_of: dt.date,
                    profiles: list[WorkloadProfile] | None = None,
                    pages: Collection[tuple[str, str]] = (), held: int = 0,
-                   other_modes: Mapping[str, int] | None = None) -> str:
+                   other_modes: Mapping[str, int] | None = None,
+                   elsewhere: Mapping[tuple[str, str], ListMove] | None = None) -> str:
     """Return the Market page: a count, how to read it, the calculator (presets: `profiles`),
     the filters and the table; the models of `pages` (provider, model) link to their pages.
     `held`: the catalogue listings held back as implausible; `other_modes`: the listings of
-    each mode other than text, left out (both said on the page)."""
+    each mode other than text, left out (both said on the page). `elsewhere`: the models whose
+    last change was in a list the row does not show (compose/list_moves.py), whose Since names
+    that list and links to the story told under the table."""
+    rows_shown = set(zip(table["provider"], table["model"]))
+    elsewhere = {k: v for k, v in (elsewhere or {}).items() if k in rows_shown}
     profiles = calculator_profiles(profiles or [])
     providers = sorted(set(table["provider"]))
     free = int(table["free"].sum())
@@ -180,6 +187,11 @@ def market_page_md(table: pd.DataFrame, as_of: dt.date,
                 cells.append(f'<td><a href="../models/{slug}/">{html.escape(str(value))}</a></td>')
             elif number:
                 cells.append(_price(value))
+            elif column == "last_change" and (row.provider, row.model) in elsewhere:
+                move = elsewhere[(row.provider, row.model)]
+                anchor = f"since-{model_slug(row.provider, row.model)}"
+                cells.append(f'<td><a href="#{anchor}">{html.escape(str(value))}, '
+                             f"{html.escape(move.currency)} list</a></td>")
             elif column == "source":
                 # Raw HTML is not in the tree the SafeLinks guard walks: checked here.
                 href = str(row.source_url)
@@ -213,7 +225,19 @@ def market_page_md(table: pd.DataFrame, as_of: dt.date,
         '<output id="market-count"></output></div>', "",
         # No class: Material then styles it as its own tables, scrolling inside its box.
         verbatim("\n".join([f'<table id="market-table"><thead><tr>{head}</tr></thead><tbody>',
-                             *rows, "</tbody></table>"])), ""])
+                             *rows, "</tbody></table>"])), "",
+        *_since_notes(elsewhere)])
+
+
+def _since_notes(elsewhere: Mapping[tuple[str, str], ListMove]) -> list[str]:
+    """The stories behind the Since cells that name another list, each at its cell's anchor."""
+    if not elsewhere:
+        return []
+    items = "".join(f'<li id="since-{model_slug(p, m)}">{html.escape(move.sentence())}</li>'
+                    for (p, m), move in sorted(elsewhere.items()))
+    return [("Since is when the newest price of the model took effect in any of its lists. "
+             "Where that list is not the one the row shows:"), "",
+            verbatim(f'<ul class="market-notes">{items}</ul>'), ""]
 
 
 def _left_out(held: int, other_modes: Mapping[str, int]) -> str:
@@ -244,8 +268,10 @@ def market_files(sources: Sources, as_of: dt.date,
     table = market_table([*([] if curated is None else [curated]), *rows])
     held = (0 if sources.held_prices is None else len(sources.held_prices.drop_duplicates(
         ["catalogue", "provider", "catalogue_provider", "model"])))
+    elsewhere = (newest_list_moves(sources.prices, sources.rates, day_end(as_of))
+                 if curated is not None else {})
     page = market_page_md(table, as_of, sources.series.profiles, set(tracked_models(sources)),
-                          held, sources.other_modes)
+                          held, sources.other_modes, elsewhere)
     files: dict[str, str | bytes] = {"market.md": page,
                                      "data/market.csv": market_csv(table),
                                      "data/market.json": market_json(table)}

@@ -35,8 +35,12 @@ def model_page_md(page: ModelPage) -> str:
     if not page.lists:
         return "\n".join([*lines, "No price of this model is recorded yet.", ""])
     meters = ", ".join(n for n, _ in page.chart.lines).lower() or "no"
-    lines += [f"![{meters} price of {name} over time, from the table below]"
+    stories = [move.sentence() for move in page.elsewhere]
+    # The alt text tells the marked moves too: brackets would end the Markdown image early.
+    told = "".join(" Marked: " + md_cell(t).replace("[", "(").replace("]", ")") for t in stories)
+    lines += [f"![{meters} price of {name} over time, from the table below.{told}]"
               f"(../{chart_path(page)})", ""]
+    lines += [f"Marked on the chart: {md_cell(t)}" for t in stories] + ([""] if stories else [])
     for history in page.lists:
         lines += [f"## {md_cell(history.title)}", "",
                   "| From | " + " | ".join(METER_NAMES[m] for m in METERS) + " | Source |",
@@ -90,13 +94,26 @@ def chart_svg(chart: PriceHistory) -> bytes:
     first = min((points[0][0] for _, points in chart.lines), default=chart.end)
     # One price, never changed: a day wide, so the date axis has a range to place ticks in.
     end = max(chart.end, first + dt.timedelta(days=1))
+    colours = {}
     for label, points in chart.lines:
         # Rows mark changes only, each a dot; the last value holds to the last change.
-        ax.step(*zip(*[*points, (end, points[-1][1])]), where="post", label=label,
-                marker="o", markersize=3, markevery=list(range(len(points))))
+        drawn = ax.step(*zip(*[*points, (end, points[-1][1])]), where="post", label=label,
+                        marker="o", markersize=3, markevery=list(range(len(points))))
+        colours[label] = drawn[0].get_color()
     locator = AutoDateLocator(maxticks=5)
     ax.xaxis.set_major_locator(locator)
     ax.xaxis.set_major_formatter(ConciseDateFormatter(locator))
+    for when, label, points in chart.marks:
+        # A move in a list the lines do not show: a dashed line on its day, and its prices at
+        # the ECB rate as crosses in the colour of their meter's line.
+        ax.axvline(when, color="#555555", linestyle="--", linewidth=0.8)
+        ax.annotate(label, (when, 0.5), xycoords=("data", "axes fraction"), xytext=(-3, 0),
+                    textcoords="offset points", ha="right", va="center", fontsize=7,
+                    bbox={"facecolor": "white", "edgecolor": "none", "pad": 1})
+        for i, (meter, usd) in enumerate(points):
+            ax.plot([when], [usd], marker="x", linestyle="none", markersize=6,
+                    color=colours.get(meter.split(",")[0], "#555555"),
+                    label=f"{label.split(' ')[0]} list, ≈ USD" if i == 0 else "_nolegend_")
     ax.set_ylim(bottom=0)
     ax.set_title(chart.title, loc="left", fontsize=9)
     ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)

@@ -16,10 +16,12 @@ import io
 import math
 from collections.abc import Mapping
 
+from pipeline.compose.list_moves import newest_list_moves
 from pipeline.compose.numbers import money, three_figures
 from pipeline.compose.prices_page import (
     MODEL_LABEL,
     MTOK_PER_USD_LABEL,
+    NOTE_LABEL,
     WINDOW_START_LABEL,
     Cheapest,
     CurrentRow,
@@ -36,7 +38,7 @@ from pipeline.normalize.fx import RateTable
 from pipeline.render.charts import PALETTE, TEXT, svg_bytes
 from pipeline.render.datasets import EDITION_DATE, Column, DataFile
 from pipeline.render.escape import md_text
-from pipeline.tables.cost import tier_price
+from pipeline.tables.cost import day_end, tier_price
 from pipeline.tables.prices import instant_text
 from pipeline.tables.quotes import Quoted
 
@@ -59,12 +61,17 @@ def prices_page_md(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
     of its record); `charts`: what each chart plots, by path (build/prices.py), whose alt text
     the page gives."""
     current = current if current is not None else current_tables(files, rates, profiles, as_of)
-    newest = newest_in_force(current)
+    newest = newest_in_force(current, files, as_of)
     if newest:
         since, models = newest
         named = ", ".join(models[:3]) + (f" and {len(models) - 3} more" if len(models) > 3 else "")
         when = (f"The prices in force. The newest of them took effect on {instant_text(since)} "
                 f"(UTC): {named}")
+        # A list no blend quotes: what moved in it, and why the tables below do not show it.
+        told = [m.sentence() for m in newest_list_moves(files, rates, day_end(as_of)).values()
+                if m.at == since]
+        if told:
+            when += ". " + " ".join(md_text(t) for t in told).removesuffix(".")
     else:
         when = "No prices are in force yet"
     lines = ["# Prices", "",
@@ -324,7 +331,11 @@ def cheapest_chart_data(profile: WorkloadProfile) -> DataFile:
                                "(1 ÷ blended USD per million tokens), to three decimals."),
          Column(WINDOW_START_LABEL, "The same at the end of the day the edition's window starts "
                 "(the previous edition's date; for the first edition, a week before): where it "
-                "differs, the chart marks a move. Empty: no price then.")))
+                "differs, the chart marks a move. Empty: no price then."),
+         Column(NOTE_LABEL, "Where the model's prices moved in the window in a list no blend "
+                "quotes (DeepSeek's CNY list), so its figure did not: which meters, on what "
+                "date, against the quoted list at the ECB rate, and why no blend comes from "
+                "it; the chart marks the bar as moved. Empty for every other model.")))
 
 
 def history_chart_data() -> DataFile:

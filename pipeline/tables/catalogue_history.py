@@ -246,3 +246,30 @@ def catalogue_changes(histories: Mapping[str, pd.DataFrame],
         return pd.DataFrame(columns=list(CHANGE_COLUMNS))
     return pd.concat(moves, ignore_index=True).sort_values(
         ["at", "catalogue"], kind="stable", ignore_index=True)
+
+
+def day_changes(changes: pd.DataFrame) -> pd.DataFrame:
+    """Return `changes` with the moves of one price within one UTC day said once: where a price
+    was listed and withdrawn, or withdrawn and listed again, on the same day (LiteLLM's map
+    dropped and restored claude-3-5-sonnet-20241022 within 2026-03-12), one row from the price
+    before the day's first move to the price after its last, at the last. Its kind is that of
+    a single move when the day's ends differ (`cut`, `rise`, `new`, `removed`), else
+    `relisted` (withdrawn, then back) or `withdrawn` (listed, then gone). In time order."""
+    if changes.empty:
+        return changes
+    day = changes["at"].str[:10].rename("day")
+    keys = [day, *(changes[k] for k in ("catalogue", *KEY))]
+    grouped = changes.groupby(keys, sort=False, dropna=False)
+    first, last = grouped.head(1), grouped.tail(1)
+    # Rows of one group share the keys: align the first move of each with its last.
+    first = first.set_index(keys=[first["at"].str[:10], *(first[k] for k in ("catalogue", *KEY))])
+    out = last.set_index(keys=[last["at"].str[:10], *(last[k] for k in ("catalogue", *KEY))])
+    old = first["old_usd_per_mtok"].reindex(out.index).to_numpy(dtype=float)
+    new = out["new_usd_per_mtok"].to_numpy(dtype=float)
+    several = (grouped.size().reindex(out.index) > 1).to_numpy()
+    kind = np.select(
+        [np.isnan(old) & np.isnan(new), np.isnan(old), np.isnan(new), old == new, new < old],
+        ["withdrawn", "new", "removed", "relisted", "cut"], "rise")
+    out = out.assign(old_usd_per_mtok=old, kind=np.where(several, kind, out["kind"].to_numpy()))
+    return out.reset_index(drop=True).sort_values("at", kind="stable", ignore_index=True)[
+        list(changes.columns)]

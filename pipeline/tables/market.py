@@ -183,7 +183,11 @@ def curated_rows(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
                 "list_input_per_mtok": np.nan if listed["input"] is None else listed["input"],
                 "list_output_per_mtok": np.nan if listed["output"] is None else listed["output"],
                 "source": f"{sourced.model.name} (curated)", "source_url": str(record.source_url),
-                "last_change": record.from_.date().isoformat()})
+                # The newest record in force in any of the model's lists: a move in a list the
+                # row does not show (DeepSeek's CNY list) is still its last change.
+                "last_change": max(r.from_ for p in sourced.model.lists
+                                   if (r := record_at(p, model, at)) is not None
+                                   ).date().isoformat()})
     keys = ["provider", "model"]
     table = pd.DataFrame(rows, columns=[c for c in COLUMNS if c != "free"]).astype(
         {"context_window_tokens": float})
