@@ -27,8 +27,10 @@ from pipeline.build.parts import ReusedParts
 from pipeline.build.result import BuildResult
 from pipeline.compose.edition import compose_editions
 from pipeline.compose.types import Edition
+from pipeline.limits import MAX_EDITIONS
 from pipeline.load.sources import load_sources
 from pipeline.paths import SITE_DIR
+from pipeline.problems import BuildError
 from pipeline.publish import output
 from pipeline.publish.mkdocs_site import build_mkdocs
 from pipeline.render.drawing import Drawing
@@ -97,11 +99,16 @@ def build_full(root: Path, out: Path, today: dt.date, cache: Path | None, inputs
                      for name, path in memo_files.items()}
             opened.callback(close_files, memos["data-files"])
             dates = sorted(sources.series.edition_dates(today))
+            if len(dates) > MAX_EDITIONS:  # a cadence from long ago: `dates` are checked on load
+                raise BuildError(f"sources/editions.yaml: its cadence gives {len(dates):,} "
+                                 f"editions by {today}, more than the {MAX_EDITIONS:,} a series "
+                                 "may have (pipeline/limits.py): start a new series")
             parts = ReusedParts(sources, dates, memos["edition-parts"], salt,
                                 ModelDigests(sources, parsed.derived), parsed.file_key)
             editions = compose_editions(sources, dates, parts)
         files = site_files(sources, editions, charts, parts, memos["data-files"],
                            memos["edition-html"], templates=code.templates)
+        output.refuse_oversized(files)
         output.kill_point("after-render")
         with output.build_lock(out):
             scratch = output.scratch_dir(out)
@@ -129,6 +136,7 @@ def build_full(root: Path, out: Path, today: dt.date, cache: Path | None, inputs
                     kept_digests |= save_memo(
                         path, memos[name], files_dir if name == "data-files" else None,
                         **({} if files_apart_from is None else {"apart_from": files_apart_from}))
+                output.refuse_oversized_site(built)
                 output.kill_point("before-swap")
                 output.swap_in(built, out, scratch)
                 charts.prune()

@@ -25,6 +25,7 @@ from pipeline.formats.litellm import read_litellm
 from pipeline.formats.llm_prices import read_llm_prices
 from pipeline.formats.price_map import ImportResult
 from pipeline.ingest.http import FetchSettings, Refused, describe, get
+from pipeline.limits import MAX_CATALOGUE_LISTINGS
 from pipeline.models.catalogues import Catalogue, CatalogueHealth, CataloguesFile
 from pipeline.paths import price_health_path, price_history_path
 from pipeline.tables.catalogue_history import (
@@ -203,6 +204,10 @@ def _take(root: Path, catalogues: CataloguesFile, catalogue: Catalogue, body: by
         return failed(f"the prices of {len(invalid):,} fields do not read as numbers (first: "
                       f"{invalid[0][0]} {invalid[0][1]} {invalid[0][2]} {invalid[0][3]!r}); "
                       "the history is kept")
+    listed = len({(p.provider, p.model) for p in result.prices})
+    if listed > MAX_CATALOGUE_LISTINGS:
+        return failed(f"{listed:,} listings, more than the {MAX_CATALOGUE_LISTINGS:,} one "
+                      "catalogue may hold (pipeline/limits.py); the history is kept")
     checked = result.dated or _server_date(headers) or now.date()
     snapshot = snapshot_table(result.prices, catalogues.providers, checked)
     before = prices_in_force(history)

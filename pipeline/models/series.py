@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
+from pipeline.limits import MAX_EDITIONS
 from pipeline.models.base import SourceModel
 from pipeline.models.entries import HttpUrl
 from pipeline.models.prices import DEFAULT_PROFILES, WorkloadProfile
@@ -121,6 +122,9 @@ class Series(SourceModel):
             raise ValueError("a section id appears twice in `sections`")
         if len(set(self.dates)) != len(self.dates):
             raise ValueError("an edition date appears twice in `dates`")
+        if len(self.dates) > MAX_EDITIONS:
+            raise ValueError(f"{len(self.dates):,} edition dates, more than the {MAX_EDITIONS:,} "
+                             "a series may have (pipeline/limits.py): start a new series")
         topic_ids = [t.id for t in self.topics]
         if len(set(topic_ids)) != len(topic_ids):
             raise ValueError("a topic id appears twice in `topics`")

@@ -18,10 +18,12 @@ import os
 import shutil
 import signal
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
+from pipeline.limits import MAX_PAGE_BYTES, MAX_SITE_BYTES
+from pipeline.problems import BuildError
 from pipeline.render.bodies import DiskBody
 from pipeline.render.drawing import Drawing, drawn
 
@@ -166,3 +168,26 @@ def write_or_link(target: Path, body: bytes, published: Path | None) -> None:
     folder must exist). Pages go through the page cache instead (render/page_cache.py)."""
     if published is None or not link_published(published, target, body):
         target.write_bytes(body)
+
+
+def refuse_oversized(files: Mapping[str, bytes | str | DiskBody | Drawing]) -> None:
+    """Raise BuildError for the first generated file over MAX_PAGE_BYTES (pipeline/limits.py),
+    naming it, its size and the limit. Kept data files (DiskBody) passed when they were made,
+    and charts are small: the pages and data made in this build are what is weighed."""
+    for path, body in files.items():
+        size = len(body.encode("utf-8")) if isinstance(body, str) else (
+            len(body) if isinstance(body, bytes) else 0)
+        if size > MAX_PAGE_BYTES:
+            raise BuildError(f"{path} would be {size:,} bytes, more than the {MAX_PAGE_BYTES:,} a "
+                             "page or data file may have (pipeline/limits.py); the published "
+                             "site is left as it was")
+
+
+def refuse_oversized_site(built: Path) -> None:
+    """Raise BuildError when the site built in `built` is over MAX_SITE_BYTES, before it is
+    swapped in."""
+    total = sum(os.path.getsize(os.path.join(folder, name))
+                for folder, _dirs, names in os.walk(built) for name in names)
+    if total > MAX_SITE_BYTES:
+        raise BuildError(f"the site would be {total:,} bytes, more than the {MAX_SITE_BYTES:,} it "
+                         "may have (pipeline/limits.py); the published site is left as it was")
