@@ -120,7 +120,8 @@ def test_bundled_figures_link_to_the_line_of_their_record() -> None:
             "(https://r.org/b/sources/prices/deepseek.yaml#L79) | 3.17 M |") in page
     assert "[`deepseek-chat`](https://api-docs.deepseek.com/quick_start/pricing)" in page
     # The newest record in force: Claude Sonnet 5's price of 2026-09-01.
-    assert "took effect on 2026-09-01 (UTC): Anthropic claude-sonnet-5." in page
+    # Escaped as Markdown text (a model id is never markup); it renders as the plain name.
+    assert r"took effect on 2026-09-01 (UTC): Anthropic claude\-sonnet\-5." in page
 
 
 def test_history_starts_with_the_data_and_shows_the_models_whose_price_changed() -> None:

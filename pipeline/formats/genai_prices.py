@@ -15,7 +15,12 @@ import json
 import yaml
 
 from pipeline.formats.numbers import finite
-from pipeline.formats.price_map import ImportedPrice, ImportResult, with_context_window
+from pipeline.formats.price_map import (
+    ImportedPrice,
+    ImportResult,
+    with_context_window,
+    without_bad_ids,
+)
 
 _METERS = {"input_mtok": ("input", None), "output_mtok": ("output", None),
            "cache_read_mtok": ("cached_input", None), "cache_write_mtok": ("cache_write", 5),
@@ -46,6 +51,7 @@ def read_genai_data(data: bytes) -> ImportResult:
 
 def _dated(result: ImportResult) -> ImportResult:
     # The map's own date: the newest day its authors checked a price.
+    result = without_bad_ids(result)
     result.dated = max((p.checked for p in result.prices if p.checked), default=None)
     return result
 

@@ -12,7 +12,7 @@ import json
 import re
 
 from pipeline.formats.numbers import finite
-from pipeline.formats.price_map import ImportedPrice, ImportResult
+from pipeline.formats.price_map import ImportedPrice, ImportResult, without_bad_ids
 
 _LONG_CONTEXT_ID = re.compile(r"-\d+k$")
 _KNOWN = {"input", "output", "input_cached", "from_date", "to_date"}
@@ -27,7 +27,7 @@ def read_llm_prices(data: bytes) -> ImportResult:
         if not isinstance(vendor_doc, dict) or not isinstance(vendor_doc.get("models"), list):
             raise ValueError("not an llm-prices vendor file: expected an object with models")
         _vendor(vendor_doc, result)
-    return result
+    return without_bad_ids(result)
 
 
 def _vendor(doc: dict, result: ImportResult) -> None:

@@ -190,7 +190,7 @@ def _take(root: Path, catalogues: CataloguesFile, catalogue: Catalogue, body: by
     update = update_history(history, snapshot, now, health.held, confirmed)
     problems = update.problems + [
         f"{p.provider} {p.model} {p.meter}: {p.usd_per_mtok:g} USD per Mtok is below zero; "
-        "left out" for p in negative]
+        "left out" for p in negative] + [f"{refused}; left out" for refused in result.refused_ids]
     path = price_history_path(root, catalogue.id)
     data = history_csv(update.history)
     written = not path.is_file() or path.read_bytes() != data

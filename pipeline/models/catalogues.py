@@ -12,6 +12,7 @@ from pydantic import Field, model_validator
 
 from pipeline.models.base import SourceModel
 from pipeline.models.entries import HttpUrl, Slug
+from pipeline.models.ids import Id
 
 CatalogueFormat = Literal["litellm", "genai-prices", "llm-prices"]
 
@@ -66,7 +67,7 @@ class ConfirmedJump(SourceModel):
     catalogue: Slug
     provider: str = Field(min_length=1)
     """Our provider id."""
-    model: str = Field(min_length=1)
+    model: Id
     meter: str = Field(min_length=1)
     usd_per_mtok: float = Field(ge=0)
     note: str = Field(min_length=1)
@@ -79,7 +80,7 @@ class TrackedModel(SourceModel):
 
     provider: Slug
     """Our provider id (as the Market page shows it)."""
-    model: str = Field(min_length=1, max_length=200)
+    model: Id
     """The model id as the catalogue spells it."""
 
 

@@ -35,7 +35,7 @@ from pipeline.models.sourced import Sourced, line_of
 from pipeline.normalize.fx import RateTable
 from pipeline.render.charts import PALETTE, TEXT, svg_bytes
 from pipeline.render.datasets import EDITION_DATE, Column, DataFile
-from pipeline.render.escape import md_text
+from pipeline.render.escape import md_code, md_text
 from pipeline.tables.cost import tier_price
 from pipeline.tables.prices import instant_text
 from pipeline.tables.quotes import Quoted
@@ -62,7 +62,8 @@ def prices_page_md(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
     newest = newest_in_force(current)
     if newest:
         since, models = newest
-        named = ", ".join(models[:3]) + (f" and {len(models) - 3} more" if len(models) > 3 else "")
+        named = ", ".join(map(md_text, models[:3])) + (
+            f" and {len(models) - 3} more" if len(models) > 3 else "")
         when = (f"The prices in force. The newest of them took effect on {instant_text(since)} "
                 f"(UTC): {named}")
     else:
@@ -84,7 +85,7 @@ def prices_page_md(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
     for (name, model), row in sorted(seen.items()):
         q = row[6]
         cells = [_meter(q.plist, q.record, meter) for meter, _ in METERS]
-        lines.append(f"| {md_text(name)}<br>[`{model}`]({_url(q.record.source_url)}) | "
+        lines.append(f"| {md_text(name)}<br>[{md_code(model)}]({_url(q.record.source_url)}) | "
                      + " | ".join(cells) + " |")
     lines += ["", "</div>", ""]
     for profile in profiles:
@@ -95,7 +96,7 @@ def prices_page_md(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
                   "| Model | USD per Mtok | Tokens per USD |", "| --- | ---: | ---: |"]
         for name, model, cur, usd, tpu, fx_date, q in current[profile.id]:
             fx = f"<br><small>{cur} at ECB {fx_date.isoformat()}</small>" if cur != "USD" else ""
-            lines.append(f"| {md_text(name)}<br>`{model}` | [{money(usd, 'USD', computed=True)}]"
+            lines.append(f"| {md_text(name)}<br>{md_code(model)} | [{money(usd, 'USD', computed=True)}]"
                          f"({record_link(q, source_url)}){fx} | {three_figures(tpu)} |")
         lines += ["", "</div>", ""]
     history = charts.get(HISTORY_SVG) if charts else None
