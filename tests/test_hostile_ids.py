@@ -168,7 +168,14 @@ def unchecked_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 OBJECTS_JS = """() => [...document.querySelectorAll('*')].flatMap(el => [...el.attributes]
-  .filter(a => a.name.toLowerCase().startsWith('on')).map(a => el.tagName + ' ' + a.name))"""
+  .filter(a => a.name.toLowerCase().startsWith('on') || (
+    ['href', 'src', 'action', 'formaction', 'xlink:href', 'srcset', 'data', 'poster']
+      .includes(a.name.toLowerCase()) &&
+    /^[a-z][a-z0-9+.-]*:/.test(a.value.replace(/[\\u0000-\\u0020]+/g, '').toLowerCase()) &&
+    !/^(https?|mailto):/.test(a.value.replace(/[\\u0000-\\u0020]+/g, '').toLowerCase())))
+  .map(a => el.tagName + ' ' + a.name + '=' + a.value))"""
+"""Each attribute a page keeps that could run script: an event handler, or a link or source
+whose scheme is not http, https or mailto."""
 
 
 def _feed_html(public: Path) -> list[str]:
@@ -184,13 +191,9 @@ def _feed_html(public: Path) -> list[str]:
     return found
 
 
-def test_ids_with_markup_stay_text_on_every_page_feed_and_email(unchecked_site: Path,
-                                                                  browser) -> None:  # noqa: F811
-    public = unchecked_site
-    model_pages = [p for p in public.glob("models/*/index.html")]
-    assert len(model_pages) == 1  # the payload's model has its page, titled by the payload
-    title = re.search(r"<title>(.*?)</title>", model_pages[0].read_text("utf-8"))[1]
-    assert title == "acme &lt;/title&gt;&lt;img src=x onerror=alert(9)&gt; - Inference Brief"
+def visit_every_page(public: Path, browser) -> tuple[list[str], list[str], list[str]]:  # noqa: F811
+    """Open every HTML page and SVG of a built site, and every HTML text of its feeds, in
+    Chromium; return (the paths, the dialogs that opened, the attributes OBJECTS_JS found)."""
     handler = partial(http.server.SimpleHTTPRequestHandler, directory=str(public))
     handler.log_message = lambda *a: None  # type: ignore[method-assign]
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
@@ -217,6 +220,17 @@ def test_ids_with_markup_stay_text_on_every_page_feed_and_email(unchecked_site: 
     finally:
         page.close()
         server.shutdown()
+    return paths, dialogs, findings
+
+
+def test_ids_with_markup_stay_text_on_every_page_feed_and_email(unchecked_site: Path,
+                                                                  browser) -> None:  # noqa: F811
+    public = unchecked_site
+    model_pages = [p for p in public.glob("models/*/index.html")]
+    assert len(model_pages) == 1  # the payload's model has its page, titled by the payload
+    title = re.search(r"<title>(.*?)</title>", model_pages[0].read_text("utf-8"))[1]
+    assert title == "acme &lt;/title&gt;&lt;img src=x onerror=alert(9)&gt; - Inference Brief"
+    paths, dialogs, findings = visit_every_page(public, browser)
     assert "prices/index.html" in paths and len(paths) > 20
     assert dialogs == []
     assert findings == []
