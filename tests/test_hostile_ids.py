@@ -4,6 +4,7 @@ escaped there even when that check is bypassed, which a real browser shows."""
 
 from __future__ import annotations
 
+import csv
 import datetime as dt
 import http.server
 import json
@@ -15,6 +16,7 @@ import xml.etree.ElementTree as ET
 from functools import partial
 from pathlib import Path
 
+import pandas as pd
 import pytest
 from conftest import REPO, tiny_tree
 from test_hostile_input import brief, refused
@@ -26,6 +28,7 @@ from pipeline.formats.llm_prices import read_llm_prices
 from pipeline.ingest.catalogues import ingest_file
 from pipeline.models.catalogues import CataloguesFile
 from pipeline.models.ids import id_problem
+from pipeline.tables.frames import csv_bytes, text_cell
 
 TITLE_BREAKER = "</title><img src=x onerror=alert(9)>"
 CHARACTERS = "ASCII letters, digits and ._:/@+~-"
@@ -234,3 +237,54 @@ def test_ids_with_markup_stay_text_on_every_page_feed_and_email(unchecked_site: 
     assert "prices/index.html" in paths and len(paths) > 20
     assert dialogs == []
     assert findings == []
+
+
+# Formula injection (issue 37): an id may start with `-`, `+` or `@` (all id characters), and
+# a spreadsheet runs a cell starting with one of them, `=`, a tab or a carriage return.
+FORMULA = "-1+1@acme"
+
+
+def _formula_cells(public: Path) -> dict[str, list[str]]:
+    """Return, per published CSV, its cells a spreadsheet would run: starting as a formula
+    does, and not a number."""
+    found: dict[str, list[str]] = {}
+    for path in sorted(public.glob("data/*.csv")):
+        with path.open(encoding="utf-8", newline="") as f:
+            for row in csv.reader(f):
+                for cell in row:
+                    if cell.startswith(("=", "+", "-", "@", "\t", "\r")):
+                        try:
+                            float(cell)
+                        except ValueError:
+                            found.setdefault(path.name, []).append(cell)
+    return found
+
+
+def test_no_published_csv_holds_a_live_formula(tmp_path: Path) -> None:
+    from pipeline.build.site import build_site
+
+    root = acme_tree(tmp_path / "repo", FORMULA, name="'@SUM(1+1)'")
+    build_site(root, root / "public", today=dt.date(2026, 11, 30))
+    public = root / "public"
+    assert _formula_cells(public) == {}
+    prices = (public / "data" / "prices.csv").read_text("utf-8")
+    assert f"acme,'{FORMULA},USD,1.0,input," in prices  # the text, shown as it is
+    assert ",'@SUM(1+1) (curated)," in (public / "data" / "market.csv").read_text("utf-8")
+    chart = (public / "data" / "tokens-per-dollar-chat-3-1-2026-09-12.csv").read_text("utf-8")
+    assert f"'@SUM(1+1) {FORMULA},0.8,0.8" in chart.splitlines()
+
+
+@pytest.mark.parametrize(("cell", "written"), [
+    ("=HYPERLINK(\"http://x.example\")", "'=HYPERLINK(\"http://x.example\")"), ("+1", "'+1"),
+    ("-2+3", "'-2+3"), ("@SUM(A1)", "'@SUM(A1)"), ("\tx", "'\tx"), ("\rx", "'\rx"),
+    ("gpt-4o", "gpt-4o"), ("", ""), ("1-2", "1-2"),
+])
+def test_a_text_cell_that_would_run_is_neutralized(cell: str, written: str) -> None:
+    assert text_cell(cell) == written
+
+
+def test_negative_numbers_stay_numbers_in_a_csv() -> None:
+    frame = pd.DataFrame({"model": ["=1+1", "-x", "ok"], "change": [-0.25, 1.5, -3.0],
+                          "tokens": pd.array([-1, None, 2], dtype="Int64")})
+    assert csv_bytes(frame, ("model", "change", "tokens")).decode() == (
+        "model,change,tokens\n'=1+1,-0.25,-1\n'-x,1.5,\nok,-3.0,2\n")

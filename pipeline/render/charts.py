@@ -16,6 +16,7 @@ from typing import Any, Literal
 
 from pipeline.compose.charts import ChartSpec
 from pipeline.render.drawing import Drawing, ready
+from pipeline.tables.frames import text_cell
 
 # Okabe & Ito, "Color Universal Design" (2008): eight colours told apart with every common form of
 # colour blindness. Black is left out of the cycle: it is the axis and text colour.
@@ -172,10 +173,11 @@ def chart_csv(spec: ChartSpec) -> bytes:
     """Return the CSV behind a chart: one row per category, one column per series."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow([spec.x_label, *(s.name for s in spec.series)])
+    writer.writerow([text_cell(spec.x_label), *(text_cell(s.name) for s in spec.series)])
     for i, category in enumerate(spec.categories):
-        writer.writerow([category, *("" if s.values[i] is None else repr_value(s.values[i])
-                                     for s in spec.series)])
+        cell = text_cell(category) if isinstance(category, str) else category
+        writer.writerow([cell, *("" if s.values[i] is None else repr_value(s.values[i])
+                                 for s in spec.series)])
     return out.getvalue().encode()
 
 

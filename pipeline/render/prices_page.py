@@ -37,6 +37,7 @@ from pipeline.render.charts import PALETTE, TEXT, svg_bytes
 from pipeline.render.datasets import EDITION_DATE, Column, DataFile
 from pipeline.render.escape import md_code, md_text
 from pipeline.tables.cost import tier_price
+from pipeline.tables.frames import text_cell
 from pipeline.tables.prices import instant_text
 from pipeline.tables.quotes import Quoted
 
@@ -185,7 +186,8 @@ def history_csv(chart: PriceHistory) -> bytes:
     writer.writerow(HISTORY_COLUMNS)
     for label, points in chart.lines:
         for at, usd in points:
-            writer.writerow([label, instant_text(at), "" if math.isnan(usd) else repr(round(usd, 9))])
+            writer.writerow([text_cell(label), instant_text(at),
+                             "" if math.isnan(usd) else repr(round(usd, 9))])
     return out.getvalue().encode()
 
 
