@@ -9,9 +9,9 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import tiny_tree
+from conftest import tiny_tree, write_entry
 from test_hostile_ids import visit_every_page
-from test_hostile_input import brief
+from test_hostile_input import brief, refused
 from test_xss_feeds import NOW, browser, feed_xml  # noqa: F401
 
 from pipeline.formats.feeds import parse_feed
@@ -102,3 +102,42 @@ def test_a_script_link_in_a_snapshot_is_no_link_anywhere(snapshot_site: Path,
     text = (public / "briefings" / "2026-09-12.txt").read_text("utf-8")
     assert LINK not in text and "[2] Feed 0\n" in text
 
+
+
+# Invisible text and deep nesting (issue 37).
+@pytest.mark.parametrize(("text", "said"), [
+    ("Prices \u202efall\u202c today", "invisible control characters (U+202E RIGHT-TO-LEFT "
+     "OVERRIDE, U+202C POP DIRECTIONAL FORMATTING)"),
+    ("Prices\u2066 fall", "an invisible control character (U+2066 LEFT-TO-RIGHT ISOLATE)"),
+    ("Zero\u200bwidth", "an invisible control character (U+200B ZERO WIDTH SPACE)"),
+])
+def test_invisible_control_characters_in_curated_text_are_a_problem(tmp_path: Path, text: str,
+                                                                     said: str) -> None:
+    root = tiny_tree(tmp_path / "repo")
+    write_entry(root, "2026-09-12", "price-figure", section="numbers", headline=text)
+    name = "sources/entries/2026/09-12-price-figure.yaml"
+    message = f"holds {said}: readers would see other text than the file shows; delete it"
+    assert refused(root, "check") == [f"{name}: headline: {message}",
+                                    f"{name}: summary: {message}"]
+
+
+def test_joiners_that_scripts_need_are_not_refused(tmp_path: Path) -> None:
+    root = tiny_tree(tmp_path / "repo")
+    write_entry(root, "2026-09-12", "price-figure", section="numbers",
+                headline="\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645 and \U0001f469\u200d\U0001f4bb")
+    assert brief(root, "check").returncode == 0
+
+
+@pytest.mark.parametrize(("fmt", "name", "text"), [
+    ("litellm", "deep.json", "[" * 100_000 + "]" * 100_000),
+    ("llm-prices", "deep.json", '{"models": ' + "[" * 100_000 + "]" * 100_000 + "}"),
+    ("genai-prices", "deep.yml", "[" * 100_000 + "]" * 100_000),
+])
+def test_brief_import_of_a_deeply_nested_file_says_so_in_one_line(tmp_path: Path, fmt: str,
+                                                                  name: str, text: str) -> None:
+    root = tiny_tree(tmp_path / "repo")
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    done = brief(root, "import", fmt, str(path), "--dry-run")
+    assert (done.returncode, done.stdout, done.stderr) == (
+        1, "", f"Error: {path}: not a {fmt} price map (nested too deeply to read)\n")
