@@ -143,7 +143,10 @@ def _slug(text: str, fallback: str) -> str:
 def entry_from_item(feeds_file: FeedsFile, snapshots: dict[str, Snapshot],
                     item_id: str) -> tuple[str, dict]:
     """Return (relative path, document) of a curated entry pre-filled from feed item `item_id`."""
+    from pydantic import ValidationError
+
     from pipeline.models.entries import Entry
+    from pipeline.models.links import link_scheme
     from pipeline.render.escape import md_text
 
     found = [(f, i) for f in feeds_file.feeds for i in (snapshots[f.id].items
@@ -156,6 +159,11 @@ def entry_from_item(feeds_file: FeedsFile, snapshots: dict[str, Snapshot],
     feed, item = found[0]
     if not item.url:
         raise click.ClickException(f"item {item.id} has no link to cite")
+    if link_scheme(item.url) not in ("http", "https"):
+        # Ingest stores only http(s) links: this snapshot was changed by other hands.
+        raise click.ClickException(
+            f"item {item.id} links to {item.url[:100]!r}, not an http or https page, so an "
+            f"entry cannot cite it; check sources/snapshots/feeds/{feed.id}.json")
     day = item.published.date()
     local = feed.region != "global"
     language = item.language or feed.language
@@ -172,7 +180,14 @@ def entry_from_item(feeds_file: FeedsFile, snapshots: dict[str, Snapshot],
                      **({"title": item.title} if item.title else {}),
                      "region": feed.region, "language": language.split("-")[0]
                      if not re.fullmatch(r"[a-z]{2,3}(-[A-Za-z0-9]+)*", language) else language}]
-    Entry.model_validate(doc)  # what we write must load; the TODOs are for the editor
+    try:
+        Entry.model_validate(doc)  # what we write must load; the TODOs are for the editor
+    except ValidationError as err:
+        first = err.errors(include_url=False)[0]
+        where = ".".join(map(str, first["loc"]))
+        raise click.ClickException(f"item {item.id} does not make an entry: {where}: "
+                                   f"{first['msg']}; check sources/snapshots/feeds/"
+                                   f"{feed.id}.json") from None
     doc["draft"] = True  # and `brief check` refuses it until the editor removes this
     path = f"sources/entries/{day:%Y}/{day:%m-%d}-{_slug(item.title, item.id)}.yaml"
     return path, doc

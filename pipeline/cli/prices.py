@@ -65,6 +65,10 @@ def _import_command(fmt: str) -> click.Command:
             result = reader(file.read_bytes())
         except (ValueError, KeyError, TypeError, AttributeError, yaml.YAMLError) as err:
             raise click.ClickException(f"{file}: not a {fmt} price map ({err})") from None
+        except RecursionError:
+            # json and YAML read nesting by recursion: a file nested thousands deep ends it.
+            raise click.ClickException(f"{file}: not a {fmt} price map (nested too deeply to "
+                                       "read)") from None
         if dry_run:
             click.echo("provider\tmodel\tmeter\tusd_per_mtok\tcontext_above_tokens\tmode\t"
                        "window_utc\tfrom\tto")

@@ -19,6 +19,7 @@ from pipeline.formats.price_map import (
     ImportResult,
     price_value,
     with_context_window,
+    without_bad_ids,
 )
 
 _METERS = {"input_mtok": ("input", None), "output_mtok": ("output", None),
@@ -50,6 +51,7 @@ def read_genai_data(data: bytes) -> ImportResult:
 
 def _dated(result: ImportResult) -> ImportResult:
     # The map's own date: the newest day its authors checked a price.
+    result = without_bad_ids(result)
     result.dated = max((p.checked for p in result.prices if p.checked), default=None)
     return result
 

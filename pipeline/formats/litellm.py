@@ -18,6 +18,7 @@ from pipeline.formats.price_map import (
     per_mtok_from_per_token,
     price_value,
     with_context_window,
+    without_bad_ids,
 )
 
 _FIELD = re.compile(
@@ -54,7 +55,7 @@ def read_litellm(data: bytes) -> ImportResult:
             continue
         result.models += 1
         result.prices += prices
-    return result
+    return without_bad_ids(result)
 
 
 def _stamp(value: object) -> dt.date | None:

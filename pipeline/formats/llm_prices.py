@@ -11,7 +11,7 @@ import datetime as dt
 import re
 
 from pipeline.formats.numbers import load_json
-from pipeline.formats.price_map import ImportedPrice, ImportResult, price_value
+from pipeline.formats.price_map import ImportedPrice, ImportResult, price_value, without_bad_ids
 
 _LONG_CONTEXT_ID = re.compile(r"-\d+k$")
 _KNOWN = {"input", "output", "input_cached", "from_date", "to_date"}
@@ -26,7 +26,7 @@ def read_llm_prices(data: bytes) -> ImportResult:
         if not isinstance(vendor_doc, dict) or not isinstance(vendor_doc.get("models"), list):
             raise ValueError("not an llm-prices vendor file: expected an object with models")
         _vendor(vendor_doc, result)
-    return result
+    return without_bad_ids(result)
 
 
 def _vendor(doc: dict, result: ImportResult) -> None:

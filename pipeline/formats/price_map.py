@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from pipeline.formats.numbers import finite
+from pipeline.models.ids import ID_CHARACTERS, id_problem
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,9 @@ class ImportResult:
     """(provider, model, field, value as written) of each price that is not a finite number of
     zero or more within MAX_USD_PER_MTOK: the catalogue's fault, said, and the model's last
     good prices kept rather than read as delisted."""
+    refused_ids: list[str] = field(default_factory=list)
+    """Each model left out for an id outside the id characters: `provider model: why`, the
+    ids as `repr` shows them (for a catalogue's recorded problems)."""
 
 
 MAX_USD_PER_MTOK = 1e9
@@ -70,6 +74,31 @@ def price_value(result: ImportResult, provider: str, model: str, name: str,
         return number
     result.invalid.append((provider, model, name, str(value)[:40]))
     return None
+
+
+BAD_ID = f"provider or model id outside the id characters ({ID_CHARACTERS})"
+"""The reason `skipped` counts a model whose id is not an id (models/ids.py) under."""
+
+
+def without_bad_ids(result: ImportResult) -> ImportResult:
+    """Return `result` without the models whose provider or model id is not an id, each
+    counted in `skipped` (one per entry of the map) and named in `refused_ids`: never copied
+    into a file or a history, where it would reach pages, feeds and data files."""
+    bad: dict[tuple[str, str], str] = {}
+    entries: set[tuple[str, str, str]] = set()
+    for p in result.prices:
+        why = id_problem(p.provider) or id_problem(p.model)
+        if why is not None:
+            bad.setdefault((p.provider, p.model), why)
+            entries.add((p.provider, p.model, p.entry))
+    if not bad:
+        return result
+    result.prices = [p for p in result.prices if (p.provider, p.model) not in bad]
+    result.models -= len(entries)
+    result.skipped[BAD_ID] += len(entries)
+    result.refused_ids += [f"{provider[:80]!r} {model[:80]!r}: {why}"
+                           for (provider, model), why in bad.items()]
+    return result
 
 
 def _window_name(window: tuple[dt.time, dt.time]) -> str:

@@ -229,6 +229,7 @@ def _take(root: Path, catalogues: CataloguesFile, catalogue: Catalogue, body: by
     problems = update.problems + [
         f"{provider} {model} {name}: {value} is not a finite price of zero or more; its last "
         "good prices stay" for provider, model, name, value in invalid] + [
+        f"{refused}; left out" for refused in result.refused_ids] + [
         f"{r.provider} {r.model} {r.meter}: {r.usd_per_mtok:g} USD per Mtok held back as "
         f"implausible, {r.cause}" for r in implausible[implausible["gone_seen"] == ""].itertuples()]
     listings = implausible[implausible["gone_seen"] == ""].drop_duplicates(

@@ -4,8 +4,10 @@ can act on: the dotted path of the field, a plain message, the line."""
 from __future__ import annotations
 
 import difflib
+import re
 import types
 import typing
+import unicodedata
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
@@ -72,6 +74,34 @@ def read_model(path: Path, model: type[M], root: Path, cache: Parses = FRESH,
                          None if prepare is None else lambda sourced: prepare(sourced.model))
 
 
+HIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200b\u200e\u200f"
+                    "\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+"""Characters no curated text may hold: control characters but tab and line ends, the
+bidirectional controls (U+061C, U+200E/F, U+202A-U+202E, U+2066-U+2069: an override shows a
+headline reordered from what the file says), zero-width space, word joiner and the invisible
+operators (U+200B, U+2060-U+2064), and a byte-order mark inside text (U+FEFF). Joiners
+(U+200C/D) stay: scripts and emoji need them."""
+
+
+def hidden_problems(doc: object, name: str, lines: Mapping[tuple, int],
+                    loc: tuple = ()) -> list[Problem]:
+    """Return a problem for each text of a parsed file holding a HIDDEN character."""
+    if isinstance(doc, dict):
+        return [p for key, value in doc.items()
+                for p in hidden_problems(value, name, lines, (*loc, key))]
+    if isinstance(doc, list):
+        return [p for i, value in enumerate(doc)
+                for p in hidden_problems(value, name, lines, (*loc, i))]
+    if not isinstance(doc, str) or not HIDDEN.search(doc):
+        return []
+    chars = dict.fromkeys(HIDDEN.findall(doc))
+    found = ", ".join(f"U+{ord(c):04X} {unicodedata.name(c, 'control character')}"
+                      for c in chars)
+    what = "an invisible control character" if len(chars) == 1 else "invisible control characters"
+    return [Problem(name, ".".join(map(str, loc)), f"holds {what} ({found}): readers would see "
+                    "other text than the file shows; delete it", line=line_of(lines, loc))]
+
+
 def _parse_model(data: bytes, name: str, model: type[M],
                  check: Callable[[Sourced[M]], list[Problem]] | None = None,
                  ) -> tuple[Sourced[M] | None, list[Problem]]:
@@ -81,6 +111,9 @@ def _parse_model(data: bytes, name: str, model: type[M],
     if not isinstance(doc, dict):
         return None, [Problem(name, "", f"expected a mapping of keys to values at the top, "
                               f"found {type(doc).__name__}", line=1)]
+    hidden = hidden_problems(doc, name, lines)
+    if hidden:
+        return None, hidden
     try:
         sourced = Sourced(model.model_validate(doc), name, lines)
     except ValidationError as err:

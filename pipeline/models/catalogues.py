@@ -13,6 +13,7 @@ from pydantic import Field, model_validator
 
 from pipeline.models.base import SourceModel
 from pipeline.models.entries import HttpUrl, Slug
+from pipeline.models.ids import Id
 
 CatalogueFormat = Literal["litellm", "genai-prices", "llm-prices"]
 
@@ -67,7 +68,7 @@ class ConfirmedJump(SourceModel):
     catalogue: Slug
     provider: str = Field(min_length=1)
     """Our provider id."""
-    model: str = Field(min_length=1)
+    model: Id
     meter: str = Field(min_length=1)
     usd_per_mtok: float = Field(ge=0)
     note: str = Field(min_length=1)
@@ -93,7 +94,7 @@ class TrackedModel(SourceModel):
 
     provider: Slug
     """Our provider id (as the Market page shows it)."""
-    model: str = Field(min_length=1, max_length=200)
+    model: Id
     """The model id as the catalogue spells it."""
 
 

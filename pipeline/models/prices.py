@@ -23,6 +23,7 @@ from pydantic import (
 
 from pipeline.models.base import SourceModel
 from pipeline.models.entries import HttpUrl, Slug
+from pipeline.models.ids import Id
 
 Meter = Literal["input", "cached_input", "cache_write", "output"]
 Mode = Literal["realtime", "batch"]
@@ -139,8 +140,9 @@ class PriceRecord(SourceModel):
 
     model_config = ConfigDict(populate_by_name=True)
 
-    model: str = Field(min_length=1)
-    """The model id as the provider's API spells it: `deepseek-v4-flash`."""
+    model: Id
+    """The model id as the provider's API spells it: `deepseek-v4-flash` (ASCII letters, digits
+    and `._:/@+~-`)."""
     from_: Instant = Field(alias="from")
     """First moment the prices apply (inclusive): a date (00:00 UTC) or a UTC datetime."""
     to: Instant | None = None

@@ -35,6 +35,7 @@ from pipeline.render.ics import radar_calendar
 from pipeline.render.mail import email_html, email_message
 from pipeline.render.markdown_html import markdown_html
 from pipeline.render.pages import edition_page, headline_of, text_edition
+from pipeline.tables.frames import text_cell
 
 
 class Renderer:
@@ -95,7 +96,7 @@ def editions_csv(editions: Sequence[Edition], series: Series) -> bytes:
                 "radar_items"])
     for e in sorted(editions, key=lambda e: e.date):
         url = edition_url(series, e.date)
-        w.writerow([e.date.isoformat(), e.title, url,
+        w.writerow([e.date.isoformat(), text_cell(e.title), url,
                     f"{series.site_url}briefings/{e.date.isoformat()}.txt", f"{url}email.html",
                     edition_updated(e).isoformat(), _count(e, Story), _count(e, Figure),
                     _count(e, RadarItem)])

@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 from pipeline.compose.charts import ChartSpec
 from pipeline.render.drawing import Drawing, ready
+from pipeline.tables.frames import text_cell
 
 # Okabe & Ito, "Color Universal Design" (2008): eight colours told apart with every common form of
 # colour blindness. Black is left out of the cycle: it is the axis and text colour.
@@ -212,12 +213,13 @@ def chart_csv(spec: ChartSpec) -> bytes:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     notes = {n.bar: n.full for n in spec.notes}
-    extra = [spec.note_column] if spec.note_column else []
-    writer.writerow([spec.x_label, *(s.name for s in spec.series), *extra])
+    extra = [text_cell(spec.note_column)] if spec.note_column else []
+    writer.writerow([text_cell(spec.x_label), *(text_cell(s.name) for s in spec.series), *extra])
     for i, category in enumerate(spec.categories):
-        writer.writerow([category, *("" if s.values[i] is None else repr_value(s.values[i])
-                                     for s in spec.series),
-                         *([notes.get(i, "")] if extra else [])])
+        cell = text_cell(category) if isinstance(category, str) else category
+        writer.writerow([cell, *("" if s.values[i] is None else repr_value(s.values[i])
+                                 for s in spec.series),
+                         *([text_cell(notes.get(i, ""))] if extra else [])])
     return out.getvalue().encode()
 
 

@@ -24,6 +24,19 @@ def md_cell(text: str) -> str:
     return md_text(text).replace("\\|", "&#124;")
 
 
+_BACKTICKS = re.compile(r"`+")
+
+
+def md_code(text: str) -> str:
+    """Return `text` as a Markdown code span that shows exactly that text: fenced by one more
+    backtick than its longest run (a backtick inside cannot end the span early); the code span
+    escapes `<` and `&` itself, and a pipe is an entity, as in `md_cell`."""
+    flat = " ".join(str(text).split()).replace("|", "&#124;")
+    fence = "`" * (max(map(len, _BACKTICKS.findall(flat)), default=0) + 1)
+    pad = " " if flat.startswith("`") or flat.endswith("`") else ""
+    return f"{fence}{pad}{flat}{pad}{fence}"
+
+
 _RAW_TAG = re.compile(r"<(?!(?:https?://|mailto:)[^>\s]*>)")
 
 

@@ -14,6 +14,7 @@ import jinja2
 
 from pipeline.compose.titles import edition_title, lead_story
 from pipeline.compose.types import Edition, Story
+from pipeline.models.links import is_allowed_link
 from pipeline.models.series import Series
 from pipeline.paths import TEMPLATES
 from pipeline.render.charts import Chart
@@ -32,6 +33,9 @@ def environment(templates: Path = TEMPLATES) -> jinja2.Environment:
         trim_blocks=False,
     )
     env.filters.update(md=md_text, safe_md=md_editor, plain=plain_text)
+    # `url is link`: may it be a link (models/links.py)? A source's address read from a
+    # snapshot is judged here, where it is rendered, not only at ingest.
+    env.tests["link"] = lambda url: bool(url) and is_allowed_link(str(url))
     return env
 
 

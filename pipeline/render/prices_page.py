@@ -37,8 +37,9 @@ from pipeline.models.sourced import Sourced, line_of
 from pipeline.normalize.fx import RateTable
 from pipeline.render.charts import PALETTE, TEXT, svg_bytes
 from pipeline.render.datasets import EDITION_DATE, Column, DataFile
-from pipeline.render.escape import md_text
+from pipeline.render.escape import md_code, md_text
 from pipeline.tables.cost import day_end, tier_price
+from pipeline.tables.frames import text_cell
 from pipeline.tables.prices import instant_text
 from pipeline.tables.quotes import Quoted
 
@@ -64,7 +65,8 @@ def prices_page_md(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
     newest = newest_in_force(current, files, as_of)
     if newest:
         since, models = newest
-        named = ", ".join(models[:3]) + (f" and {len(models) - 3} more" if len(models) > 3 else "")
+        named = ", ".join(map(md_text, models[:3])) + (
+            f" and {len(models) - 3} more" if len(models) > 3 else "")
         when = (f"The prices in force. The newest of them took effect on {instant_text(since)} "
                 f"(UTC): {named}")
         # A list no blend quotes: what moved in it, and why the tables below do not show it.
@@ -91,7 +93,7 @@ def prices_page_md(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
     for (name, model), row in sorted(seen.items()):
         q = row[6]
         cells = [_meter(q.plist, q.record, meter) for meter, _ in METERS]
-        lines.append(f"| {md_text(name)}<br>[`{model}`]({_url(q.record.source_url)}) | "
+        lines.append(f"| {md_text(name)}<br>[{md_code(model)}]({_url(q.record.source_url)}) | "
                      + " | ".join(cells) + " |")
     lines += ["", "</div>", ""]
     for profile in profiles:
@@ -102,7 +104,7 @@ def prices_page_md(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
                   "| Model | USD per Mtok | Tokens per USD |", "| --- | ---: | ---: |"]
         for name, model, cur, usd, tpu, fx_date, q in current[profile.id]:
             fx = f"<br><small>{cur} at ECB {fx_date.isoformat()}</small>" if cur != "USD" else ""
-            lines.append(f"| {md_text(name)}<br>`{model}` | [{money(usd, 'USD', computed=True)}]"
+            lines.append(f"| {md_text(name)}<br>{md_code(model)} | [{money(usd, 'USD', computed=True)}]"
                          f"({record_link(q, source_url)}){fx} | {three_figures(tpu)} |")
         lines += ["", "</div>", ""]
     history = charts.get(HISTORY_SVG) if charts else None
@@ -191,7 +193,8 @@ def history_csv(chart: PriceHistory) -> bytes:
     writer.writerow(HISTORY_COLUMNS)
     for label, points in chart.lines:
         for at, usd in points:
-            writer.writerow([label, instant_text(at), "" if math.isnan(usd) else repr(round(usd, 9))])
+            writer.writerow([text_cell(label), instant_text(at),
+                             "" if math.isnan(usd) else repr(round(usd, 9))])
     return out.getvalue().encode()
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 
 from pipeline.models.series import Series
-from pipeline.render.escape import md_text
+from pipeline.render.escape import md_code, md_text
 
 
 def _selects(topic) -> str:
@@ -17,7 +17,7 @@ def _selects(topic) -> str:
     if topic.lanes:
         parts.append("the figures computed from " + ", ".join(topic.lanes))
     if topic.tags:
-        parts.append("the entries tagged " + ", ".join(f"`{t}`" for t in topic.tags))
+        parts.append("the entries tagged " + ", ".join(map(md_code, topic.tags)))
     return "; ".join(parts)
 
 

@@ -19,6 +19,7 @@ import pandas as pd
 
 from pipeline.formats.price_map import ImportedPrice
 from pipeline.models.catalogues import HeldPrice
+from pipeline.models.ids import ID_MAX_LENGTH, ID_PATTERN, id_problem
 from pipeline.normalize.providers import our_provider
 
 KEY = ["provider", "catalogue_provider", "model", "meter", "ttl_minutes",
@@ -95,6 +96,14 @@ def read_history_csv(data: bytes) -> pd.DataFrame:
         raise ValueError(f"line {row + 2}: usd_per_mtok {table['usd_per_mtok'][row]!r} is not a "
                          "finite price of zero or more")
     table["usd_per_mtok"] = prices.astype(float)
+    for column in ("provider", "catalogue_provider", "model"):
+        # A pull request can change a history: an id in it is checked as a curated one is.
+        ids = table[column]
+        bad = table.index[~ids.str.fullmatch(ID_PATTERN) | (ids.str.len() > ID_MAX_LENGTH)]
+        if len(bad):
+            row = int(bad[0])
+            raise ValueError(f"line {row + 2}: {column} {ids[row][:80]!r} is not an id: "
+                             f"{id_problem(ids[row])}")
     return table[COLUMNS]
 
 

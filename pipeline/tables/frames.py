@@ -1,7 +1,8 @@
 """Pure: the bytes of the data files under `public/data/`, from tables, in one fixed format.
 
 CSV: pandas' writer, a header row, `\\n` line ends, empty cells for missing values, floats as
-Python writes them (the shortest text that reads back as the same number).
+Python writes them (the shortest text that reads back as the same number). A text cell a
+spreadsheet would run as a formula is neutralized (`text_cell`); numbers are never touched.
 JSON: compact (no whitespace), keys in column order, floats as Python writes them, missing
 values and non-finite numbers as null (strict parsers refuse `NaN` and `Infinity`).
 """
@@ -13,13 +14,32 @@ import json
 import numpy as np
 import pandas as pd
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""What a spreadsheet reads a cell starting with as a formula (OWASP, CSV Injection)."""
+
+
+def text_cell(value: str) -> str:
+    """Return a text cell of a CSV we publish: one a spreadsheet would read as a formula
+    (`=HYPERLINK(…)`, `@SUM(…)`, `-2+3`) gets a single quote in front, as OWASP's guidance on
+    CSV injection says, and is shown as the text it is. Only for text: a number's cell (a
+    negative price change) is written as the number."""
+    return "'" + value if value.startswith(FORMULA_STARTS) else value
+
+
+def _neutral_text(series: pd.Series) -> pd.Series:
+    if not (pd.api.types.is_object_dtype(series) or pd.api.types.is_string_dtype(series)):
+        return series  # numbers, dates, booleans: no formula
+    return series.map(lambda v: text_cell(v) if isinstance(v, str) else v)
+
 
 def csv_bytes(frame: pd.DataFrame, columns: tuple[str, ...]) -> bytes:
-    """Return `frame`'s `columns` as CSV; a frame without one of them is a bug here."""
+    """Return `frame`'s `columns` as CSV, text cells through `text_cell`; a frame without one
+    of them is a bug here."""
     missing = [c for c in columns if c not in frame.columns]
     if missing:
         raise ValueError(f"the table has no column {missing}, the file has {list(columns)}")
-    return frame.to_csv(columns=list(columns), index=False, lineterminator="\n").encode("utf-8")
+    table = pd.DataFrame({c: _neutral_text(frame[c]) for c in columns})
+    return table.to_csv(index=False, lineterminator="\n").encode("utf-8")
 
 
 def records(frame: pd.DataFrame, columns: tuple[str, ...]) -> list[dict]:
