@@ -88,8 +88,8 @@ def test_an_edited_record_is_shown_as_a_correction_on_its_past_edition(tmp_path)
     shown = text_of(page)
     assert "output, off-peak: $0.60 per Mtok (was $0.28, +114%)" in shown
     # Two figures of that edition printed it: the blends that moved, and the list's move.
-    assert ("Corrections ¶ 2026-12-06: this edition first printed “Blended prices since "
-            "2026-08-14: 2 of 16 tracked models moved:") in shown
+    assert ("Corrections ¶ 2026-12-06: this edition first printed “Blended prices in the 7 "
+            "days to 2026-08-21 (first edition): 2 of 16 tracked models moved:") in shown
     assert ("2026-12-06: this edition first printed “DeepSeek deepseek-v4-flash (USD list): "
             "rise from 2026-08-16: cached input, off-peak: $0.007 per Mtok (was $0.0028, +150%); "
             "cached input, peak: $0.014 per Mtok; input, off-peak: $0.22 per Mtok (was $0.14, "

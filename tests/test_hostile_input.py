@@ -95,8 +95,8 @@ def test_an_alias_of_a_single_value_is_read_and_ours_are_written_without_any() -
 
 @pytest.mark.parametrize(("value", "got"), [
     (".nan", "nan"), ("'NaN'", "'NaN'"), (".inf", "inf"), ("-.inf", "-inf"),
-    ("1e400", "'1e400'"),  # YAML 1.1 reads it as a string; as a number it is infinite
-    ("'Infinity'", "'Infinity'"), (".NaN", "nan")])
+    # YAML 1.1 reads 1e400 as a string; as a number it is infinite: refused as written (issue 37)
+    ("1e400", None), ("'Infinity'", "'Infinity'"), (".NaN", "nan")])
 def test_non_finite_numbers_are_refused_in_prices_and_costs(copy_repo_sources, value,
                                                             got) -> None:
     root = copy_repo_sources()
@@ -106,10 +106,11 @@ def test_non_finite_numbers_are_refused_in_prices_and_costs(copy_repo_sources, v
     costs = root / COSTS
     costs.write_text(costs.read_text().replace("amount_per_hour: 1.3\n",
                                                f"amount_per_hour: {value}\n", 1))
+    why = (f"Input should be a finite number (got {got})" if got else
+           "1e400 is beyond the range of numbers these files hold; write the figure itself")
     assert sorted(refused(root, "check")) == [
-        f"{COSTS}: costs.0.amount_per_hour: Input should be a finite number (got {got})",
-        f"{PRICES}: lists.0.records.0.prices.0.price: Input should be a finite number "
-        f"(got {got})"]
+        f"{COSTS}: costs.0.amount_per_hour: {why}",
+        f"{PRICES}: lists.0.records.0.prices.0.price: {why}"]
 
 
 def test_every_json_file_the_build_writes_is_strict_json(bundled_site: Path) -> None:
@@ -217,15 +218,16 @@ def test_non_finite_prices_in_third_party_maps_are_left_out_and_counted() -> Non
         "litellm_provider": "openai", "mode": "chat", "input_cost_per_token": float("nan"),
         "output_cost_per_token": 1e-6}}).encode())  # json writes NaN, which json reads back
     assert [p.meter for p in litellm.prices] == ["output"]
-    assert litellm.unrepresented["input_cost_per_token (not a finite number)"] == 1
+    # Recorded with what was written, so ingest says it and keeps the last good price.
+    assert litellm.invalid == [("openai", "m", "input_cost_per_token", "nan")]
     llm = read_llm_prices(b'{"vendor": "v", "models": [{"id": "m", "price_history": [{"input": '
                           b'Infinity, "output": 1e400, "input_cached": 0.1, "from_date": null}]}]}')
     assert [p.meter for p in llm.prices] == ["cached_input"]
-    assert llm.unrepresented["input (not a finite number)"] == 1
-    assert llm.unrepresented["output (not a finite number)"] == 1
+    assert llm.invalid == [("v", "m", "input", "inf"), ("v", "m", "output", "inf")]
     genai = read_genai_prices(b"id: p\nmodels:\n- id: m\n  prices: {input_mtok: .nan, "
                               b"output_mtok: 2}\n")
     assert [p.meter for p in genai.prices] == ["output"]
+    assert genai.invalid == [("p", "m", "input_mtok", "nan")]
 
 
 V51 = "sources/benchmarks/mlperf-inference/v5.1/summary_results.json"

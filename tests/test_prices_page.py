@@ -95,7 +95,7 @@ def test_page_is_the_same_while_the_prices_in_force_are() -> None:
     may = page("2026-05-01")
     assert may.split("\n")[2] == (
         "The prices in force. The newest of them took effect on 2026-05-01 (UTC): Acme alpha "
-        "(CNY list). Acme alpha: CNY list cut on 2026\\-05\\-01 \\(input: $0\\.80 \\(USD list\\) → "
+        "\\(CNY list\\). Acme alpha: CNY list cut on 2026\\-05\\-01 \\(input: $0\\.80 \\(USD list\\) → "
         "¥5\\.00 ≈ $0\\.714 \\(CNY list\\), ≈ −11 %; output: $3\\.20 \\(USD list\\) → ¥20\\.00 ≈ "
         "$2\\.86 \\(CNY list\\), ≈ −11 %, at the ECB rate of 2026\\-01\\-02 \\(7\\.0000 CNY per "
         "USD\\)\\); no blended price comes from it: the blends quote Acme's USD list, unchanged "
@@ -138,7 +138,8 @@ def test_bundled_figures_link_to_the_line_of_their_record() -> None:
     assert "[`deepseek-chat`](https://api-docs.deepseek.com/quick_start/pricing)" in page
     # The newest record in force, in any list: DeepSeek's CNY Flash cut of 2026-09-10 (Claude
     # Sonnet 5's price of 2026-09-01 is the newest of the quoted lists).
-    assert ("took effect on 2026-09-10 (UTC): DeepSeek deepseek-v4-flash (CNY list). DeepSeek "
+    # The names escaped as Markdown text (a model id is never markup): they read the same.
+    assert ("took effect on 2026-09-10 (UTC): DeepSeek deepseek\\-v4\\-flash \\(CNY list\\). DeepSeek "
             "deepseek\\-v4\\-flash: CNY list cut on 2026\\-09\\-10 \\(input, peak: $0\\.44 \\(USD "
             "list\\) → ¥0\\.10 ≈ $0\\.0149 \\(CNY list\\), ≈ −97 %;") in page
 
