@@ -173,7 +173,9 @@ def test_market_page_sorts_filters_and_fits_a_phone(page, site_url: str) -> None
     page.goto(site_url + "market/")
     rows = page.locator("#market-table tbody tr")
     total = rows.count()
-    assert total > 3000  # every model with a token price, curated and from the catalogues
+    # Every plausible text model with a token price, curated and from the catalogues (issue 36:
+    # 20 implausible listings held back and 63 image, embedding and audio listings left out).
+    assert total > 2900
     count = page.locator("#market-count")
     assert count.inner_text() == f"{total} of {total} models"
 
@@ -261,7 +263,7 @@ def test_market_calculator_matches_the_build_for_every_preset(page, site_url: st
         if profile == "cached-agent":
             assert 500 < len(checked) < 1500 and all(r["cached"] or r["hourly"] for r in checked)
         else:
-            assert len(checked) > 3000
+            assert len(checked) > 2900
         assert any(r["free"] for r in got)
         assert ("deepseek", "deepseek-v4-pro") in {(r["provider"], r["model"]) for r in checked
                                                    if r["hourly"]}
@@ -330,8 +332,9 @@ _MODEL_HEADS = ["From", "Input", "Cached input", "Output", "Source"]
     ("models/deepseek-deepseek-v4-flash/", "24-model-deepseek-v4-flash", _MODEL_HEADS, True),
     ("models/openai-o3/", "24-model-openai-o3", _MODEL_HEADS, True),
     ("models/", "24-models", ["Model", "Input", "Cached input", "Output", "Since"], False),
-    ("discrepancies/", "25-discrepancies", ["Provider", "Model", "Price", "Curated", "Catalogue",
-                                            "Difference", "Since", "Days"], False),
+    # First the listings held back as implausible (issue 36), then the disagreements.
+    ("discrepancies/", "25-discrepancies", ["Catalogue", "Provider", "Model", "Price", "Listed",
+                                            "Other providers", "Since", "Why"], False),
     ("changes/", "26-changes", ["First seen", "Catalogue", "Provider", "Model", "Price", "Was",
                                 "Now", "Change"], False),
 ])
@@ -432,7 +435,8 @@ def test_prices_page_and_edition_chart_read_on_a_phone(browser, site_url: str, s
     chart = pg.locator("article img.chart").first
     chart.scroll_into_view_if_needed()
     # The first edition's window is the week before it: DeepSeek's V4 promotion ended in it.
-    assert "Moved since 2026-08-14: DeepSeek deepseek-v4-flash from 5.714 to 2.508" in (
+    assert ("Moved in the 7 days to 2026-08-21 (first edition): DeepSeek deepseek-v4-flash from "
+            "5.714 to 2.508") in (
         chart.get_attribute("alt"))
     assert chart.evaluate(SMALLEST_TEXT_PX) >= 11
     # The drawing has no background of its own: the page's shows through, dark in dark mode.
