@@ -12,6 +12,7 @@ own ids: they are other models at other prices.
 from __future__ import annotations
 
 import fnmatch
+import functools
 import re
 from collections.abc import Mapping, Sequence
 
@@ -23,6 +24,7 @@ TEXT = "text"
 the only one the Market ranks."""
 
 
+@functools.lru_cache(maxsize=65_536)  # a catalogue repeats each id once per meter and period
 def canonical_model(model: str) -> str:
     """Return the id that groups a model's listings across providers (the module says how)."""
     name = model.strip().rsplit("/", 1)[-1].casefold().replace("_", "-").replace(" ", "-")
@@ -35,8 +37,19 @@ def model_mode(model: str, modes: Mapping[str, Sequence[str]]) -> str:
     case-folded against the canonical id, as `sources/catalogues.yaml` lists them) that
     matches, else TEXT. Catalogues label some image models as chat (LiteLLM's Fireworks
     `flux-1-dev`), so the editors' patterns decide, not the catalogue's label."""
-    name = canonical_model(model)
-    for mode, patterns in modes.items():
-        if any(fnmatch.fnmatchcase(name, p.casefold()) for p in patterns):
+    return _mode(canonical_model(model), tuple((m, tuple(p)) for m, p in modes.items()))
+
+
+@functools.lru_cache(maxsize=65_536)
+def _mode(name: str, modes: tuple[tuple[str, tuple[str, ...]], ...]) -> str:
+    for mode, pattern in _compiled(modes):
+        if pattern.match(name):
             return mode
     return TEXT
+
+
+@functools.lru_cache(maxsize=16)
+def _compiled(modes: tuple[tuple[str, tuple[str, ...]], ...]) -> list[tuple[str, re.Pattern]]:
+    """Return each mode with one expression for all its patterns (fnmatch's translation)."""
+    return [(mode, re.compile("|".join(fnmatch.translate(p.casefold()) for p in patterns)))
+            for mode, patterns in modes if patterns]
