@@ -6,21 +6,18 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
-import http.server
 import json
 import re
 import subprocess
 import sys
-import threading
 import xml.etree.ElementTree as ET
-from functools import partial
 from pathlib import Path
 
 import pandas as pd
 import pytest
 from conftest import REPO, tiny_tree
 from test_hostile_input import brief, refused
-from test_xss_feeds import browser, settle  # noqa: F401
+from test_xss_feeds import browser, served_page, settle  # noqa: F401
 
 from pipeline.formats.genai_prices import read_genai_data
 from pipeline.formats.litellm import read_litellm
@@ -197,20 +194,10 @@ def _feed_html(public: Path) -> list[str]:
 def visit_every_page(public: Path, browser) -> tuple[list[str], list[str], list[str]]:  # noqa: F811
     """Open every HTML page and SVG of a built site, and every HTML text of its feeds, in
     Chromium; return (the paths, the dialogs that opened, the attributes OBJECTS_JS found)."""
-    handler = partial(http.server.SimpleHTTPRequestHandler, directory=str(public))
-    handler.log_message = lambda *a: None  # type: ignore[method-assign]
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{server.server_address[1]}/"
-    page = browser.new_page()
-    page.route("**/*", lambda route: route.continue_() if route.request.url.startswith(base)
-               else route.abort())
-    dialogs: list[str] = []
-    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     findings: list[str] = []
     paths = sorted(p.relative_to(public).as_posix() for p in
                    [*public.rglob("*.html"), *public.rglob("*.svg")])
-    try:
+    with served_page(public, browser) as (page, base, dialogs):
         for path in paths:
             page.goto(base + path, wait_until="load")
             settle(page)
@@ -220,9 +207,6 @@ def visit_every_page(public: Path, browser) -> tuple[list[str], list[str], list[
                              wait_until="load")
             settle(page)
             findings += [f"feed fragment {n}: {f}" for f in page.evaluate(OBJECTS_JS)]
-    finally:
-        page.close()
-        server.shutdown()
     return paths, dialogs, findings
 
 

@@ -8,9 +8,14 @@ non-http(s)/mailto URL may survive in the DOM.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
+import http.server
 import json
 import os
+import threading
+from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 from xml.sax.saxutils import escape
 
@@ -55,6 +60,27 @@ CHECK_JS = """() => {
 
 SETTLE_JS = """() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(
   () => setTimeout(done))))"""
+
+
+@contextlib.contextmanager
+def served_page(folder: Path, browser) -> Iterator[tuple[object, str, list[str]]]:
+    """Serve `folder` on 127.0.0.1 and give (a Chromium page that may reach nothing else, the
+    site's base URL, the messages of every dialog that opens: a script that ran)."""
+    handler = partial(http.server.SimpleHTTPRequestHandler, directory=str(folder))
+    handler.log_message = lambda *a: None  # type: ignore[method-assign]
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}/"
+    page = browser.new_page()
+    page.route("**/*", lambda route: route.continue_() if route.request.url.startswith(base)
+               else route.abort())
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    try:
+        yield page, base, dialogs
+    finally:
+        page.close()
+        server.shutdown()
 
 
 def settle(page) -> None:

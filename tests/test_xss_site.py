@@ -7,14 +7,19 @@ mkdocs' Markdown) with the payloads feedparser's sanitizer was seen to leave exe
 from __future__ import annotations
 
 import datetime as dt
-import http.server
 import json
-import threading
-from functools import partial
 from pathlib import Path
 
 import pytest
-from test_xss_feeds import CHECK_JS, NOW, browser, feed_xml, payloads, settle  # noqa: F401
+from test_xss_feeds import (  # noqa: F401
+    CHECK_JS,
+    NOW,
+    browser,
+    feed_xml,
+    payloads,
+    served_page,
+    settle,
+)
 
 from pipeline.build.site import build_site
 from pipeline.formats.feeds import parse_feed
@@ -58,28 +63,15 @@ def hostile_site(real_data: Path, tmp_path_factory: pytest.TempPathFactory) -> P
 
 
 def test_payloads_stay_inert_on_the_built_pages(hostile_site: Path, browser) -> None:  # noqa: F811
-    handler = partial(http.server.SimpleHTTPRequestHandler, directory=str(hostile_site))
-    handler.log_message = lambda *a: None  # type: ignore[method-assign]
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{server.server_address[1]}/"
-    page = browser.new_page()
-    page.route("**/*", lambda route: route.continue_() if route.request.url.startswith(base)
-               else route.abort())
-    dialogs: list[str] = []
-    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     findings = []
     stories = 0
-    try:
+    with served_page(hostile_site, browser) as (page, base, dialogs):
         for path in ("briefings/2026-09-12/", "", "sources/"):
             page.goto(base + path, wait_until="load")
             settle(page)
             page.evaluate("() => document.querySelector('article').id = 'content'")
             findings += [f"{path}: {f}" for f in page.evaluate(CHECK_JS)]
             stories += page.locator("article h3").count() if path == "" else 0
-    finally:
-        page.close()
-        server.shutdown()
     assert stories >= 10  # the payload items really are on the page
     assert dialogs == []
     assert findings == []
