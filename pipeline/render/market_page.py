@@ -39,6 +39,7 @@ from pipeline.tables.market import (
     market_table,
     preset_figures,
 )
+from pipeline.tables.plausibility import held_per_catalogue
 
 HISTORY_COLUMNS = ("catalogue", *PERIOD_COLUMNS)
 """The columns of `data/price-history.csv`: every period of every published catalogue."""
@@ -266,8 +267,7 @@ def market_files(sources: Sources, as_of: dt.date,
     if curated is None and not rows:
         return {"market.md": "# Market\n\nNo prices in this repository.\n"}
     table = market_table([*([] if curated is None else [curated]), *rows])
-    held = (0 if sources.held_prices is None else len(sources.held_prices.drop_duplicates(
-        ["catalogue", "provider", "catalogue_provider", "model"])))
+    held = sum(held_per_catalogue(sources.held_prices).values())
     elsewhere = (newest_list_moves(sources.prices, sources.rates, day_end(as_of))
                  if curated is not None else {})
     page = market_page_md(table, as_of, sources.series.profiles, set(tracked_models(sources)),

@@ -13,6 +13,7 @@ from pipeline.models.catalogues import CatalogueHealth, CataloguesFile
 from pipeline.models.feeds import Feed, Snapshot
 from pipeline.normalize.feed_state import FLAG_AFTER_FAILURES, is_flagged
 from pipeline.normalize.items import md_link, md_text
+from pipeline.tables.plausibility import held_per_catalogue
 
 
 def _when(moment: dt.datetime | None) -> str:
@@ -123,7 +124,6 @@ def sources_page(sources: Sources, latest: Edition) -> str:
     page = ("# Sources\n\nNo feeds in this repository.\n" if sources.feeds is None else
             sources_page_md(sources.feeds.feeds, sources.snapshots, latest.date, latest.previous))
     if sources.catalogues is not None and sources.catalogues.catalogues:
-        held = ({} if sources.held_prices is None else sources.held_prices.drop_duplicates(
-            ["catalogue", "provider", "catalogue_provider", "model"])["catalogue"].value_counts())
-        page += "\n" + catalogues_md(sources.catalogues, sources.catalogue_health, dict(held))
+        page += "\n" + catalogues_md(sources.catalogues, sources.catalogue_health,
+                                      held_per_catalogue(sources.held_prices))
     return page

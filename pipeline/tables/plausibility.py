@@ -191,6 +191,14 @@ def held_listings(held: pd.DataFrame) -> pd.DataFrame:
         [*LISTING, "first_seen", "current"]].reset_index(drop=True)
 
 
+def held_per_catalogue(held: pd.DataFrame | None) -> dict[str, int]:
+    """Return how many listings (not prices) each catalogue has held back, by catalogue id."""
+    if held is None or held.empty:
+        return {}
+    counts = held.drop_duplicates(LISTING)["catalogue"].value_counts()
+    return {str(c): int(n) for c, n in counts.items()}
+
+
 def without_held(history: pd.DataFrame, catalogue: str, held: pd.DataFrame,
                  modes: Mapping[str, list[str]]) -> pd.DataFrame:
     """Return a catalogue's history without its held listings (held_listings: every row of a
