@@ -134,7 +134,7 @@ BUILD_DAY = __import__("datetime").date(2026, 11, 30)
 @pytest.fixture(scope="session")
 def bundled_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The site of the bundled sources, built once per session (per xdist worker); read only."""
-    from pipeline.build.site import build_site
+    from pipeline.orchestrate.site import build_site
 
     out = tmp_path_factory.mktemp("bundled") / "public"
     build_site(REPO, out, today=BUILD_DAY)

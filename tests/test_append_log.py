@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.build.append_log import Log, frame, read_log, save_log
+from pipeline.cache.append_log import Log, frame, read_log, save_log
 
 
 def framed(payload: bytes) -> bytes:

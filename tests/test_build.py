@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from conftest import REPO, tree_digest, write_entry
 
-from pipeline.build.site import build_site
+from pipeline.orchestrate.site import build_site
 from pipeline.problems import SourceError
 from pipeline.publish import output
 

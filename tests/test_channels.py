@@ -16,12 +16,12 @@ import yaml
 from click.testing import CliRunner
 from conftest import REPO, tree_digest, write_entry
 
-from pipeline.build.charts import ChartCache
-from pipeline.build.files import site_files
-from pipeline.build.site import build_site
+from pipeline.cache.charts import ChartCache
 from pipeline.cli.main import main
 from pipeline.compose.edition import compose_editions
 from pipeline.load.sources import load_sources
+from pipeline.orchestrate.files import site_files
+from pipeline.orchestrate.site import build_site
 from pipeline.problems import BuildError
 from pipeline.render.datasets import DATA_FILES, Column, DataFile, published_data
 from pipeline.render.ics import fold, ics_text

@@ -15,13 +15,13 @@ from pathlib import Path
 import pytest
 from conftest import REPO
 
-from pipeline.build import charts as build_charts
-from pipeline.build.charts import ChartCache
-from pipeline.build.drawer import Drawer
-from pipeline.build.memo import Memo
-from pipeline.build.memo_store import STORE_MIN_BYTES, load_memo, save_memo
-from pipeline.build.site import build_site
+from pipeline.cache import charts as build_charts
+from pipeline.cache.charts import ChartCache
+from pipeline.cache.memo import Memo
+from pipeline.cache.memo_store import STORE_MIN_BYTES, load_memo, save_memo
 from pipeline.compose.charts import ChartSeries, ChartSpec
+from pipeline.orchestrate.drawer import Drawer
+from pipeline.orchestrate.site import build_site
 from pipeline.problems import BuildError
 from pipeline.render import charts
 from pipeline.render.charts import alt_text, chart_csv, draw
@@ -165,7 +165,7 @@ def test_check_does_not_import_matplotlib(tiny: Path) -> None:
 
 def test_build_draws_charts_outside_its_own_process(tiny: Path) -> None:
     # matplotlib's import and drawing happen in the drawer's worker, off the build's own path.
-    code = ("import sys, datetime as dt, pathlib; from pipeline.build.site import build_site; "
+    code = ("import sys, datetime as dt, pathlib; from pipeline.orchestrate.site import build_site; "
             f"root = pathlib.Path({str(tiny)!r}); "
             "build_site(root, root / 'public', today=dt.date(2026, 9, 30)); "
             "print('matplotlib' in sys.modules)")

@@ -15,7 +15,7 @@ from conftest import REPO
 from test_ingest_prices import T0, CatalogueServer, history, run
 from test_market_build import market_root
 
-from pipeline.build.site import build_site
+from pipeline.orchestrate.site import build_site
 from pipeline.paths import price_health_path
 
 

@@ -7,10 +7,10 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
-from pipeline.build.drawer import Drawer
 from pipeline.formats.inferencex import read_inferencex_rows
 from pipeline.load.hardware import load_hardware
 from pipeline.normalize.accelerators import compiled_patterns
+from pipeline.orchestrate.drawer import Drawer
 from pipeline.render.drawing import NOW, Drawing, Draws
 from pipeline.render.hardware_page import hardware_page, md_text
 from pipeline.tables.hardware import FileInfo, is_public, normalize_records

@@ -150,7 +150,7 @@ import datetime as dt, re, sys
 from pathlib import Path
 import pipeline.models.ids as ids
 ids._ID = re.compile(r".+", re.S)  # the check bypassed
-from pipeline.build.site import build_site
+from pipeline.orchestrate.site import build_site
 root = Path(sys.argv[1])
 build_site(root, root / "public", today=dt.date(2026, 11, 30))
 """
@@ -245,7 +245,7 @@ def _formula_cells(public: Path) -> dict[str, list[str]]:
 
 
 def test_no_published_csv_holds_a_live_formula(tmp_path: Path) -> None:
-    from pipeline.build.site import build_site
+    from pipeline.orchestrate.site import build_site
 
     root = acme_tree(tmp_path / "repo", FORMULA, name="'@SUM(1+1)'")
     build_site(root, root / "public", today=dt.date(2026, 11, 30))

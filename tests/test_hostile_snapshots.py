@@ -78,7 +78,7 @@ def test_brief_add_on_an_item_with_a_script_link_says_why(tmp_path: Path) -> Non
 
 @pytest.fixture(scope="module")
 def snapshot_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from pipeline.build.site import build_site
+    from pipeline.orchestrate.site import build_site
 
     root, _ = snapshot_tree(tmp_path_factory.mktemp("snap") / "repo")
     build_site(root, root / "public", today=dt.date(2026, 11, 30))

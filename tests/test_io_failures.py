@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from conftest import IN_CI, REPO, tree_digest, write_entry
 
-from pipeline.build.append_log import Log, frame, read_log, save_log
+from pipeline.cache.append_log import Log, frame, read_log, save_log
 from tests.feed_server import FeedServer
 
 
@@ -140,7 +140,7 @@ def test_ingest_into_a_repository_that_cannot_be_written(tmp_path: Path, fault: 
 
 
 def test_an_append_cut_short_by_a_full_disk_is_a_torn_frame(tmp_path: Path) -> None:
-    # build/append_log: a frame written in part (the disk filled up during it) reads as torn,
+    # cache/append_log: a frame written in part (the disk filled up during it) reads as torn,
     # never as values; the next build rewrites the file once there is room again.
     with tmpfs(tmp_path / "full", "2m") as mount:
         path = mount / "pages.marshal"

@@ -80,5 +80,5 @@ def test_the_cycle_finder_finds_a_cycle() -> None:
 
 def test_no_module_of_the_package_is_in_an_import_cycle() -> None:
     graph = module_imports()
-    assert "pipeline.build.site" in graph and graph["pipeline.build.site"]
+    assert "pipeline.orchestrate.site" in graph and graph["pipeline.orchestrate.site"]
     assert cycles(graph) == []

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from test_ingest_prices import T0, catalogue_root, run, tiny_map
 
-from pipeline.build.site import build_site
 from pipeline.load.sources import load_sources
+from pipeline.orchestrate.site import build_site
 from pipeline.problems import BuildError, SourceError
 
 TODAY = dt.date(2026, 9, 20)

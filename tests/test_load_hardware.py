@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from conftest import ecb_fixing
 
-from pipeline.build.parse_cache import ParseCache
+from pipeline.cache.parse_cache import ParseCache
 from pipeline.formats.benchmark_record import is_defect
 from pipeline.load.hardware import load_hardware, read_benchmark, undated_round_quotes
 from pipeline.models.entries import Entry

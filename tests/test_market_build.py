@@ -21,7 +21,7 @@ import pytest
 import yaml
 from test_ingest_prices import T0, CatalogueServer, history, run
 
-from pipeline.build.site import build_site
+from pipeline.orchestrate.site import build_site
 from pipeline.paths import PRICE_SNAPSHOTS
 
 # Three chat models no curated file prices (a curated price wins, and its moves are the

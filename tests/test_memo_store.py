@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pipeline.build.memo import Memo
-from pipeline.build.memo_store import STORE_MIN_BYTES, load_memo, save_memo
+from pipeline.cache.memo import Memo
+from pipeline.cache.memo_store import STORE_MIN_BYTES, load_memo, save_memo
 from pipeline.publish.output import DiskBody, body_bytes
 
 BIG = b"x" * STORE_MIN_BYTES

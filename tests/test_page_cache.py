@@ -15,11 +15,11 @@ import jinja2
 import pytest
 from conftest import IN_CI, REPO, tree_digest, write_entry
 
-from pipeline.build import page_cache
-from pipeline.build import stamp as build_stamp
-from pipeline.build.page_cache import PageStore, ReusePages, is_reusable, page_key
-from pipeline.build.site import build_site
-from pipeline.build.site import build_site as build_at
+from pipeline.cache import page_cache
+from pipeline.cache import stamp as build_stamp
+from pipeline.cache.page_cache import PageStore, ReusePages, is_reusable, page_key
+from pipeline.orchestrate.site import build_site
+from pipeline.orchestrate.site import build_site as build_at
 from pipeline.render import pages
 
 TODAY = dt.date(2026, 11, 30)

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.build.keys import hardware_key
-from pipeline.build.parse_cache import ParseCache
+from pipeline.cache.keys import hardware_key
+from pipeline.cache.parse_cache import ParseCache
 from pipeline.load.sources import load_sources
 from pipeline.problems import SourceError
 

@@ -12,8 +12,7 @@ import sys
 import pytest
 from conftest import REPO
 
-from pipeline.build.memo import Memo
-from pipeline.build.prices import price_files
+from pipeline.cache.memo import Memo
 from pipeline.compose import prices_page as compose_prices_page
 from pipeline.compose.prices import money
 from pipeline.compose.prices_page import current_tables, newest_in_force
@@ -21,6 +20,7 @@ from pipeline.load.sources import load_sources
 from pipeline.models.prices import PriceFile, WorkloadProfile
 from pipeline.models.sourced import Sourced
 from pipeline.normalize.fx import table_from_eur_rates
+from pipeline.orchestrate.prices import price_files
 from pipeline.render import prices_page
 from pipeline.render.prices_page import prices_page_md
 from pipeline.tables.cost import day_end

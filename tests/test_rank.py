@@ -94,7 +94,7 @@ def test_a_sample_snapshot_is_labelled_and_never_adds_a_source() -> None:
 def test_the_bundled_mlperf_story_is_labelled_as_sample(tmp_path) -> None:
     from pathlib import Path
 
-    from pipeline.build.site import build_site
+    from pipeline.orchestrate.site import build_site
     root = Path(__file__).resolve().parents[1]
     out = tmp_path / "public"
     build_site(root, out, today=dt.date(2026, 12, 1))

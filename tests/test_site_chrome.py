@@ -25,10 +25,10 @@ import pytest
 import yaml
 from conftest import REPO, SERIES, write_entry
 
-from pipeline.build.site import build_site
 from pipeline.compose.titles import edition_title
 from pipeline.compose.types import Citation, Edition, Figure, SectionContent, Story
 from pipeline.models.series import Series
+from pipeline.orchestrate.site import build_site
 from pipeline.publish.preview import preview_server
 from pipeline.render.pages import edition_description, edition_page
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.build.site import build_site
+from pipeline.orchestrate.site import build_site
 from pipeline.publish import output
 from pipeline.publish.mkdocs_site import SITE_DIR
 from pipeline.publish.output import write_or_link

@@ -21,11 +21,11 @@ from test_xss_feeds import (  # noqa: F401
     settle,
 )
 
-from pipeline.build.site import build_site
 from pipeline.formats.feeds import parse_feed
 from pipeline.ingest.feeds import write_snapshot
 from pipeline.models.feeds import Feed
 from pipeline.normalize.feed_state import Attempt, record_attempt
+from pipeline.orchestrate.site import build_site
 
 N_PAYLOADS = 40
 

@@ -22,11 +22,11 @@ def _date(text: str) -> dt.date:
 
 def _mail_parts(root: Path, day: dt.date):
     """Return the MailParts of the edition of `day` (render/channels.py)."""
-    from pipeline.build.charts import ChartCache
-    from pipeline.build.files import edition_charts
-    from pipeline.build.stamp import cache_dir
+    from pipeline.cache.charts import ChartCache
+    from pipeline.cache.stamp import cache_dir
     from pipeline.compose.edition import compose_editions
     from pipeline.load.sources import load_sources
+    from pipeline.orchestrate.files import edition_charts
     from pipeline.render.channels import mail_parts
 
     sources = load_sources(root)

@@ -74,7 +74,7 @@ def _today(value: str | None) -> dt.date:
 @reports_errors
 def build(root: Path, out: Path | None, today: str | None, strict: bool) -> None:
     """Check the sources, then build the whole site offline into public/."""
-    from pipeline.build.site import build_site
+    from pipeline.orchestrate.site import build_site
 
     result = build_site(root.resolve(), (out or root / "public").resolve(), today=_today(today),
                         strict=strict)
@@ -118,9 +118,9 @@ def serve(root: Path, port: int, no_build: bool) -> None:
     """Build the site, then preview it on http://127.0.0.1:PORT/ (and under site_url's path)."""
     from urllib.parse import urlsplit
 
-    from pipeline.build.site import build_site
     from pipeline.load.read import read_model
     from pipeline.models.series import Series
+    from pipeline.orchestrate.site import build_site
     from pipeline.publish.preview import preview_server
 
     public = (root / "public").resolve()

@@ -110,7 +110,7 @@ LaneItems = tuple[list[Item], list[Item]]
 class Parts:
     """The parts of editions computed from data: price, hardware and feed items, and each
     edition's chart spec, one method each, so a caller can reuse a part it has computed before
-    (build/parts.py does, between builds). The indexes they share are built once, when first
+    (orchestrate/parts.py does, between builds). The indexes they share are built once, when first
     needed."""
 
     def __init__(self, sources: Sources, dates: Iterable[dt.date] = ()) -> None:

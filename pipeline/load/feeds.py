@@ -36,7 +36,7 @@ def load_snapshots(root: Path, feeds: list[Feed], cache: Parses = FRESH,
                    ) -> tuple[dict[str, Snapshot], list[Problem]]:
     """Return the snapshot of every feed that has a usable one, and warnings for the rest.
 
-    `cache` keeps each usable snapshot by its bytes (build/parse_cache.py)."""
+    `cache` keeps each usable snapshot by its bytes (cache/parse_cache.py)."""
     snapshots: dict[str, Snapshot] = {}
     problems: list[Problem] = []
     known = {f.id for f in feeds}

@@ -23,7 +23,7 @@ M = TypeVar("M", bound=BaseModel)
 
 class Parses(Protocol):
     """How a loader turns a file's bytes into its value: parsed afresh (`FRESH`), or reused from
-    an earlier build when the bytes are the same (build/ passes one that keeps them)."""
+    an earlier build when the bytes are the same (the orchestrator passes one that keeps them)."""
 
     def checked(self, kind: str, name: str, data: bytes, parse: Callable[[], tuple[Any, list]],
                 prepare: Callable[[Any], object] | None = None) -> tuple[Any, list]: ...

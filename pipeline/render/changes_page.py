@@ -42,7 +42,7 @@ def changes_page_md(changes: pd.DataFrame, catalogues: list[Catalogue],
         "---", "search:", "  exclude: true", "---", "",
         "# Price changes in the catalogues", "",
         # No date, and links to built URLs rather than .md files: the page then keeps its
-        # HTML between builds until a move is added (build/page_cache.py).
+        # HTML between builds until a move is added (cache/page_cache.py).
         (f"{len(shown):,} price moves of {len(models):,} models, as the snapshots of the public "
          "catalogues showed them up to the newest edition, newest first: a move dates from the "
          "first snapshot that showed it, not from a date the catalogue claims. US dollars per "

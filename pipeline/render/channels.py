@@ -41,7 +41,7 @@ from pipeline.tables.frames import text_cell
 class Renderer:
     """Renders editions: pages, text editions, and their HTML and e-mail HTML for the channels.
     One method per thing rendered, so a caller can reuse what it rendered before
-    (build/pages.py does, between builds)."""
+    (orchestrate/pages.py does, between builds)."""
 
     def __init__(self, series: Series, templates: Path = TEMPLATES) -> None:
         self.series = series

@@ -4,7 +4,7 @@ Nothing in the build needs a drawing's bytes until the files are written out: pa
 chart's path, and its CSV and alt text come from the numbers, not the picture. So the stages hand
 their drawing functions to a `Draws`, and get back a `Drawing`: the bytes once asked for
 (`result`), waiting for the drawing only then. It pickles as its bytes, so a memo holding one
-saves what was drawn. The build draws in worker processes (build/drawer.py).
+saves what was drawn. The build draws in worker processes (orchestrate/drawer.py).
 """
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ class _Part(Drawing):
 
 class Draws(Protocol):
     """What draws charts for the stages: in this process (`NOW`), or in the build's worker
-    processes (build/drawer.py)."""
+    processes (orchestrate/drawer.py)."""
 
     def submit(self, fn: Callable[..., Any], *args: Any,
                then: Callable[[Any], None] | None = None) -> Drawing:

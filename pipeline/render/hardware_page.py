@@ -3,7 +3,7 @@
 Per model and scenario: tokens per dollar by accelerator for each cost basis (headline results
 only: closed, available, measured, official); marked results listed apart; InferenceX throughput
 per GPU against interactivity. Charts are deterministic (fixed hash salt, no date metadata), and
-drawn by the build's chart workers (build/drawer.py), so matplotlib is imported only where they are.
+drawn by the build's chart workers (orchestrate/drawer.py), so matplotlib is imported only where they are.
 """
 
 from __future__ import annotations

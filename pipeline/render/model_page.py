@@ -29,7 +29,7 @@ def model_page_md(page: ModelPage) -> str:
               "A curated list's prices hold from the record's effective date; a catalogue's "
               "from the first snapshot that showed them. Every tier is in the price files of "
               # The built pages' URLs, not their .md: a page linking no Markdown file keeps
-              # its HTML between builds (build/page_cache.py), and there are many of these.
+              # its HTML between builds (cache/page_cache.py), and there are many of these.
               "the [Data](../../data/) page; the current prices on the [Market](../../market/) "
               "page."), ""]
     if not page.lists:

@@ -59,7 +59,7 @@ def prices_page_md(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
     The text holds no date but that of the newest record in force, so it is the same for every
     `as_of` with the same prices in force. `current`: the `current_tables` of `as_of`, when
     already computed; `source_url` leads to the repository's files (a figure links to the line
-    of its record); `charts`: what each chart plots, by path (build/prices.py), whose alt text
+    of its record); `charts`: what each chart plots, by path (orchestrate/prices.py), whose alt text
     the page gives."""
     current = current if current is not None else current_tables(files, rates, profiles, as_of)
     newest = newest_in_force(current, files, as_of)

@@ -7,9 +7,8 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 
-from pipeline.build.keys import ModelDigests, price_keys
-from pipeline.build.memo import Memo
-from pipeline.build.parts import ReusedParts
+from pipeline.cache.keys import ModelDigests, price_keys
+from pipeline.cache.memo import Memo
 from pipeline.compose.prices_page import (
     PricesChart,
     cheapest,
@@ -18,6 +17,7 @@ from pipeline.compose.prices_page import (
     price_history,
 )
 from pipeline.compose.sources import Sources
+from pipeline.orchestrate.parts import ReusedParts
 from pipeline.render import prices_page
 from pipeline.render.drawing import NOW, Drawing, Draws
 from pipeline.tables.cost import day_end
@@ -34,7 +34,7 @@ def price_files(sources: Sources, dates: list[dt.date], memo: Memo | None = None
     The full price tables do not depend on the editions: `memo` keeps them by the digest of
     every price record and rate (`parts.prices_key`), and the drawings of two of the charts by
     the digest of the numbers they plot (`prices_chart_key`). The blended prices come from the
-    parts' table (compose.edition.Parts.quotes). `drawer` draws the charts (build/drawer.py)."""
+    parts' table (compose.edition.Parts.quotes). `drawer` draws the charts (orchestrate/drawer.py)."""
     memo = memo if memo is not None else Memo()
     if not sources.prices or sources.rates is None:
         return {"prices.md": "# Prices\n\nNo price histories in this repository.\n"}

@@ -1,7 +1,7 @@
 """`build_site`: the build, from the sources of a repository to its site.
 
 A tree whose inputs and output are as the last good build left them has nothing to do (stamp.py);
-finding that out imports nothing heavy. Otherwise build/full.py does the work.
+finding that out imports nothing heavy. Otherwise orchestrate/full.py does the work.
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import datetime as dt
 import gc
 from pathlib import Path
 
-from pipeline.build import stamp as build_stamp
-from pipeline.build.result import BuildResult
+from pipeline.cache import stamp as build_stamp
+from pipeline.orchestrate.result import BuildResult
 from pipeline.publish import output
 
 __all__ = ["BuildResult", "build_site"]
@@ -37,7 +37,7 @@ def build_site(root: Path, out: Path, *, today: dt.date, code: build_stamp.Code 
     try:
         # Imported only now: the models, tables and renderers take ~0.3 s to import, several
         # times an unchanged build.
-        from pipeline.build.full import build_full
+        from pipeline.orchestrate.full import build_full
 
         return build_full(root, out, today, cache, inputs, stamp.kept if stamp else {}, code,
                           files_apart_from, strict)

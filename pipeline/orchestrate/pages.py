@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from pipeline.build.memo import Memo
+from pipeline.cache.memo import Memo
 from pipeline.compose.types import Edition
 from pipeline.models.series import Series
 from pipeline.paths import TEMPLATES

@@ -15,20 +15,20 @@ from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
-from pipeline.build import stamp as build_stamp
-from pipeline.build.charts import ChartCache
-from pipeline.build.drawer import Drawer, workers_for
-from pipeline.build.files import site_files
-from pipeline.build.keys import ModelDigests
-from pipeline.build.memo_store import close_files, load_memo, save_memo
-from pipeline.build.page_cache import PageStore, ReusePages, site_key
-from pipeline.build.parse_cache import ParseCache
-from pipeline.build.parts import ReusedParts
-from pipeline.build.result import BuildResult
+from pipeline.cache import stamp as build_stamp
+from pipeline.cache.charts import ChartCache
+from pipeline.cache.keys import ModelDigests
+from pipeline.cache.memo_store import close_files, load_memo, save_memo
+from pipeline.cache.page_cache import PageStore, ReusePages, site_key
+from pipeline.cache.parse_cache import ParseCache
 from pipeline.compose.edition import compose_editions
 from pipeline.compose.types import Edition
 from pipeline.limits import MAX_EDITIONS
 from pipeline.load.sources import load_sources
+from pipeline.orchestrate.drawer import Drawer, workers_for
+from pipeline.orchestrate.files import site_files
+from pipeline.orchestrate.parts import ReusedParts
+from pipeline.orchestrate.result import BuildResult
 from pipeline.paths import SITE_DIR
 from pipeline.problems import BuildError
 from pipeline.publish import output

@@ -9,18 +9,18 @@ import itertools
 from collections.abc import Callable
 from pathlib import Path
 
-from pipeline.build.charts import ChartCache
-from pipeline.build.keys import hardware_files_key
-from pipeline.build.memo import Memo
-from pipeline.build.models import model_files
-from pipeline.build.pages import ReusedRenderer
-from pipeline.build.parts import ReusedParts
-from pipeline.build.prices import price_files
+from pipeline.cache.charts import ChartCache
+from pipeline.cache.keys import hardware_files_key
+from pipeline.cache.memo import Memo
 from pipeline.compose.charts import ChartSpec
 from pipeline.compose.edition import Parts, curated_models
 from pipeline.compose.sources import Sources
 from pipeline.compose.topics import entry_tags
 from pipeline.compose.types import Edition
+from pipeline.orchestrate.models import model_files
+from pipeline.orchestrate.pages import ReusedRenderer
+from pipeline.orchestrate.parts import ReusedParts
+from pipeline.orchestrate.prices import price_files
 from pipeline.paths import TEMPLATES
 from pipeline.problems import BuildError
 from pipeline.publish import output

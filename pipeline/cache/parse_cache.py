@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from pipeline.build.stamp import code_digest
+from pipeline.cache.stamp import code_digest
 from pipeline.models.sourced import Sourced
 from pipeline.whole_files import write_whole
 

@@ -26,7 +26,7 @@ from typing import Any
 import jinja2
 from mkdocs.plugins import BasePlugin, event_priority
 
-from pipeline.build.append_log import read_log, save_log
+from pipeline.cache.append_log import read_log, save_log
 from pipeline.publish.output import link_published
 from pipeline.render.pages import template_cache
 

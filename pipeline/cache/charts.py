@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from pipeline.build.stamp import code_digest, prune_versions
+from pipeline.cache.stamp import code_digest, prune_versions
 from pipeline.compose.charts import ChartSpec
 from pipeline.render.charts import Chart, chart_of
 from pipeline.render.charts import drawn as drawn_of

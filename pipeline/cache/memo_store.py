@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pipeline.build.append_log import Log, read_log, save_log
-from pipeline.build.memo import Memo
+from pipeline.cache.append_log import Log, read_log, save_log
+from pipeline.cache.memo import Memo
 from pipeline.publish.output import DiskBody
 from pipeline.render.drawing import drawn
 from pipeline.whole_files import write_whole

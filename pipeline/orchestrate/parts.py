@@ -13,8 +13,8 @@ from collections.abc import Callable
 
 import pandas as pd
 
-from pipeline.build import keys
-from pipeline.build.memo import Memo
+from pipeline.cache import keys
+from pipeline.cache.memo import Memo
 from pipeline.compose.charts import ChartSpec
 from pipeline.compose.edition import LaneItems, Parts
 from pipeline.compose.sources import Sources
