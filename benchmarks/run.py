@@ -8,6 +8,8 @@ child's peak RSS comes from `os.wait4`. Measured, each as median, min and max of
 - unchanged: the same build again;
 - new edition: after adding the next day's edition and its entries;
 - changed price: after changing one price (skipped until the prices lane lands);
+- template changed: after a Jinja comment is added to the edition page's template of the
+  checkout being timed (restored right after): what an edit to a template costs;
 - plain mkdocs: `mkdocs build` alone, same mkdocs.yml, of the Markdown our build generated
   (dumped once through BRIEF_KEEP_DOCS), into a fresh folder: the renderer alone;
 - floor: loading the sources, composing and rendering the templates alone, in a child process,
@@ -45,8 +47,10 @@ from benchmarks.generate import (
 )
 
 REPO = Path(__file__).resolve().parents[1]
-METRICS = ("cold", "unchanged", "new_edition", "changed_price", "plain_mkdocs", "floor",
-           "floor_undrawn")
+METRICS = ("cold", "unchanged", "new_edition", "changed_price", "template_changed",
+           "plain_mkdocs", "floor", "floor_undrawn")
+TEMPLATE = Path("templates") / "briefing.md.j2"
+"""The template the template-changed build edits (a comment: the site stays the same)."""
 
 
 @dataclass
@@ -179,6 +183,14 @@ def measure(scale: Scale, runs: int, work: Path, say,
                 result.runs["changed_price"].append(timed(build_cmd(root, today), env, cwd=code))
             except KindNotAvailable:
                 pass
+            template = code / TEMPLATE
+            original = template.read_bytes()
+            try:
+                template.write_bytes(original + b"{# benchmarks.run: a changed template #}\n")
+                result.runs["template_changed"].append(
+                    timed(build_cmd(root, today), env, cwd=code))
+            finally:
+                template.write_bytes(original)
             site = work / f"plain-{scale.name}-{i}"
             result.runs["plain_mkdocs"].append(timed(
                 [sys.executable, "-m", "mkdocs", "build", "-q", "--strict", "-f",

@@ -17,6 +17,7 @@ from conftest import IN_CI, REPO, tree_digest, write_entry
 
 from pipeline.cache import page_cache
 from pipeline.cache import stamp as build_stamp
+from pipeline.cache.code import stage_code
 from pipeline.cache.page_cache import PageStore, ReusePages, is_reusable, page_key
 from pipeline.orchestrate.site import build_site
 from pipeline.orchestrate.site import build_site as build_at
@@ -254,8 +255,8 @@ def test_templates_compiled_by_other_code_are_not_reused(
     root = copy_repo_sources()
     build_site(root, root / "public", today=TODAY, code=code_copy)
     # Other code, the same templates: its environment trims blocks.
-    (code_copy.root / "pipeline").mkdir()
-    (code_copy.root / "pipeline" / "pages.py").write_text("TRIM_BLOCKS = True\n")
+    (code_copy.root / "pipeline" / "render").mkdir(parents=True)
+    (code_copy.root / "pipeline" / "render" / "pages.py").write_text("TRIM_BLOCKS = True\n")
     other = build_stamp.Code(code_copy.root, dirs=("templates", "pipeline"))
     env = pages.environment(other.templates)
     monkeypatch.setattr(env, "trim_blocks", True)
@@ -264,4 +265,4 @@ def test_templates_compiled_by_other_code_are_not_reused(
     env.cache.clear()  # the cold build compiles every template afresh
     assert tree_digest(root / "public") == cold_digest(root, tmp_path / "cold", monkeypatch, other)
     assert [p.name for p in (root / ".cache" / "jinja").iterdir()] == [
-        build_stamp.code_digest(other)[:16]]
+        stage_code(other).render[:16]]

@@ -5,7 +5,8 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from pipeline.cache.stamp import code_digest, prune_versions
+from pipeline.cache.code import stage_code
+from pipeline.cache.stamp import CHECKOUT, prune_versions
 from pipeline.compose.charts import ChartSpec
 from pipeline.render.charts import Chart, chart_of
 from pipeline.render.charts import drawn as drawn_of
@@ -24,7 +25,7 @@ class ChartCache:
     (with no folder, every chart is drawn).
 
     The key covers the spec and `code` (the digest of the code and library versions,
-    stamp.code_digest), so a change to either draws afresh. Missing drawings go to `drawer`
+    cache/code.py, the drawing code's), so a change to either draws afresh. Missing drawings go to `drawer`
     (its workers draw them while the build goes on; without one they are drawn right away).
     Entries are written whole (temporary file, then rename), so a killed build never leaves
     half a PNG to be reused; `prune` deletes the drawings a build did not ask for.
@@ -33,7 +34,7 @@ class ChartCache:
     def __init__(self, folder: Path | None, drawer: Draws = NOW,
                  code: str | None = None) -> None:
         self.root = folder
-        salt = (code if code is not None else code_digest())[:16]
+        salt = (code if code is not None else stage_code(CHECKOUT).charts)[:16]
         # One subfolder per salt: after a change to the code or to matplotlib, the drawings of
         # this version are all missing at once, and `is_empty` says so.
         self.folder = folder / salt if folder is not None else None

@@ -12,7 +12,8 @@ An edition is its curated entries (cheap, always recomposed) plus four computed 
 - hardware figures and radar: all hardware sources (they change a few times a year);
 - catalogue figures: the catalogue moves first seen in the edition's window.
 
-Every key also covers the package's code, so a change to how a part is computed recomputes it.
+Every key also covers the code that computes the part (cache/code.py: compose/ and what it
+imports), so a change to how a part is computed recomputes it.
 """
 
 from __future__ import annotations
@@ -171,15 +172,16 @@ def catalogue_key(row_hashes: pd.Series, columns: list[str], named: object, date
     return _digest("catalogues", code, date, previous, named, columns, rows.hexdigest())
 
 
-def hardware_files_key(sources: Sources, as_of: dt.date, hardware_key_: str | None) -> str:
+def hardware_files_key(sources: Sources, as_of: dt.date, hardware_key_: str | None,
+                       code: str = "") -> str:
     """Return the digest of what the hardware files read: all hardware sources (the key
     composing computed), and which results and costs are public by `as_of` (not `as_of` itself:
     most new editions leave the Hardware page as it was). `hardware_key_`: `hardware_key` of the
-    sources when already computed."""
+    sources when already computed; `code` the digest of the code that renders them."""
     if sources.hardware is None:
         return "no hardware"
     seen = sorted({r.published for r in sources.hardware_rows
                    if r.published is not None and r.published <= as_of})
     costs = sorted({c.date for c in sources.hardware.costs if c.date <= as_of})
     key = hardware_key_ if hardware_key_ is not None else hardware_key(sources, "")
-    return f"hardware-files {key} {seen} {costs}"
+    return f"hardware-files {code} {key} {seen} {costs}"

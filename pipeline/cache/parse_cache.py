@@ -18,7 +18,8 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from pipeline.cache.stamp import code_digest
+from pipeline.cache.code import stage_code
+from pipeline.cache.stamp import CHECKOUT
 from pipeline.models.sourced import Sourced
 from pipeline.whole_files import write_whole
 
@@ -71,11 +72,11 @@ def _dumps(value: Any) -> bytes:
 
 class ParseCache:
     """Parsed files under `folder`, or nothing kept when `folder` is None. `code` is the
-    digest of the code that reads them (stamp.code_digest), part of every key."""
+    digest of the code that reads them (cache/code.py, the load stage's), part of every key."""
 
     def __init__(self, folder: Path | None, code: str | None = None) -> None:
         self.folder = folder
-        self.code = code if code is not None else code_digest()
+        self.code = code if code is not None else stage_code(CHECKOUT).load
         self._file_keys: dict[str, str] = {}
         self.used: set[str] = set()
         self.hits = 0

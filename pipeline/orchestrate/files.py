@@ -72,6 +72,7 @@ def edition_chart_data(sources: Sources) -> tuple[DataFile, ...]:
 def site_files(sources: Sources, editions: list[Edition], cache: ChartCache | None = None,
                parts: ReusedParts | None = None, memo: Memo | None = None,
                html_memo: Memo | None = None, templates: Path = TEMPLATES,
+               code: tuple[str, str] = ("", ""),
                ) -> dict[str, bytes | output.DiskBody | Drawing]:
     """Return every generated file of the site's docs (pages as Markdown), by path in the docs;
     large data files kept from an earlier build stay on disk until published (output.DiskBody),
@@ -80,14 +81,15 @@ def site_files(sources: Sources, editions: list[Edition], cache: ChartCache | No
     `cache` keeps chart drawings between builds, and hands the missing ones to its drawer;
     without one every chart is drawn here. `parts` are the editions' computed parts (for their
     chart specs); `memo` holds data files of an earlier build by the digest of their inputs (see
-    below), `html_memo` each edition's HTML; `templates` is the folder of templates to render with.
+    below), `html_memo` each edition's HTML; `templates` is the folder of templates to render with;
+    `code` the digests of the rendering and of the drawing code (cache/code.py), in their keys.
     """
     memo = memo if memo is not None else Memo()
-    code = parts.code if parts else ""
+    render_code, chart_code = code
     if not editions:
         raise BuildError("no editions to build: editions.yaml lists no date up to today")
     series = sources.series
-    rendered = ReusedRenderer(html_memo if html_memo is not None else Memo(), code, series,
+    rendered = ReusedRenderer(html_memo if html_memo is not None else Memo(), render_code, series,
                               templates)
     chart = cache.chart if cache else draw
     charts_of = edition_charts(sources, editions, chart, parts.cheapest_spec if parts else None)
@@ -105,11 +107,12 @@ def site_files(sources: Sources, editions: list[Edition], cache: ChartCache | No
                                tags=entry_tags(sources.entries)))
     files["subscribe.md"] = subscribe_page(series)
     as_of = editions[-1].date
-    hardware_key = hardware_files_key(sources, as_of, parts.hardware_key if parts else None)
+    hardware_key = hardware_files_key(sources, as_of, parts.hardware_key if parts else None,
+                                      render_code)
     files.update(memo.get(hardware_key, lambda: hardware_files(
         sources, as_of, cache.drawer if cache else NOW)))
     files.update(price_files(sources, [e.date for e in editions], memo, parts,
-                             cache.drawer if cache else NOW))
+                             cache.drawer if cache else NOW, code))
     files["sources.md"] = sources_page(sources, editions[-1])
     changes = (parts or Parts(sources)).catalogue_changes()
     files.update(market_files(sources, as_of, changes))
@@ -117,7 +120,7 @@ def site_files(sources: Sources, editions: list[Edition], cache: ChartCache | No
     files["changes.md"] = changes_page_md(changes, sources.published_catalogues(),
                                           curated_models(sources, as_of), as_of)
     files["discrepancies.md"] = discrepancies_page_md(sources, as_of)
-    files.update(model_files(sources, as_of, memo, code, cache.drawer if cache else NOW))
+    files.update(model_files(sources, as_of, memo, chart_code, cache.drawer if cache else NOW))
     for c in itertools.chain(archive_charts, *charts_of.values()):
         files.update(c.files())
     # Popped as they are encoded, so the text and its bytes are not both held for every file.

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from pipeline.cache import stamp as build_stamp
 from pipeline.cache.charts import ChartCache
+from pipeline.cache.code import stage_code
 from pipeline.cache.keys import ModelDigests
 from pipeline.cache.memo_store import close_files, load_memo, save_memo
 from pipeline.cache.page_cache import PageStore, ReusePages, site_key
@@ -76,17 +77,18 @@ def build_full(root: Path, out: Path, today: dt.date, cache: Path | None, inputs
                files_apart_from: int | None = None, strict: bool = False) -> BuildResult:
     """Build the site of `root` into `out`, reusing what `cache` keeps; return what was built
     (build_site says what the arguments are)."""
-    salt = build_stamp.code_digest(code)
-    parsed = ParseCache(cache / "parsed" if cache else None, salt)
+    # Each stage's kept values under the digest of that stage's own code (cache/code.py).
+    digests = stage_code(code)
+    parsed = ParseCache(cache / "parsed" if cache else None, digests.load)
     # Kept apart: computed edition parts and each edition's HTML (small, many) and the data
     # files (few, large), so a new edition does not rewrite the large ones.
     memo_files = {name: cache / f"{name}.pickle" if cache else None
                   for name in ("edition-parts", "edition-html", "data-files")}
     files_dir = cache / "files" if cache else None
-    charts = ChartCache(cache / "charts" if cache else None, code=salt)
+    charts = ChartCache(cache / "charts" if cache else None, code=digests.charts)
     # Compiled templates depend on the code that sets up their environments (settings,
     # filters) and on library versions, not only on their source: kept apart per salt.
-    templates = cache / "jinja" / salt[:16] if cache else None
+    templates = cache / "jinja" / digests.render[:16] if cache else None
     environment(code.templates).bytecode_cache = template_cache(templates) if templates else None
     # Started first, while this process is small to fork: its worker imports matplotlib while
     # the sources load. One worker when most drawings are kept; a cold build draws them all.
@@ -103,11 +105,12 @@ def build_full(root: Path, out: Path, today: dt.date, cache: Path | None, inputs
                 raise BuildError(f"sources/editions.yaml: its cadence gives {len(dates):,} "
                                  f"editions by {today}, more than the {MAX_EDITIONS:,} a series "
                                  "may have (pipeline/limits.py): start a new series")
-            parts = ReusedParts(sources, dates, memos["edition-parts"], salt,
+            parts = ReusedParts(sources, dates, memos["edition-parts"], digests.compose,
                                 ModelDigests(sources, parsed.derived), parsed.file_key)
             editions = compose_editions(sources, dates, parts)
         files = site_files(sources, editions, charts, parts, memos["data-files"],
-                           memos["edition-html"], templates=code.templates)
+                           memos["edition-html"], templates=code.templates,
+                           code=(digests.render, digests.charts))
         output.refuse_oversized(files)
         output.kill_point("after-render")
         with output.build_lock(out):
@@ -123,7 +126,7 @@ def build_full(root: Path, out: Path, today: dt.date, cache: Path | None, inputs
                 topic_feeds = [{"title": t.title, "path": f"feed-{t.id}"}
                                for t in sources.series.topics]
                 site = site_key(SITE_DIR / "mkdocs.yml", [SITE_DIR / "overrides"],
-                                site_url=site_url, extra=f"{salt} {topic_feeds!r}")
+                                site_url=site_url, extra=f"{digests.publish} {topic_feeds!r}")
                 reuse = ReusePages(store, site, files, published=out,
                                    bytecode_dir=templates)
                 build_mkdocs(files, built, site_url=site_url, epoch=epoch_of(editions),

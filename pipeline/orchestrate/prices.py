@@ -27,14 +27,15 @@ from pipeline.tables.quotes import BLENDED_COLUMNS, quotes
 
 
 def price_files(sources: Sources, dates: list[dt.date], memo: Memo | None = None,
-                parts: ReusedParts | None = None,
-                drawer: Draws = NOW) -> dict[str, str | bytes | Drawing]:
+                parts: ReusedParts | None = None, drawer: Draws = NOW,
+                code: tuple[str, str] = ("", "")) -> dict[str, str | bytes | Drawing]:
     """Return the Prices page, its charts and the price data files, as of the newest edition.
 
     The full price tables do not depend on the editions: `memo` keeps them by the digest of
     every price record and rate (`parts.prices_key`), and the drawings of two of the charts by
     the digest of the numbers they plot (`prices_chart_key`). The blended prices come from the
-    parts' table (compose.edition.Parts.quotes). `drawer` draws the charts (orchestrate/drawer.py)."""
+    parts' table (compose.edition.Parts.quotes). `drawer` draws the charts (orchestrate/drawer.py);
+    `code` holds the digests of the rendering and of the drawing code (cache/code.py)."""
     memo = memo if memo is not None else Memo()
     if not sources.prices or sources.rates is None:
         return {"prices.md": "# Prices\n\nNo price histories in this repository.\n"}
@@ -42,9 +43,9 @@ def price_files(sources: Sources, dates: list[dt.date], memo: Memo | None = None
     files, rates, profiles = sources.prices, sources.rates, sources.series.profiles
     as_of = max(dates)
     monday = as_of - dt.timedelta(days=as_of.weekday())
-    code = parts.code if parts else ""
+    render_code, chart_code = code
     json = parts.json if parts else ModelDigests(sources)
-    every = parts.prices_key if parts else price_keys(sources, [dt.date.max], code, json)[0]
+    every = parts.prices_key if parts else price_keys(sources, [dt.date.max], "", json)[0]
 
     def tables() -> dict[str, bytes]:
         table = price_table(files, rates)
@@ -64,13 +65,13 @@ def price_files(sources: Sources, dates: list[dt.date], memo: Memo | None = None
     # it would change the memo, whose file (~170 MB at year scale) is then rewritten.
     history = price_history(files, rates, profiles[0], as_of)
     return {
-        **memo.get(f"price-tables {every}", tables),
+        **memo.get(f"price-tables {every} {render_code}", tables),
         "prices.md": prices_page.prices_page_md(files, rates, profiles, as_of, current,
                                                 str(sources.series.source_url),
                                                 {**reused, prices_page.HISTORY_SVG: history}),
         "charts/price-history.svg": drawer.submit(prices_page.svg, history),
         prices_page.HISTORY_CSV: prices_page.history_csv(history),
-        **{path: memo.get(prices_chart_key(chart, code),
+        **{path: memo.get(prices_chart_key(chart, chart_code),
                           lambda c=chart: drawer.submit(prices_page.svg, c))
            for path, chart in reused.items()},
         "data/blended.csv": csv_bytes(blended, BLENDED_COLUMNS),
