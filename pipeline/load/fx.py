@@ -8,7 +8,7 @@ from pathlib import Path
 import currency_converter
 
 from pipeline.load.parse import Parse, Parser, parse_file
-from pipeline.normalize.fx import RateTable
+from pipeline.models.rates import RateTable
 from pipeline.paths import FX_SNAPSHOT as SNAPSHOT
 
 

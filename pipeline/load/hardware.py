@@ -20,6 +20,7 @@ from pipeline.formats.mlperf import FormatError
 from pipeline.load.parse import Parse, Parser, parse_file, read_model
 from pipeline.load.read import rel
 from pipeline.models.hardware import AcceleratorsFile, BenchmarksIndex, CostsFile, HourlyCost
+from pipeline.models.hardware_results import FileReport, Hardware, HardwareRow
 from pipeline.models.sourced import CuratedEntry, line_of
 from pipeline.normalize.accelerators import accelerator_patterns
 from pipeline.problems import Problem
@@ -29,9 +30,6 @@ from pipeline.tables.hardware import (
     COSTS,
     INDEX,
     FileInfo,
-    FileReport,
-    Hardware,
-    HardwareRow,
     rows_missing_cost,
 )
 from pipeline.tables.round_quotes import left_out_quotes, stated

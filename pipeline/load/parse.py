@@ -28,13 +28,14 @@ from pipeline.models.catalogues import CataloguesFile
 from pipeline.models.entries import Entry
 from pipeline.models.feeds import FeedsFile, Snapshot
 from pipeline.models.hardware import AcceleratorsFile, BenchmarksIndex, CostsFile
+from pipeline.models.hardware_results import FileReport, HardwareRow
 from pipeline.models.prices import PriceFile
 from pipeline.models.series import Series
 from pipeline.models.sourced import Sourced
 from pipeline.normalize.accelerators import compile_patterns
 from pipeline.normalize.fx import table_from_eur_rates
 from pipeline.problems import Problem
-from pipeline.tables.hardware import FileInfo, FileReport, HardwareRow, normalize_records
+from pipeline.tables.hardware import FileInfo, normalize_records
 
 M = TypeVar("M", bound=BaseModel)
 

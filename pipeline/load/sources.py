@@ -16,7 +16,6 @@ import pandas as pd
 from pipeline.compose.corrections import LEDGER_COLUMNS
 from pipeline.compose.prices import claim_problems as differing
 from pipeline.compose.prices import claimed_usd_per_mtok
-from pipeline.compose.sources import Sources
 from pipeline.load.catalogues import load_catalogue_health, load_catalogues_file
 from pipeline.load.entries import load_entries
 from pipeline.load.feeds import load_feeds
@@ -27,13 +26,15 @@ from pipeline.load.parse import Parser, parse_file, read_model
 from pipeline.load.price_histories import load_histories
 from pipeline.load.prices import load_prices
 from pipeline.load.read import rel
+from pipeline.models.hardware_results import Hardware
+from pipeline.models.rates import RateTable
 from pipeline.models.series import Series
 from pipeline.models.sourced import CuratedEntry, Sourced
-from pipeline.normalize.fx import RateTable
+from pipeline.models.sources import Sources
 from pipeline.paths import PRINTED
 from pipeline.problems import Problem, SourceError
 from pipeline.tables.discrepancies import curated_periods
-from pipeline.tables.hardware import COSTS, CostError, Hardware, usd_at_ecb_rates
+from pipeline.tables.hardware import COSTS, CostError, usd_at_ecb_rates
 from pipeline.tables.plausibility import plausible_histories
 
 
