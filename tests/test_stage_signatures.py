@@ -25,10 +25,10 @@ TYPE = re.compile(r"(?:Cache|Memo|Store|Parses)(?![a-z])")
 
 
 def modules(package: str) -> Iterator[ModuleType]:
-    """Yield `package` and every module under it, imported."""
+    """Yield `package` and every module under it, imported (a module alone: itself)."""
     top = importlib.import_module(package)
     yield top
-    for info in pkgutil.walk_packages(top.__path__, f"{package}."):
+    for info in pkgutil.walk_packages(getattr(top, "__path__", []), f"{package}."):
         yield importlib.import_module(info.name)
 
 
