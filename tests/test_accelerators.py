@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.load.read import read_model
+from pipeline.load.parse import read_model
 from pipeline.models.hardware import Accelerator, AcceleratorsFile
 from pipeline.normalize.accelerators import NameMatch, compiled_patterns, match_accelerator
 

@@ -13,8 +13,9 @@ from pipeline.compose.types import Citation, Figure, RadarItem
 from pipeline.formats.benchmark_record import BenchmarkRecord
 from pipeline.load.hardware import load_hardware
 from pipeline.models.hardware import Accelerator, BenchmarkFile, HourlyCost
+from pipeline.models.hardware_results import Hardware
 from pipeline.normalize.accelerators import compiled_patterns
-from pipeline.tables.hardware import CostError, FileInfo, Hardware, normalize_records
+from pipeline.tables.hardware import CostError, FileInfo, normalize_records
 
 ROOT = Path(__file__).resolve().parents[1]
 

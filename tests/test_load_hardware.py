@@ -12,9 +12,11 @@ from conftest import ecb_fixing
 
 from pipeline.cache.parse_cache import ParseCache
 from pipeline.formats.benchmark_record import is_defect
-from pipeline.load.hardware import load_hardware, read_benchmark, undated_round_quotes
+from pipeline.load.hardware import load_hardware, undated_round_quotes
+from pipeline.load.parse import read_benchmark
 from pipeline.models.entries import Entry
 from pipeline.models.sourced import CuratedEntry
+from pipeline.normalize.accelerators import accelerator_patterns
 from pipeline.tables.hardware import FileInfo
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -68,12 +70,12 @@ def test_missing_cost_is_an_error(repo):
 def test_missing_cost_is_an_error_when_the_rows_come_from_the_cache(repo):
     # The rows stay unread on a cached load unless a problem needs one of them.
     cache = ParseCache(repo / ".cache")
-    load_hardware(repo, cache)
+    load_hardware(repo, cache.parse)
     costs = repo / "sources/hardware/costs.yaml"
     head, *items = costs.read_text().split("\n  - accelerator: ")
     costs.write_text(head + "".join("\n  - accelerator: " + i for i in items
                                     if not i.startswith("MI325X")))
-    _, rows, problems = load_hardware(repo, ParseCache(repo / ".cache"))
+    _, rows, problems = load_hardware(repo, ParseCache(repo / ".cache").parse)
     assert [p.message.split(",")[0] for p in problems] == [
         "no hourly cost for MI325X in sources/hardware/costs.yaml"]
     assert rows == load_hardware(repo)[1]
@@ -131,7 +133,7 @@ def test_real_v51_every_row_accounted_for(real_data):
                     ).read_bytes()  # the bundled file is the published one, unchanged
     rows, report = read_benchmark(data, "mlperf-inference", "v5.1",
                                   FileInfo("real", dt.date(2025, 9, 9), "https://x"),
-                                  hw.accelerators)
+                                  accelerator_patterns(hw.accelerators))
     left_out = dict(report.skipped)
     assert report.total_rows == 1448
     assert len(rows) + sum(left_out.values()) == 1448

@@ -98,7 +98,7 @@ def test_entry_tags_unique_and_slugs() -> None:
 
 
 def test_bundled_series_is_valid() -> None:
-    from pipeline.load.read import read_model
+    from pipeline.load.parse import read_model
 
     root = Path(__file__).resolve().parents[1]
     sourced, problems = read_model(root / "sources" / "editions.yaml", Series, root)

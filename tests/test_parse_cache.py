@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 from pathlib import Path
 
@@ -9,8 +10,10 @@ import pytest
 
 from pipeline.cache.keys import hardware_key
 from pipeline.cache.parse_cache import ParseCache
+from pipeline.load.parse import Parse
 from pipeline.load.sources import load_sources
 from pipeline.problems import SourceError
+from pipeline.tables.hardware import FileInfo
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -23,10 +26,10 @@ def tree(tmp_path: Path) -> Path:
 
 def test_a_second_load_reads_every_file_from_the_cache_and_gets_the_same_sources(tree):
     cold = ParseCache(tree / ".cache" / "parsed")
-    first = load_sources(tree, cold)
+    first = load_sources(tree, cold.parse)
     assert cold.hits == 0 and cold.misses > 30
     warm = ParseCache(tree / ".cache" / "parsed")
-    second = load_sources(tree, warm)
+    second = load_sources(tree, warm.parse)
     # Every file from the cache, the benchmark files' rows too.
     assert warm.misses == 0 and warm.hits == cold.misses
     assert second.entries == first.entries and second.prices == first.prices
@@ -42,7 +45,7 @@ def test_the_hardware_key_follows_the_result_files(tree):
     # key in the parse cache), so an edited result must change the key, and an untouched tree
     # must not; without a cache the rows themselves are digested, to the same effect.
     def key(cache: ParseCache | None) -> tuple[str, list]:
-        sources = load_sources(tree, cache) if cache else load_sources(tree)
+        sources = load_sources(tree, cache.parse) if cache else load_sources(tree)
         return (hardware_key(sources, "", cache.file_key if cache else lambda name: None),
                 list(sources.hardware_rows))
 
@@ -58,21 +61,21 @@ def test_the_hardware_key_follows_the_result_files(tree):
 
 
 def test_an_edited_file_is_parsed_again_and_its_problem_reported_every_time(tree):
-    load_sources(tree, ParseCache(tree / ".cache" / "parsed"))
+    load_sources(tree, ParseCache(tree / ".cache" / "parsed").parse)
     path = tree / "sources" / "prices" / "openai.yaml"
     path.write_text(path.read_text(encoding="utf-8").replace("currency: USD",
                                                              "currency: usd", 1),
                     encoding="utf-8")
     for _ in range(2):
         with pytest.raises(SourceError) as err:
-            load_sources(tree, ParseCache(tree / ".cache" / "parsed"))
+            load_sources(tree, ParseCache(tree / ".cache" / "parsed").parse)
         assert any(p.path == "sources/prices/openai.yaml" and "currency" in p.field
                    for p in err.value.problems)
 
 
 def test_a_file_failing_a_data_quality_gate_is_never_kept(tree):
     # The gates run on a fresh parse only; a file that fails one must be parsed, and fail, again.
-    load_sources(tree, ParseCache(tree / ".cache" / "parsed"))
+    load_sources(tree, ParseCache(tree / ".cache" / "parsed").parse)
     path = tree / "sources" / "prices" / "openai.yaml"
     path.write_text(path.read_text(encoding="utf-8").replace("price: 2.50}", "price: -2.50}", 1),
                     encoding="utf-8")
@@ -80,7 +83,7 @@ def test_a_file_failing_a_data_quality_gate_is_never_kept(tree):
     for _ in range(2):
         cache = ParseCache(tree / ".cache" / "parsed")
         with pytest.raises(SourceError) as err:
-            load_sources(tree, cache)
+            load_sources(tree, cache.parse)
         found = {p.field.split(".")[-1] for p in err.value.problems
                  if p.path == "sources/prices/other.yaml"}
         assert found == {"price", "provider"}
@@ -89,11 +92,11 @@ def test_a_file_failing_a_data_quality_gate_is_never_kept(tree):
 
 def test_entries_no_load_used_are_pruned(tree):
     folder = tree / ".cache" / "parsed"
-    load_sources(tree, ParseCache(folder))
+    load_sources(tree, ParseCache(folder).parse)
     before = set(folder.glob("*.pickle"))
     (tree / "sources" / "prices" / "zhipu.yaml").unlink()
     cache = ParseCache(folder)
-    load_sources(tree, cache)
+    load_sources(tree, cache.parse)
     cache.prune()
     assert len(set(folder.glob("*.pickle"))) == len(before) - 1
 
@@ -101,14 +104,42 @@ def test_entries_no_load_used_are_pruned(tree):
 def test_a_kept_file_reports_its_lines_when_another_file_makes_it_wrong(tree):
     # A kept file's line map is read only when asked for (a lazy line map): an entry whose
     # section editions.yaml drops must still be reported at its `section:` line.
-    load_sources(tree, ParseCache(tree / ".cache" / "parsed"))
+    load_sources(tree, ParseCache(tree / ".cache" / "parsed").parse)
     series = tree / "sources" / "editions.yaml"
     series.write_text(series.read_text(encoding="utf-8").replace(
         "  - id: local\n    title: Local view\n    quota: 3\n", ""), encoding="utf-8")
     cache = ParseCache(tree / ".cache" / "parsed")
     with pytest.raises(SourceError) as err:
-        load_sources(tree, cache)
+        load_sources(tree, cache.parse)
     assert cache.hits > 30
     path = "sources/entries/2026/08-16-deepseek-peak-hours-beijing.yaml"
     [problem] = [p for p in err.value.problems if p.path == path]
     assert problem.field == "section" and problem.line == 3
+
+
+def test_what_else_a_parse_reads_is_part_of_its_key(tmp_path):
+    # A benchmark file's rows depend on its index entry and the accelerators' patterns as much
+    # as on its bytes: a Parse carries them in `context`, and the key digests them.
+    data = (ROOT / "sources/benchmarks/mlperf-inference/v5.1/summary_results.json").read_bytes()
+    info = FileInfo("sources/benchmarks/x.json", None, "https://example.com/x")
+    job = Parse("benchmark", info.path, data, ("mlperf-inference", "v5.1", info,
+                                               (("H100", "h100"),)))
+    cache = ParseCache(tmp_path)
+    first, problems = cache.parse(job)
+    assert problems == [] and cache.parse(job) == (first, [])
+    assert (cache.hits, cache.misses) == (1, 1)
+    wider = dataclasses.replace(job, context=(*job.context[:3],
+                                              (("H100", "h100"), ("H200", "h200"))))
+    (rows, _), _ = cache.parse(wider)
+    assert cache.misses == 2 and len(rows) > len(first[0]) > 0
+    assert cache.key(wider) != cache.key(job) == ParseCache(tmp_path).key(job)
+
+
+def test_a_parse_with_problems_is_never_kept(tmp_path):
+    job = Parse("Snapshot", "sources/snapshots/feeds/x.json", b"{not json")
+    for _ in range(2):
+        cache = ParseCache(tmp_path)
+        value, [problem] = cache.parse(job)
+        assert value is None and problem.severity == "warning"
+        assert (cache.hits, cache.misses) == (0, 1)
+    assert list(tmp_path.iterdir()) == []

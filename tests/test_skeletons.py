@@ -253,7 +253,7 @@ def test_new_cost_is_added_to_costs_yaml_and_checked_once_filled(copy_repo_sourc
 
 
 def test_new_cost_without_costs_yaml_writes_the_file(tiny: Path) -> None:
-    from pipeline.load.read import read_model
+    from pipeline.load.parse import read_model
     from pipeline.models.hardware import CostsFile
 
     made = CliRunner().invoke(main, ["new", "cost", "--root", str(tiny), "--date", "2026-11-02"])

@@ -10,12 +10,12 @@ import pytest
 
 from pipeline.formats.benchmark_record import BenchmarkRecord
 from pipeline.models.hardware import Accelerator, HourlyCost
+from pipeline.models.hardware_results import HardwareRow
+from pipeline.models.rates import RateTable
 from pipeline.normalize.accelerators import compiled_patterns
-from pipeline.normalize.fx import RateTable
 from pipeline.tables.hardware import (
     CostError,
     FileInfo,
-    HardwareRow,
     basis_label,
     can_be_fresh,
     check_hourly,
@@ -179,8 +179,8 @@ def test_a_marked_result_stays_out_of_every_comparison_and_is_listed_apart():
     are never ranked, never make a figure or a comparison of their own, and the Hardware page
     lists them apart with their marks."""
     from pipeline.compose.hardware import hardware_figures
+    from pipeline.models.hardware_results import Hardware
     from pipeline.render.hardware_page import hardware_page, headline_groups
-    from pipeline.tables.hardware import Hardware
 
     later = replace(INFO, path="sources/benchmarks/y.json", published=dt.date(2026, 9, 10))
     rows = (normalize_records([

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 from pipeline.compose.rank import FIRST_EDITION_DAYS
-from pipeline.compose.sources import Sources
+from pipeline.models.sources import Sources
 from pipeline.paths import FEED_SNAPSHOTS
 
 

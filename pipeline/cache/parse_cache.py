@@ -2,9 +2,10 @@
 
 Parsing YAML is most of loading the sources: at a year's scale (sources/prices/ alone is ~30 MB of
 YAML) it took seconds, and a rebuild after one new edition would pay it again for files that did
-not change. A file's validated model (with its line map) is kept under the digest of its bytes,
-what it was read as and the code that reads it, so an edited file, a changed model or parser is
-parsed afresh. Only files without problems are kept: an editor always sees every problem again.
+not change. What a file parses to (load/parse.py: a validated model with its line map, a table) is
+kept under the digest of its Parse (bytes, what it was read as, what else the parse reads) and of
+the code that reads it, so an edited file, a changed model or parser is parsed afresh. Only what
+parsed without problems is kept: an editor always sees every problem again.
 Entries are written whole (temporary file, then rename); entries no build used are pruned after a
 good build. This module is I/O at the edge: the pure core never sees it.
 """
@@ -20,7 +21,9 @@ from typing import Any
 
 from pipeline.cache.code import stage_code
 from pipeline.cache.stamp import CHECKOUT
+from pipeline.load.parse import Parse, parse_file
 from pipeline.models.sourced import Sourced
+from pipeline.problems import Problem
 from pipeline.whole_files import write_whole
 
 
@@ -82,10 +85,12 @@ class ParseCache:
         self.hits = 0
         self.misses = 0
 
-    def key(self, kind: str, name: str, data: bytes) -> str:
-        """Return the key of a file's bytes read as `kind` (a model's or format's name)."""
-        key = hashlib.sha256(f"{self.code}\0{kind}\0{name}\0".encode() + data).hexdigest()
-        self._file_keys[name] = key
+    def key(self, job: Parse) -> str:
+        """Return the key of a parse: the code, what the bytes are read as, the file's name, the
+        other values the parse reads (by their repr, the same in every process) and the bytes."""
+        head = f"{self.code}\0{job.kind}\0{job.name}\0{job.context!r}\0"
+        key = hashlib.sha256(head.encode() + job.data).hexdigest()
+        self._file_keys[job.name] = key
         return key
 
     def file_key(self, name: str) -> str | None:
@@ -118,28 +123,18 @@ class ParseCache:
         self.hits += 1
         return value
 
-    def checked(self, kind: str, name: str, data: bytes,
-                parse: Callable[[], tuple[Any, list]],
-                prepare: Callable[[Any], object] | None = None) -> tuple[Any, list]:
-        """Return (value, problems) that `parse()` gives for these bytes, or the value kept from
-        an earlier run (no problems: only a value parsed without any is kept, so an editor sees
-        every problem again). `prepare` is called on a fresh value before it is kept, to fill
-        cached properties worth keeping with it."""
-        key = self.key(kind, name, data)
+    def parse(self, job: Parse) -> tuple[Any, list[Problem]]:
+        """Return what parse_file gives for `job`, or the value kept from an earlier run (with no
+        problems: only a value parsed without any is kept, so an editor sees every problem
+        again). A parse that raises keeps nothing."""
+        key = self.key(job)
         kept = self.get(key)
         if kept is not None:
             return kept, []
-        value, problems = parse()
+        value, problems = parse_file(job)
         if value is not None and not problems:
-            if prepare is not None:
-                prepare(value)
             self.put(key, value)
         return value, problems
-
-    def parsed(self, kind: str, name: str, data: bytes, parse: Callable[[], Any]) -> Any:
-        """Return what `parse()` gives for these bytes, kept from an earlier run when there.
-        A parse that raises keeps nothing."""
-        return self.checked(kind, name, data, lambda: (parse(), []))[0]
 
     def put(self, key: str, value: Any) -> None:
         if self.folder is None:

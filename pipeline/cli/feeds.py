@@ -80,7 +80,7 @@ def ingest_feeds(root: Path, only: tuple[str, ...], strict: bool, allowed: tuple
 
 
 def _previous_edition(root: Path, date: dt.date) -> dt.date | None:
-    from pipeline.load.read import read_model
+    from pipeline.load.parse import read_model
     from pipeline.models.series import Series
 
     path = root / "sources" / "editions.yaml"
@@ -95,7 +95,7 @@ def _previous_edition(root: Path, date: dt.date) -> dt.date | None:
 
 
 def _curated_urls(root: Path) -> set[str]:
-    from pipeline.load.read import read_model
+    from pipeline.load.parse import read_model
     from pipeline.models.entries import Entry
 
     urls = set()

@@ -34,7 +34,9 @@ def hardware(root: Path, model: str, scenario: str, division: str, target: str |
     --as-of are left out, as on the Hardware page; a --file is shown whatever its date)."""
     # Imported here: `brief` imports this module to register the command (see cli.py).
     from pipeline.formats.mlperf import FormatError
-    from pipeline.load.hardware import load_hardware, read_benchmark
+    from pipeline.load.hardware import load_hardware
+    from pipeline.load.parse import read_benchmark
+    from pipeline.normalize.accelerators import accelerator_patterns
     from pipeline.tables.hardware import FileInfo, is_public
     from pipeline.tables.hardware_costs import (
         bases_of,
@@ -52,7 +54,7 @@ def hardware(root: Path, model: str, scenario: str, division: str, target: str |
     if extra is not None:
         try:
             more, report = read_benchmark(extra.read_bytes(), suite, "", FileInfo(
-                str(extra), None, extra.as_uri()), hw.accelerators)
+                str(extra), None, extra.as_uri()), accelerator_patterns(hw.accelerators))
         except (OSError, FormatError) as err:
             raise click.ClickException(f"{extra}: {err}") from err
         rows = rows + more

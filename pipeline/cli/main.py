@@ -118,7 +118,7 @@ def serve(root: Path, port: int, no_build: bool) -> None:
     """Build the site, then preview it on http://127.0.0.1:PORT/ (and under site_url's path)."""
     from urllib.parse import urlsplit
 
-    from pipeline.load.read import read_model
+    from pipeline.load.parse import read_model
     from pipeline.models.series import Series
     from pipeline.orchestrate.site import build_site
     from pipeline.publish.preview import preview_server

@@ -30,7 +30,6 @@ from pipeline.compose.prices_page import cheapest_chart_spec
 from pipeline.compose.radar import radar_section
 from pipeline.compose.rank import FeedItems, feed_items, feed_stories
 from pipeline.compose.round_notes import noted
-from pipeline.compose.sources import Sources
 from pipeline.compose.types import (
     Citation,
     Edition,
@@ -42,6 +41,7 @@ from pipeline.compose.types import (
     in_window,
 )
 from pipeline.models.sourced import CuratedEntry
+from pipeline.models.sources import Sources
 from pipeline.tables.catalogue_history import catalogue_changes
 from pipeline.tables.cost import day_end
 from pipeline.tables.hardware import usd_at_ecb_rates

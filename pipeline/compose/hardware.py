@@ -17,11 +17,10 @@ import pandas as pd
 
 from pipeline.compose.numbers import three_figures
 from pipeline.compose.types import Citation, Figure, RadarItem
+from pipeline.models.hardware_results import Hardware, HardwareRow
 from pipeline.tables.hardware import (
     BENCHMARKS,
     COSTS,
-    Hardware,
-    HardwareRow,
     UsdPerUnit,
     can_be_fresh,
     target_text,

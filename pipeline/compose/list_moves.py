@@ -17,8 +17,9 @@ from dataclasses import dataclass
 
 from pipeline.compose.numbers import money
 from pipeline.models.prices import PriceFile, PriceList, PriceRecord
+from pipeline.models.rates import RateTable
 from pipeline.models.sourced import Sourced
-from pipeline.normalize.fx import RateNotFound, RateTable, rate_on
+from pipeline.normalize.fx import RateNotFound, rate_on
 from pipeline.normalize.units import METER_TITLES
 from pipeline.normalize.windows import record_windows
 from pipeline.tables.cost import TierKey, record_at, tier_key, tier_price

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from pipeline.compose.list_moves import ListMove, list_move
 from pipeline.compose.prices_page import PriceHistory
-from pipeline.compose.sources import Sources
 from pipeline.models.prices import PriceList
+from pipeline.models.sources import Sources
 from pipeline.normalize.units import METER_TITLES
 from pipeline.tables.catalogue_history import base_prices, snapshot_time
 from pipeline.tables.cost import day_end, tier_price

@@ -10,8 +10,9 @@ from pipeline.compose.list_moves import ListMove, list_move, tier_words
 from pipeline.compose.numbers import money, since_words, three_figures
 from pipeline.compose.types import Citation, Figure, RadarItem
 from pipeline.models.prices import PriceFile, PriceList, PriceRecord, WorkloadProfile
+from pipeline.models.rates import RateTable
 from pipeline.models.sourced import Sourced
-from pipeline.normalize.fx import RateNotFound, RateTable, rate_on
+from pipeline.normalize.fx import RateNotFound, rate_on
 from pipeline.normalize.units import METER_TITLES
 from pipeline.problems import Problem
 from pipeline.tables.cost import day_end, record_at, tier_price

@@ -13,8 +13,9 @@ import numpy as np
 from pipeline.compose.charts import ChartNote, ChartSeries, ChartSpec
 from pipeline.compose.list_moves import ListMove
 from pipeline.models.prices import PriceFile, PriceList, PriceRecord, WorkloadProfile
+from pipeline.models.rates import RateTable
 from pipeline.models.sourced import Sourced
-from pipeline.normalize.fx import RateNotFound, RateTable
+from pipeline.normalize.fx import RateNotFound
 from pipeline.tables.cost import blended_per_mtok, day_end, effective_price, record_at, record_fx
 from pipeline.tables.quotes import Quoted, Quotes, quotes
 

@@ -16,8 +16,8 @@ import re
 from collections.abc import Sequence
 
 from pipeline.compose.types import Figure, Item, Story
+from pipeline.models.hardware_results import HardwareRow
 from pipeline.normalize.items import md_text
-from pipeline.tables.hardware import HardwareRow
 from pipeline.tables.round_quotes import RoundQuote, left_out_quotes, stated
 
 # The end of the sentence a figure is in: a full stop (escaped or not), ! or ?, then a space or

@@ -8,19 +8,20 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from pipeline.load.read import FRESH, Parses, read_model, rel, validation_problems
+from pipeline.load.parse import Parser, parse_file, read_model
+from pipeline.load.read import rel, validation_problems
 from pipeline.models.catalogues import CatalogueHealth, CataloguesFile
 from pipeline.paths import CATALOGUES, price_health_path
 from pipeline.problems import Problem
 
 
-def load_catalogues_file(root: Path, cache: Parses = FRESH
+def load_catalogues_file(root: Path, parse: Parser = parse_file,
                          ) -> tuple[CataloguesFile | None, list[Problem]]:
     """Return `sources/catalogues.yaml` (None when there is none) and its problems."""
     path = root / CATALOGUES
     if not path.exists():
         return None, []
-    sourced, problems = read_model(path, CataloguesFile, root, cache)
+    sourced, problems = read_model(path, CataloguesFile, root, parse)
     return (sourced.model if sourced else None), problems
 
 

@@ -7,7 +7,8 @@ import re
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from pipeline.load.read import FRESH, Parses, read_model, rel
+from pipeline.load.parse import Parser, parse_file, read_model
+from pipeline.load.read import rel
 from pipeline.models.entries import Entry
 from pipeline.models.series import Series
 from pipeline.models.sourced import CuratedEntry, Sourced, line_of
@@ -16,7 +17,7 @@ from pipeline.problems import Problem
 _ENTRY_NAME = re.compile(r"^(?P<month>\d\d)-(?P<day>\d\d)-(?P<slug>[a-z0-9][a-z0-9-]*)\.yaml$")
 
 
-def load_entries(root: Path, series: Series | None, cache: Parses = FRESH,
+def load_entries(root: Path, series: Series | None, parse: Parser = parse_file,
                  ) -> tuple[list[CuratedEntry], list[Problem]]:
     """Load `sources/entries/YYYY/MM-DD-slug.yaml`; check names, sections, unique ids, that each
     entry falls in an edition of `series` and links the pages that state its claims."""
@@ -28,7 +29,7 @@ def load_entries(root: Path, series: Series | None, cache: Parses = FRESH,
     first_path: dict[str, str] = {}
     for path in sorted((root / "sources" / "entries").rglob("*.y*ml")):
         name = rel(path, root)
-        sourced, found = read_model(path, Entry, root, cache)
+        sourced, found = read_model(path, Entry, root, parse)
         problems += found
         if sourced is None:
             continue

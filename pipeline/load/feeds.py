@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import functools
-import json
 from pathlib import Path
 
-from pydantic import ValidationError
-
-from pipeline.load.read import FRESH, Parses, read_model, rel, validation_problems
+from pipeline.load.parse import Parse, Parser, parse_file, read_model
+from pipeline.load.read import rel
 from pipeline.models.feeds import Feed, FeedsFile, Snapshot
 from pipeline.paths import FEED_SNAPSHOTS
 from pipeline.problems import Problem
@@ -17,26 +14,9 @@ FEEDS_PATH = Path("sources") / "feeds.yaml"
 SNAPSHOT_DIR = FEED_SNAPSHOTS
 
 
-def parse_snapshot(data: bytes, name: str) -> tuple[Snapshot | None, list[Problem]]:
-    """Return the snapshot in `data`, or warnings saying why it cannot be used."""
-    try:
-        doc = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as err:
-        return None, [Problem(name, "", f"not a readable JSON snapshot ({err}); the next "
-                              "ingest rewrites it", severity="warning")]
-    try:
-        return Snapshot.model_validate(doc), []
-    except ValidationError as err:
-        found = validation_problems(err, Snapshot, name, {})
-        return None, [Problem(p.path, p.field, f"{p.message}; the snapshot is ignored until the "
-                              "next ingest rewrites it", severity="warning") for p in found]
-
-
-def load_snapshots(root: Path, feeds: list[Feed], cache: Parses = FRESH,
+def load_snapshots(root: Path, feeds: list[Feed], parse: Parser = parse_file,
                    ) -> tuple[dict[str, Snapshot], list[Problem]]:
-    """Return the snapshot of every feed that has a usable one, and warnings for the rest.
-
-    `cache` keeps each usable snapshot by its bytes (cache/parse_cache.py)."""
+    """Return the snapshot of every feed that has a usable one, and warnings for the rest."""
     snapshots: dict[str, Snapshot] = {}
     problems: list[Problem] = []
     known = {f.id for f in feeds}
@@ -48,9 +28,7 @@ def load_snapshots(root: Path, feeds: list[Feed], cache: Parses = FRESH,
                                     "sources/feeds.yaml; delete it or add the feed",
                                     severity="warning"))
             continue
-        data = path.read_bytes()
-        snap, found = cache.checked("Snapshot", name, data,
-                                    functools.partial(parse_snapshot, data, name))
+        snap, found = parse(Parse("Snapshot", name, path.read_bytes()))
         problems += found
         if snap is None:
             continue
@@ -63,14 +41,14 @@ def load_snapshots(root: Path, feeds: list[Feed], cache: Parses = FRESH,
     return snapshots, problems
 
 
-def load_feeds(root: Path, cache: Parses = FRESH,
+def load_feeds(root: Path, parse: Parser = parse_file,
                ) -> tuple[FeedsFile | None, dict[str, Snapshot], list[Problem]]:
     """Return (feeds file, snapshots by feed id, problems); no feeds.yaml means no feeds."""
     path = root / FEEDS_PATH
     if not path.exists():
         return None, {}, []
-    sourced, problems = read_model(path, FeedsFile, root, cache)
+    sourced, problems = read_model(path, FeedsFile, root, parse)
     if sourced is None:
         return None, {}, problems
-    snapshots, found = load_snapshots(root, sourced.model.feeds, cache)
+    snapshots, found = load_snapshots(root, sourced.model.feeds, parse)
     return sourced.model, snapshots, problems + found

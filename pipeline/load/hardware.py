@@ -15,19 +15,14 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from pipeline.formats.benchmark_record import ReadResult, is_defect
-from pipeline.formats.inferencex import read_inferencex_rows
-from pipeline.formats.mlperf import FormatError, read_mlperf_summary
-from pipeline.load.read import FRESH, Parses, read_model, rel
-from pipeline.models.hardware import (
-    Accelerator,
-    AcceleratorsFile,
-    BenchmarksIndex,
-    CostsFile,
-    HourlyCost,
-)
+from pipeline.formats.benchmark_record import is_defect
+from pipeline.formats.mlperf import FormatError
+from pipeline.load.parse import Parse, Parser, parse_file, read_model
+from pipeline.load.read import rel
+from pipeline.models.hardware import AcceleratorsFile, BenchmarksIndex, CostsFile, HourlyCost
+from pipeline.models.hardware_results import FileReport, Hardware, HardwareRow
 from pipeline.models.sourced import CuratedEntry, line_of
-from pipeline.normalize.accelerators import compiled_patterns
+from pipeline.normalize.accelerators import accelerator_patterns
 from pipeline.problems import Problem
 from pipeline.tables.hardware import (
     ACCELERATORS,
@@ -35,44 +30,25 @@ from pipeline.tables.hardware import (
     COSTS,
     INDEX,
     FileInfo,
-    FileReport,
-    Hardware,
-    HardwareRow,
-    normalize_records,
     rows_missing_cost,
 )
 from pipeline.tables.round_quotes import left_out_quotes, stated
 
 
-def read_benchmark(data: bytes, suite: str, round_: str, info: FileInfo,
-                   accelerators: tuple[Accelerator, ...]) -> tuple[list[HardwareRow], FileReport]:
-    """Return the table rows of one benchmark file's bytes and what became of every row.
-
-    Raises FormatError when the bytes are not the suite's format at all."""
-    read: ReadResult = (read_mlperf_summary(data) if suite == "mlperf-inference"
-                        else read_inferencex_rows(data, round_))
-    rows, left_out = normalize_records(read.records, info, compiled_patterns(accelerators))
-    skipped = read.skipped + left_out
-    report = FileReport(info.path, read.schema, read.total_rows, len(rows),
-                        tuple(sorted(skipped.items(), key=lambda kv: (-kv[1], kv[0]))))
-    return rows, report
-
-
-def load_hardware(root: Path, cache: Parses = FRESH,
+def load_hardware(root: Path, parse: Parser = parse_file,
                   ) -> tuple[Hardware | None, Sequence[HardwareRow], list[Problem]]:
-    """Return (hardware sources, normalized benchmark rows, problems) for the repository `root`.
-
-    `cache` keeps parsed files and each benchmark file's rows, by content (parse_cache.py)."""
+    """Return (hardware sources, normalized benchmark rows, problems) for the repository `root`."""
     problems: list[Problem] = []
-    accs, found = read_model(root / ACCELERATORS, AcceleratorsFile, root, cache)
+    accs, found = read_model(root / ACCELERATORS, AcceleratorsFile, root, parse)
     problems += found
-    costs, found = read_model(root / COSTS, CostsFile, root, cache)
+    costs, found = read_model(root / COSTS, CostsFile, root, parse)
     problems += found
-    index, found = read_model(root / INDEX, BenchmarksIndex, root, cache)
+    index, found = read_model(root / INDEX, BenchmarksIndex, root, parse)
     problems += found
     if accs is None or costs is None or index is None:
         return None, [], problems
     accelerators = tuple(accs.model.accelerators)
+    patterns = accelerator_patterns(accelerators)
     problems += _check_costs(costs.model.costs, {a.name for a in accelerators}, costs.lines)
     rows: list[HardwareRow] = []
     reports: list[FileReport] = []
@@ -90,12 +66,11 @@ def load_hardware(root: Path, cache: Parses = FRESH,
                                     line=line_of(index.lines, ("files", i, "path"))))
             continue
         info = FileInfo(name, entry.published, str(entry.source_url), entry.official)
-        # The rows depend on the file, how the index describes it and the accelerator names.
+        # The rows depend on the file, how the index describes it and the accelerators'
+        # patterns: all of them in the Parse, so a key made of it changes when any does.
         try:
-            found_rows, report = cache.parsed(
-                f"benchmark {entry.suite} {entry.round} {info!r} {accelerators!r}", name, data,
-                lambda data=data, entry=entry, info=info: read_benchmark(
-                    data, entry.suite, entry.round, info, accelerators))
+            (found_rows, report), _ = parse(Parse("benchmark", name, data,
+                                                  (entry.suite, entry.round, info, patterns)))
         except FormatError as err:
             problems.append(Problem(name, "", f"not read as {entry.suite}: {err}; its results "
                                     "are left out (the Hardware page lists the file)",

@@ -18,8 +18,9 @@ import pandas as pd
 
 from pipeline.models.catalogues import CataloguesFile
 from pipeline.models.prices import PriceFile
+from pipeline.models.rates import RateTable
 from pipeline.models.sourced import Sourced, line_of
-from pipeline.normalize.fx import RateNotFound, RateTable
+from pipeline.normalize.fx import RateNotFound
 from pipeline.normalize.model_ids import canonical_model
 from pipeline.normalize.units import per_mtok
 from pipeline.problems import Problem

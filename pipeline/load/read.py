@@ -1,5 +1,5 @@
-"""Read one YAML source file into its model, and turn pydantic's errors into problems a person
-can act on: the dotted path of the field, a plain message, the line."""
+"""Parse one YAML source file's bytes into its model, and turn pydantic's errors into problems a
+person can act on: the dotted path of the field, a plain message, the line."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import typing
 import unicodedata
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -21,57 +21,12 @@ from pipeline.problems import Problem
 M = TypeVar("M", bound=BaseModel)
 
 
-class Parses(Protocol):
-    """How a loader turns a file's bytes into its value: parsed afresh (`FRESH`), or reused from
-    an earlier build when the bytes are the same (the orchestrator passes one that keeps them)."""
-
-    def checked(self, kind: str, name: str, data: bytes, parse: Callable[[], tuple[Any, list]],
-                prepare: Callable[[Any], object] | None = None) -> tuple[Any, list]: ...
-
-    def parsed(self, kind: str, name: str, data: bytes, parse: Callable[[], Any]) -> Any: ...
-
-
-class _Fresh:
-    """Every file parsed afresh, nothing kept."""
-
-    def checked(self, kind: str, name: str, data: bytes, parse: Callable[[], tuple[Any, list]],
-                prepare: Callable[[Any], object] | None = None) -> tuple[Any, list]:
-        return parse()
-
-    def parsed(self, kind: str, name: str, data: bytes, parse: Callable[[], Any]) -> Any:
-        return parse()
-
-
-FRESH: Parses = _Fresh()
-
-
 def rel(path: Path, root: Path) -> str:
     """Return `path` relative to `root` when it is inside it, for messages and links."""
     try:
         return path.relative_to(root).as_posix()
     except ValueError:
         return path.as_posix()
-
-
-def read_model(path: Path, model: type[M], root: Path, cache: Parses = FRESH,
-               prepare: Callable[[M], object] | None = None,
-               check: Callable[[Sourced[M]], list[Problem]] | None = None,
-               ) -> tuple[Sourced[M] | None, list[Problem]]:
-    """Parse and validate one YAML file against `model`; return it or the problems found.
-
-    `cache` keeps what parsed without problems, by content (see parse_cache.py); `prepare` is
-    called on a freshly parsed model before it is kept, to fill cached properties worth keeping
-    with it. `check` returns the problems of a valid model that only its own file decides (a
-    file's data-quality gates): a file is kept only when it has none, so a kept file skips them.
-    """
-    name = rel(path, root)
-    try:
-        data = path.read_bytes()
-    except OSError as err:
-        return None, [Problem(name, "", f"cannot read the file: {err.strerror}")]
-    return cache.checked(model.__qualname__, name, data,
-                         lambda: _parse_model(data, name, model, check),
-                         None if prepare is None else lambda sourced: prepare(sourced.model))
 
 
 HIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200b\u200e\u200f"
@@ -102,9 +57,13 @@ def hidden_problems(doc: object, name: str, lines: Mapping[tuple, int],
                     "other text than the file shows; delete it", line=line_of(lines, loc))]
 
 
-def _parse_model(data: bytes, name: str, model: type[M],
-                 check: Callable[[Sourced[M]], list[Problem]] | None = None,
-                 ) -> tuple[Sourced[M] | None, list[Problem]]:
+def parse_model(data: bytes, name: str, model: type[M],
+                check: Callable[[Sourced[M]], list[Problem]] | None = None,
+                ) -> tuple[Sourced[M] | None, list[Problem]]:
+    """Parse and validate one YAML file's bytes against `model`; return it or the problems found.
+
+    `check` returns the problems of a valid model that only its own file decides (a file's
+    data-quality gates)."""
     doc, lines, problems = parse_yaml(data, name)
     if doc is None or problems:
         return None, problems

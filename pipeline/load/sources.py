@@ -16,31 +16,33 @@ import pandas as pd
 from pipeline.compose.corrections import LEDGER_COLUMNS
 from pipeline.compose.prices import claim_problems as differing
 from pipeline.compose.prices import claimed_usd_per_mtok
-from pipeline.compose.sources import Sources
 from pipeline.load.catalogues import load_catalogue_health, load_catalogues_file
 from pipeline.load.entries import load_entries
 from pipeline.load.feeds import load_feeds
 from pipeline.load.fx import load_rate_table
 from pipeline.load.hardware import load_hardware, undated_round_quotes
 from pipeline.load.market_check import market_problems
+from pipeline.load.parse import Parser, parse_file, read_model
 from pipeline.load.price_histories import load_histories
 from pipeline.load.prices import load_prices
-from pipeline.load.read import FRESH, Parses, read_model, rel
+from pipeline.load.read import rel
+from pipeline.models.hardware_results import Hardware
+from pipeline.models.rates import RateTable
 from pipeline.models.series import Series
 from pipeline.models.sourced import CuratedEntry, Sourced
-from pipeline.normalize.fx import RateTable
+from pipeline.models.sources import Sources
 from pipeline.paths import PRINTED
 from pipeline.problems import Problem, SourceError
 from pipeline.tables.discrepancies import curated_periods
-from pipeline.tables.hardware import COSTS, CostError, Hardware, usd_at_ecb_rates
+from pipeline.tables.hardware import COSTS, CostError, usd_at_ecb_rates
 from pipeline.tables.plausibility import plausible_histories
 
 
-def load_sources(root: Path, cache: Parses = FRESH, *, strict: bool = False) -> Sources:
+def load_sources(root: Path, parse: Parser = parse_file, *, strict: bool = False) -> Sources:
     """Load and validate every source under `root/sources`; raise SourceError with all problems.
 
-    `cache`: parsed files kept between builds (the build passes one; `brief check` need not).
-    `strict`: every warning is an error (`--strict`)."""
+    `parse`: what turns a file's bytes into its value (load/parse.py; the build passes one that
+    reuses what an earlier build parsed). `strict`: every warning is an error (`--strict`)."""
     problems: list[Problem] = outside_links(root)
     if problems:
         # Nothing is read through them: a link is refused before any file is opened.
@@ -52,32 +54,32 @@ def load_sources(root: Path, cache: Parses = FRESH, *, strict: bool = False) -> 
     else:
         series, found = read_model(series_path, Series, root)
         problems += found
-    entries, found = load_entries(root, series.model if series else None, cache)
+    entries, found = load_entries(root, series.model if series else None, parse)
     problems += found
     hardware, hardware_rows = None, []
     if (root / "sources" / "hardware").is_dir():
-        hardware, hardware_rows, found = load_hardware(root, cache)
+        hardware, hardware_rows, found = load_hardware(root, parse)
         problems += found
         if hardware is not None:
             problems += undated_round_quotes(entries, hardware, hardware_rows)
     prices, rates = {}, None
     if (root / "sources" / "prices").is_dir():
-        prices, found = load_prices(root, cache=cache)
+        prices, found = load_prices(root, parse)
         problems += found
-        rates = load_rate_table(root, cache)
+        rates = load_rate_table(root, parse)
         problems += claim_problems(entries, prices, rates)
     if hardware is not None:
         if rates is None and any(c.currency != "USD" for c in hardware.costs):
-            rates = load_rate_table(root, cache)
+            rates = load_rate_table(root, parse)
         problems += cost_currency_problems(hardware, rates)
-    feeds, snapshots, found = load_feeds(root, cache)
+    feeds, snapshots, found = load_feeds(root, parse)
     problems += found
     # Checked with the curated sources, so an editor's slip in it fails `brief check`.
-    catalogues, found = load_catalogues_file(root, cache)
+    catalogues, found = load_catalogues_file(root, parse)
     problems += found
     health, found = load_catalogue_health(root, catalogues) if catalogues else ({}, [])
     problems += found
-    histories, found = load_histories(root, catalogues, cache) if catalogues else ({}, [])
+    histories, found = load_histories(root, catalogues, parse) if catalogues else ({}, [])
     problems += found
     plausible = None
     if catalogues is not None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from pipeline.models.hardware import Accelerator
@@ -31,9 +31,20 @@ class NameMatch:
         return len(self.names) > 1 or len(_MIXED_PART.findall(self.text)) > 1
 
 
+def accelerator_patterns(accelerators: Sequence[Accelerator]) -> tuple[tuple[str, str], ...]:
+    """Return (canonical name, pattern) pairs in file order: all that matching a publisher's
+    names reads of the accelerators."""
+    return tuple((a.name, p) for a in accelerators for p in a.patterns)
+
+
+def compile_patterns(patterns: Iterable[tuple[str, str]]) -> list[tuple[str, re.Pattern]]:
+    """Return (canonical name, compiled pattern) pairs, in the order given (any letter case)."""
+    return [(name, re.compile(p, re.IGNORECASE)) for name, p in patterns]
+
+
 def compiled_patterns(accelerators: Sequence[Accelerator]) -> list[tuple[str, re.Pattern]]:
     """Return (canonical name, compiled pattern) pairs in file order."""
-    return [(a.name, re.compile(p, re.IGNORECASE)) for a in accelerators for p in a.patterns]
+    return compile_patterns(accelerator_patterns(accelerators))
 
 
 def match_accelerator(text: str, patterns: list[tuple[str, re.Pattern]]) -> NameMatch:

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import bisect
 import datetime as dt
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+
+from pipeline.models.rates import RateTable
 
 ECB_CURRENCIES: frozenset[str] = frozenset(
     ["USD", "JPY", "BGN", "CYP", "CZK", "DKK", "EEK", "GBP", "HUF", "LTL", "LVL", "MTL", "PLN", "ROL", "RON", "SEK", "SIT", "SKK", "CHF", "ISK", "NOK", "HRK", "RUB", "TRL", "TRY", "AUD", "BRL", "CAD", "CNY", "HKD", "IDR", "ILS", "INR", "KRW", "MXN", "MYR", "NZD", "PHP", "SGD", "THB", "ZAR", "EUR"])  # noqa: E501 (the ECB list, one line to compare with its source)
@@ -28,17 +30,6 @@ class FxRate:
     usd_per_unit: float
     date: dt.date
     """The ECB fixing day the rate comes from (on or before the day asked for)."""
-
-
-@dataclass(frozen=True)
-class RateTable:
-    """USD per unit of each currency on each ECB working day, sorted by date."""
-
-    days: dict[str, tuple[dt.date, ...]]
-    usd_per_unit: dict[str, tuple[float, ...]]
-    origin: str = field(default="", compare=False)
-    """Where the rates came from (snapshot path or package), for the data tables."""
-
 
 
 def table_from_eur_rates(eur_rates: dict[str, dict[dt.date, float]], origin: str = "") -> RateTable:

@@ -14,9 +14,9 @@ from pipeline.cache.keys import hardware_files_key
 from pipeline.cache.memo import Memo
 from pipeline.compose.charts import ChartSpec
 from pipeline.compose.edition import Parts, curated_models
-from pipeline.compose.sources import Sources
 from pipeline.compose.topics import entry_tags
 from pipeline.compose.types import Edition
+from pipeline.models.sources import Sources
 from pipeline.orchestrate.models import model_files
 from pipeline.orchestrate.pages import ReusedRenderer
 from pipeline.orchestrate.parts import ReusedParts

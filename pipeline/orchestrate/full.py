@@ -95,7 +95,7 @@ def build_full(root: Path, out: Path, today: dt.date, cache: Path | None, inputs
     # Open until the site is swapped in: mkdocs writes the charts last, as they are drawn.
     with Drawer(workers_for(cold=charts.is_empty())) as charts.drawer, ExitStack() as opened:
         with long_lived_objects():
-            sources = load_sources(root, parsed, strict=strict)
+            sources = load_sources(root, parsed.parse, strict=strict)
             parsed.prune()
             memos = {name: load_memo(path, files_dir if name == "data-files" else None)
                      for name, path in memo_files.items()}

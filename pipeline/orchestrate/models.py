@@ -7,7 +7,7 @@ import datetime as dt
 
 from pipeline.cache.memo import Memo
 from pipeline.compose.model_pages import model_page, tracked_models
-from pipeline.compose.sources import Sources
+from pipeline.models.sources import Sources
 from pipeline.orchestrate.prices import prices_chart_key
 from pipeline.render.drawing import NOW, Drawing, Draws
 from pipeline.render.model_page import chart_path, chart_svg, model_page_md, models_index_md

@@ -17,8 +17,8 @@ from pipeline.cache import keys
 from pipeline.cache.memo import Memo
 from pipeline.compose.charts import ChartSpec
 from pipeline.compose.edition import LaneItems, Parts
-from pipeline.compose.sources import Sources
 from pipeline.compose.types import Item
+from pipeline.models.sources import Sources
 
 
 class ReusedParts(Parts):

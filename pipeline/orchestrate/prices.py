@@ -16,7 +16,7 @@ from pipeline.compose.prices_page import (
     hour_of_week,
     price_history,
 )
-from pipeline.compose.sources import Sources
+from pipeline.models.sources import Sources
 from pipeline.orchestrate.parts import ReusedParts
 from pipeline.render import prices_page
 from pipeline.render.drawing import NOW, Drawing, Draws

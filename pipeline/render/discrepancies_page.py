@@ -13,8 +13,8 @@ import html
 import pandas as pd
 
 from pipeline.compose.numbers import money
-from pipeline.compose.sources import Sources
 from pipeline.models.links import is_allowed_link
+from pipeline.models.sources import Sources
 from pipeline.normalize.units import METER_TITLES
 from pipeline.render.escape import md_cell
 from pipeline.tables.cost import day_end

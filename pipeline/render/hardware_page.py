@@ -17,14 +17,14 @@ from collections.abc import Sequence
 import pandas as pd
 
 from pipeline.compose.numbers import money, three_figures
-from pipeline.compose.sources import Sources
+from pipeline.models.hardware_results import HardwareRow
+from pipeline.models.sources import Sources
 from pipeline.normalize.items import md_link
 from pipeline.render.charts import svg_bytes
 from pipeline.render.drawing import NOW, Drawing, Draws
 from pipeline.tables.hardware import (
     BENCHMARKS,
     TOKEN_UNITS,
-    HardwareRow,
     is_public,
     round_over_round,
     target_text,

@@ -21,10 +21,10 @@ import pandas as pd
 
 from pipeline.compose.list_moves import ListMove, newest_list_moves
 from pipeline.compose.model_pages import model_slug, tracked_models
-from pipeline.compose.sources import Sources
 from pipeline.formats.numbers import finite
 from pipeline.models.links import is_allowed_link
 from pipeline.models.prices import WorkloadProfile
+from pipeline.models.sources import Sources
 from pipeline.render.verbatim import verbatim
 from pipeline.tables.catalogue_history import CHANGE_COLUMNS
 from pipeline.tables.catalogue_history import COLUMNS as PERIOD_COLUMNS

@@ -33,8 +33,8 @@ from pipeline.compose.prices_page import (
     newest_in_force,
 )
 from pipeline.models.prices import PriceFile, PriceList, PriceRecord, WorkloadProfile
+from pipeline.models.rates import RateTable
 from pipeline.models.sourced import Sourced, line_of
-from pipeline.normalize.fx import RateTable
 from pipeline.render.charts import PALETTE, TEXT, svg_bytes
 from pipeline.render.datasets import EDITION_DATE, Column, DataFile
 from pipeline.render.escape import md_code, md_text

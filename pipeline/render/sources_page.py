@@ -7,10 +7,10 @@ import datetime as dt
 from collections.abc import Mapping, Sequence
 
 from pipeline.compose.rank import window_items
-from pipeline.compose.sources import Sources
 from pipeline.compose.types import Edition
 from pipeline.models.catalogues import CatalogueHealth, CataloguesFile
 from pipeline.models.feeds import Feed, Snapshot
+from pipeline.models.sources import Sources
 from pipeline.normalize.feed_state import FLAG_AFTER_FAILURES, is_flagged
 from pipeline.normalize.items import md_link, md_text
 from pipeline.tables.plausibility import held_per_catalogue

@@ -12,7 +12,8 @@ import datetime as dt
 from dataclasses import dataclass
 
 from pipeline.models.prices import Price, PriceList, PriceRecord, WorkloadProfile
-from pipeline.normalize.fx import FxRate, RateTable, rate_on
+from pipeline.models.rates import RateTable
+from pipeline.normalize.fx import FxRate, rate_on
 from pipeline.normalize.units import per_mtok
 from pipeline.normalize.windows import record_windows, week_shares, window_at
 

@@ -17,10 +17,10 @@ import numpy as np
 import pandas as pd
 
 from pipeline.models.hardware import HourlyCost
+from pipeline.models.hardware_results import HardwareRow
 from pipeline.tables.hardware import (
     SECONDS_PER_HOUR,
     TOKEN_UNITS,
-    HardwareRow,
     UsdPerUnit,
     basis_label,
     check_hourly,

@@ -22,8 +22,9 @@ import pandas as pd
 
 from pipeline.models.catalogues import Catalogue
 from pipeline.models.prices import PriceFile, WorkloadProfile
+from pipeline.models.rates import RateTable
 from pipeline.models.sourced import Sourced
-from pipeline.normalize.fx import RateNotFound, RateTable
+from pipeline.normalize.fx import RateNotFound
 from pipeline.normalize.windows import record_windows, week_shares
 from pipeline.tables.catalogue_history import snapshot_time
 from pipeline.tables.cost import day_end, record_at, record_fx, tier_price, week_start

@@ -10,8 +10,9 @@ from collections.abc import Mapping
 import pandas as pd
 
 from pipeline.models.prices import PriceFile
+from pipeline.models.rates import RateTable
 from pipeline.models.sourced import Sourced, line_of
-from pipeline.normalize.fx import RateNotFound, RateTable
+from pipeline.normalize.fx import RateNotFound
 from pipeline.normalize.units import meter_label, per_mtok
 from pipeline.tables.cost import record_fx, tier_key
 from pipeline.tables.frames import csv_bytes, json_bytes, records

@@ -29,8 +29,8 @@ import numpy as np
 import pandas as pd
 
 from pipeline.models.prices import PriceFile, PriceList, PriceRecord, WorkloadProfile
+from pipeline.models.rates import RateTable
 from pipeline.models.sourced import Sourced
-from pipeline.normalize.fx import RateTable
 from pipeline.normalize.units import per_mtok
 from pipeline.tables.cost import blended_per_mtok, day_end, week_start
 

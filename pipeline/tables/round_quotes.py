@@ -13,7 +13,8 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from pipeline.tables.hardware import HardwareRow, is_public
+from pipeline.models.hardware_results import HardwareRow
+from pipeline.tables.hardware import is_public
 
 # A figure as editors write one: 679,740 or 679740 or 35,316.7 (four digits or more, so that a
 # count such as "72 GPUs" is not taken for a result). The decimal point may be escaped (`\.`):

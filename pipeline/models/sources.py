@@ -1,5 +1,6 @@
-"""Sources: everything the site is built from, validated and normalized: what load/ returns and
-what compose, render and build read."""
+"""Sources: everything the site is built from, validated: what load/ returns and what every later
+stage reads. Models and plain values only, so load/ makes it without importing the stages that
+read it."""
 
 from __future__ import annotations
 
@@ -10,12 +11,12 @@ from typing import TYPE_CHECKING
 
 from pipeline.models.catalogues import Catalogue, CatalogueHealth, CataloguesFile
 from pipeline.models.feeds import FeedsFile, Snapshot
+from pipeline.models.hardware_results import Hardware, HardwareRow
 from pipeline.models.prices import PriceFile
+from pipeline.models.rates import RateTable
 from pipeline.models.series import Series
 from pipeline.models.sourced import CuratedEntry, Sourced
-from pipeline.normalize.fx import RateTable
 from pipeline.problems import Problem
-from pipeline.tables.hardware import Hardware, HardwareRow
 
 if TYPE_CHECKING:
     # A type only: a build of an unchanged tree returns before it needs pandas.
