@@ -6,7 +6,7 @@ so this module imports nothing heavy: no pydantic, jinja2, mkdocs, pandas or mat
 
 Like git's index, it compares file metadata (size, modification time in ns, inode), not contents:
 any touch of an input makes the build run, and the build itself is then content-hashed page by page
-(render/page_cache.py). The inputs are the repository's `sources/`, the code (`pipeline/`), the
+(cache/page_cache.py). The inputs are the repository's `sources/`, the code (`pipeline/`), the
 templates, the mkdocs project (`site/`), the versions of mkdocs and its theme, `today` and the
 output's path; the output is every file under it.
 """
@@ -155,7 +155,7 @@ class Stamp:
     files: int
     kept: dict[str, list] = field(default_factory=dict)
     """The files published from bytes kept on disk, by path: digest and metadata
-    (render/output.py published_state), so the next build can link them without reading."""
+    (publish/output.py published_state), so the next build can link them without reading."""
 
 
 def _stamp_path(cache: Path, out: Path) -> Path:

@@ -119,7 +119,7 @@ def hardware_figures(hw: Hardware, rows: Sequence[HardwareRow] | FigureIndex, da
 def window_slice(dates: Sequence[dt.date], date: dt.date,
                  previous: dt.date | None) -> tuple[int, int]:
     """Return where the edition window (previous, date] lies in ascending `dates`, as
-    compose.in_window: the first edition takes all before it."""
+    compose/types.in_window: the first edition takes all before it."""
     start = 0 if previous is None else bisect_right(dates, previous)
     return start, bisect_right(dates, date)
 
