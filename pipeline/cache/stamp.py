@@ -23,7 +23,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pipeline.paths import REPO
+from pipeline.paths import CACHE, CODE_DIRS, REPO, SOURCES, STAMPS, TEMPLATES
 from pipeline.whole_files import write_whole
 
 
@@ -33,11 +33,11 @@ class Code:
     its templates."""
 
     root: Path = REPO
-    dirs: tuple[str, ...] = ("pipeline", "templates", "site")
+    dirs: tuple[str, ...] = tuple(d.relative_to(REPO).as_posix() for d in CODE_DIRS)
 
     @property
     def templates(self) -> Path:
-        return self.root / "templates"
+        return self.root / TEMPLATES.relative_to(REPO)
 
 
 CHECKOUT = Code()
@@ -51,7 +51,7 @@ def cache_dir(root: Path) -> Path | None:
     """Return the build cache folder of a repository (`.cache/`), or None when caching is off."""
     if os.environ.get("BRIEF_CACHE", "").lower() in ("0", "off", "no", "false"):
         return None
-    return root / ".cache"
+    return root / CACHE
 
 
 def _tree_signature(top: Path, digest: hashlib._Hash, skip: frozenset[str] = frozenset()) -> int:
@@ -128,7 +128,7 @@ def inputs_signature(root: Path, out: Path, today: dt.date, code: Code = CHECKOU
     digest = hashlib.sha256(
         f"{STAMP_VERSION}\n{sys.version}\n{_versions()}\n{root}\n{out}\n{today}\n"
         f"{'strict' if strict else ''}\n".encode())
-    _tree_signature(root / "sources", digest)
+    _tree_signature(root / SOURCES, digest)
     for name in code.dirs:
         _tree_signature(code.root / name, digest, skip=frozenset({"__pycache__"}))
     for var in ("BRIEF_CACHE",):
@@ -160,7 +160,7 @@ class Stamp:
 
 def _stamp_path(cache: Path, out: Path) -> Path:
     name = hashlib.sha256(str(out).encode()).hexdigest()[:16]
-    return cache / "stamps" / f"{name}.json"
+    return cache / STAMPS / f"{name}.json"
 
 
 def read_stamp(cache: Path | None, out: Path) -> Stamp | None:

@@ -17,9 +17,8 @@ import pandas as pd
 
 from pipeline.compose.numbers import three_figures
 from pipeline.compose.types import Citation, Figure, RadarItem
+from pipeline.paths import BENCHMARKS, HARDWARE_COSTS
 from pipeline.tables.hardware import (
-    BENCHMARKS,
-    COSTS,
     Hardware,
     HardwareRow,
     UsdPerUnit,
@@ -39,7 +38,7 @@ def _result_citation(row) -> Citation:
 
 
 def _cost_citation(c) -> Citation:
-    return Citation(c.cost_source, c.cost_source_url, COSTS,
+    return Citation(c.cost_source, c.cost_source_url, str(HARDWARE_COSTS),
                     f"{c.cost_accelerator} {c.cost_basis}")
 
 

@@ -10,11 +10,8 @@ from pydantic import ValidationError
 
 from pipeline.load.read import FRESH, Parses, read_model, rel, validation_problems
 from pipeline.models.feeds import Feed, FeedsFile, Snapshot
-from pipeline.paths import FEED_SNAPSHOTS
+from pipeline.paths import FEED_SNAPSHOTS, FEEDS
 from pipeline.problems import Problem
-
-FEEDS_PATH = Path("sources") / "feeds.yaml"
-SNAPSHOT_DIR = FEED_SNAPSHOTS
 
 
 def parse_snapshot(data: bytes, name: str) -> tuple[Snapshot | None, list[Problem]]:
@@ -40,7 +37,7 @@ def load_snapshots(root: Path, feeds: list[Feed], cache: Parses = FRESH,
     snapshots: dict[str, Snapshot] = {}
     problems: list[Problem] = []
     known = {f.id for f in feeds}
-    folder = root / SNAPSHOT_DIR
+    folder = root / FEED_SNAPSHOTS
     for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
         name = rel(path, root)
         if path.stem not in known:
@@ -66,7 +63,7 @@ def load_snapshots(root: Path, feeds: list[Feed], cache: Parses = FRESH,
 def load_feeds(root: Path, cache: Parses = FRESH,
                ) -> tuple[FeedsFile | None, dict[str, Snapshot], list[Problem]]:
     """Return (feeds file, snapshots by feed id, problems); no feeds.yaml means no feeds."""
-    path = root / FEEDS_PATH
+    path = root / FEEDS
     if not path.exists():
         return None, {}, []
     sourced, problems = read_model(path, FeedsFile, root, cache)

@@ -16,6 +16,7 @@ from pipeline.models.prices import PriceFile, PriceList
 from pipeline.models.sourced import Sourced, line_of
 from pipeline.normalize.fx import ECB_CURRENCIES
 from pipeline.normalize.windows import overlap, record_windows
+from pipeline.paths import PRICES
 from pipeline.problems import Problem
 
 JUMP_FACTOR = 100.0
@@ -26,7 +27,7 @@ def load_prices(root: Path, cache: Parses = FRESH,
     """Return {provider: validated price file} and every problem found in `sources/prices/`."""
     files: dict[str, Sourced[PriceFile]] = {}
     problems: list[Problem] = []
-    for path in sorted((root / "sources" / "prices").glob("*.y*ml")):
+    for path in sorted((root / PRICES).glob("*.y*ml")):
         # The gates read only the file (and its name, part of the cache key): a file the cache
         # kept passed them, and is not checked again (~0.05 s a build for a year of prices).
         sourced, found = read_model(path, PriceFile, root, cache, prepare=_indexed,

@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from pipeline.paths import SITE_DIR
+from pipeline.paths import MKDOCS_CONFIG, SITE_DOCS
 from pipeline.problems import BuildError
 from pipeline.publish.output import DiskBody, kill_point, link_unchanged, write_or_link
 from pipeline.render.drawing import Drawing
@@ -138,8 +138,8 @@ def _walk_order(file: Any) -> tuple:
 
 def build_mkdocs(files: Mapping[str, bytes | DiskBody], site_dir: Path, *, site_url: str,
                  epoch: int, published: Path | None = None,
-                 kept: Mapping[str, list] | None = None, docs_dir: Path = SITE_DIR / "docs",
-                 config_file: Path = SITE_DIR / "mkdocs.yml",
+                 kept: Mapping[str, list] | None = None, docs_dir: Path = SITE_DOCS,
+                 config_file: Path = MKDOCS_CONFIG,
                  plugins: dict[str, object] | None = None,
                  extra: Mapping[str, object] | None = None) -> None:
     """Build the site of `docs_dir` and the generated `files` (by path in the docs) with mkdocs

@@ -19,10 +19,10 @@ import pandas as pd
 from pipeline.compose.numbers import money, three_figures
 from pipeline.compose.sources import Sources
 from pipeline.normalize.items import md_link
+from pipeline.paths import BENCHMARKS
 from pipeline.render.charts import svg_bytes
 from pipeline.render.drawing import NOW, Drawing, Draws
 from pipeline.tables.hardware import (
-    BENCHMARKS,
     TOKEN_UNITS,
     HardwareRow,
     is_public,

@@ -16,12 +16,6 @@ from pipeline.models.hardware import Accelerator, BenchmarkFile, HourlyCost
 from pipeline.normalize.accelerators import NameMatch, match_accelerator
 from pipeline.normalize.fx import RateNotFound, RateTable, rate_on
 
-# Where the hardware sources live, relative to the repository root (for citations).
-ACCELERATORS = "sources/hardware/accelerators.yaml"
-COSTS = "sources/hardware/costs.yaml"
-BENCHMARKS = "sources/benchmarks"
-INDEX = f"{BENCHMARKS}/index.yaml"
-
 
 @dataclass(frozen=True)
 class FileReport:
