@@ -34,7 +34,7 @@ REPORT = REPO / "scripts" / "mutation-results.md"
 LOG = REPO / "mutants" / "run.log"
 MAX_FRAMES = 5
 """A test judges a function it reaches through at most this many frames of the package."""
-WHOLE_BUILD = ("build", "site.py")
+WHOLE_BUILD = ("orchestrate", "site.py")
 """The module whose `build_site` a whole build runs through: it reaches nearly every function
 within MAX_FRAMES (the pipeline is shallow), in seconds, and would be run for every survivor."""
 JUDGED_BY_BUILDS = "pipeline.publish."
