@@ -13,7 +13,7 @@ from pathlib import Path
 from conftest import REPO
 
 CODE = ("pipeline", "tests", "benchmarks", "scripts")
-GUIDES = ("ARCHITECTURE.md", "CONTRIBUTING.md", "README.md")
+GUIDES = ("ARCHITECTURE.md", "CONTRIBUTING.md", "README.md", "benchmarks/README.md")
 # Files of other projects that comments cite as their source of a rule.
 ELSEWHERE = {
     "utils/process_result.py",  # InferenceX
