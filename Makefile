@@ -26,7 +26,7 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks.run --out bench-results.json
 
 # Mutation testing of the modules that decide figures and safety ([tool.mutmut] in pyproject.toml);
-# writes mutation-results.md. Tens of minutes: not part of `make test`.
+# writes scripts/mutation-results.md. Tens of minutes: not part of `make test`.
 mutate: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[test,mutate]'
 	$(BIN)/python scripts/mutate.py

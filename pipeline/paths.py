@@ -1,6 +1,6 @@
 """Every place the build reads or writes: the repository's own folders, sources/, public/, .cache/.
 
-Paths under a repository are functions of its root, so tests and benchmarks can point a build at
+Paths under a repository are relative to its root, so tests and benchmarks can point a build at
 any tree; the folders that ship with the code (templates, the mkdocs project) are constants.
 """
 
@@ -9,17 +9,45 @@ from __future__ import annotations
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent
-"""The `pipeline` package: what the code digest of cache keys covers."""
+"""The `pipeline` package."""
 REPO = PACKAGE.parent
 TEMPLATES = REPO / "templates"
 """The jinja2 templates of pages, the text edition, feeds and e-mail."""
 SITE_DIR = REPO / "site"
 """The mkdocs project: mkdocs.yml, theme overrides, hand-written pages."""
+MKDOCS_CONFIG = SITE_DIR / "mkdocs.yml"
+SITE_DOCS = SITE_DIR / "docs"
+"""The hand-written pages, which the generated ones join."""
+THEME_OVERRIDES = SITE_DIR / "overrides"
+"""Our templates over the theme's (mkdocs' `custom_dir`)."""
+CODE_DIRS = (PACKAGE, TEMPLATES, SITE_DIR)
+"""The folders of the checkout that shape a build's output: what the code digest of cache keys
+covers."""
 
 # Relative to a repository's root: links to a source file use these as they are.
-FEED_SNAPSHOTS = Path("sources") / "snapshots" / "feeds"
+SOURCES = Path("sources")
+"""Everything a build reads of a repository: what editors write and the ingests fetch."""
+SERIES = SOURCES / "editions.yaml"
+"""The series: its title, sections, cadence or dates, and mail settings."""
+ENTRIES = SOURCES / "entries"
+"""The curated entries, `YYYY/MM-DD-<slug>.yaml`."""
+PRICES = SOURCES / "prices"
+"""The curated price lists, `<provider>.yaml`."""
+HARDWARE = SOURCES / "hardware"
+"""The hardware lane's curated files; a repository without this folder has no hardware lane."""
+ACCELERATORS = HARDWARE / "accelerators.yaml"
+"""The accelerators we follow and the names benchmark submitters give them."""
+HARDWARE_COSTS = HARDWARE / "costs.yaml"
+"""Hourly costs of accelerators, each with its source."""
+BENCHMARKS = SOURCES / "benchmarks"
+"""The benchmark result files we publish figures from."""
+BENCHMARK_INDEX = BENCHMARKS / "index.yaml"
+"""Each benchmark file's suite, round, source and publication date."""
+FEEDS = SOURCES / "feeds.yaml"
+"""The news feeds we follow."""
+FEED_SNAPSHOTS = SOURCES / "snapshots" / "feeds"
 """What `brief ingest feeds` stores of each feed: `<feed id>.json`."""
-FX_SNAPSHOT = Path("sources") / "snapshots" / "fx" / "eurofxref-hist.zip"
+FX_SNAPSHOT = SOURCES / "snapshots" / "fx" / "eurofxref-hist.zip"
 """Where `brief ingest fx` keeps the ECB history."""
 
 
@@ -28,9 +56,9 @@ def snapshot_path(root: Path, feed_id: str) -> Path:
     return root / FEED_SNAPSHOTS / f"{feed_id}.json"
 
 
-CATALOGUES = Path("sources") / "catalogues.yaml"
+CATALOGUES = SOURCES / "catalogues.yaml"
 """The public price catalogues we follow, and the provider ids they use."""
-PRICE_SNAPSHOTS = Path("sources") / "snapshots" / "prices"
+PRICE_SNAPSHOTS = SOURCES / "snapshots" / "prices"
 """What `brief ingest prices` keeps per catalogue: `<id>.csv` (its price periods) and
 `<id>.health.json` (how its fetches went)."""
 
@@ -43,5 +71,32 @@ def price_history_path(root: Path, catalogue_id: str) -> Path:
 def price_health_path(root: Path, catalogue_id: str) -> Path:
     """Return the health record of a catalogue under `root`."""
     return root / PRICE_SNAPSHOTS / f"{catalogue_id}.health.json"
-PRINTED = Path("sources") / "snapshots" / "printed.csv"
+
+
+PRINTED = SOURCES / "snapshots" / "printed.csv"
 """What each dated edition printed (`brief seal`; compose/corrections.py)."""
+SCHEMAS = Path("schemas")
+"""The JSON Schema of each kind of source file (`brief schema`), which editors' YAML tools read."""
+PUBLIC = Path("public")
+"""Where `brief build` and `brief serve` put the site when not given `--out`."""
+CACHE = Path(".cache")
+"""What a build keeps for the next one; none when `BRIEF_CACHE=off`."""
+
+# Relative to the cache folder (`.cache/`): each of these is kept only when the cache is on.
+PARSED_FILES = Path("parsed")
+"""Each source file as parsed, by its bytes (cache/parse_cache.py)."""
+DATA_FILE_BODIES = Path("files")
+"""The data files' large bodies, each once by the digest of its bytes (cache/memo_store.py)."""
+CHART_DRAWINGS = Path("charts")
+"""Each edition chart's SVG and PNG, by the digest of what it plots (cache/charts.py)."""
+TEMPLATE_BYTECODE = Path("jinja")
+"""jinja2's compiled templates, a folder per code digest."""
+PAGE_HTML = Path("mkdocs-pages.marshal")
+"""The HTML mkdocs made of each page, by the page's key (cache/page_cache.py)."""
+STAMPS = Path("stamps")
+"""The stamp of the last good build into each output folder (cache/stamp.py)."""
+
+
+def memo_path(cache_dir: Path, name: str) -> Path:
+    """Return the file of the memo `name` in the cache folder `cache_dir` (cache/memo_store.py)."""
+    return cache_dir / f"{name}.pickle"

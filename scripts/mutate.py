@@ -3,9 +3,9 @@
 mutmut (configured under [tool.mutmut] in pyproject.toml) copies the package to mutants/, makes one
 small wrong change at a time inside a function and runs the tests that cover that function: a test
 must fail for each change, or the change "survived". This script runs it, then writes
-mutation-results.md: per module the mutants made, killed, survived, not covered, and the kill ratio;
-every survivor with its file, line and change; the survivors we judged equivalent (the change cannot
-alter any output) listed with why, from scripts/mutation-equivalents.toml.
+scripts/mutation-results.md: per module the mutants made, killed, survived, not covered, and the
+kill ratio; every survivor with its file, line and change; the survivors we judged equivalent (the
+change cannot alter any output) listed with why, from scripts/mutation-equivalents.toml.
 
     .venv/bin/python scripts/mutate.py [--max-children N] [--report-only] [mutant-name-glob ...]
 
@@ -30,11 +30,11 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 EQUIVALENTS = REPO / "scripts" / "mutation-equivalents.toml"
-REPORT = REPO / "mutation-results.md"
+REPORT = REPO / "scripts" / "mutation-results.md"
 LOG = REPO / "mutants" / "run.log"
 MAX_FRAMES = 5
 """A test judges a function it reaches through at most this many frames of the package."""
-WHOLE_BUILD = ("build", "site.py")
+WHOLE_BUILD = ("orchestrate", "site.py")
 """The module whose `build_site` a whole build runs through: it reaches nearly every function
 within MAX_FRAMES (the pipeline is shallow), in seconds, and would be run for every survivor."""
 JUDGED_BY_BUILDS = "pipeline.publish."

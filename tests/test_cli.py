@@ -108,7 +108,7 @@ def test_build_exit_codes(tiny: Path, tmp_path: Path) -> None:
 
 
 def test_the_executable_flushes_its_output_and_keeps_exit_codes(tiny: Path) -> None:
-    # `python -m pipeline.cli.main` ends through cli.run, which skips the interpreter's teardown:
+    # `python -m pipeline.cli.main` ends through cli/main.run, which skips the interpreter's teardown:
     # text written to a pipe (block-buffered) must still arrive, and exit codes stay click's.
     def brief(*args: str) -> subprocess.CompletedProcess:
         return subprocess.run([sys.executable, "-m", "pipeline.cli.main", *args], cwd=REPO,

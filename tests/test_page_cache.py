@@ -116,7 +116,7 @@ def test_incremental_builds_equal_cold_builds(copy_repo_sources, tmp_path: Path,
     assert tree_digest(public) == cold_digest(root, tmp_path / "cold-entry", monkeypatch, code_copy)
 
     # A changed price, a feed item's changed headline, a changed hourly cost: the editions whose
-    # computed parts read them are recomposed (edition_keys.py), and only those.
+    # computed parts read them are recomposed (cache/keys.py), and only those.
     prices = root / "sources" / "prices" / "openai.yaml"
     prices.write_text(prices.read_text().replace("price: 15.00}", "price: 14.00}", 1))
     deepseek = root / "sources" / "prices" / "deepseek.yaml"  # the cut the 09-12 edition reports

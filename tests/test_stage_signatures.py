@@ -12,13 +12,16 @@ import re
 from collections.abc import Callable, Iterator
 from types import ModuleType
 
-CHECKED = ("pipeline.load",)
-"""The packages whose signatures are clean; the other stages join as the orchestration rework
-takes their caches away."""
+CHECKED = ("pipeline.load", "pipeline.ingest", "pipeline.publish", "pipeline.render",
+           "pipeline.compose", "pipeline.tables", "pipeline.normalize", "pipeline.formats",
+           "pipeline.models", "pipeline.problems", "pipeline.paths", "pipeline.whole_files",
+           "pipeline.limits")
+"""Every package and module below the orchestrator."""
 
-NAME = re.compile(r"(?:^|_)(?:cache|caches|cached|parsed|parses|memo|memos|store|stores|salt)$")
+NAME = re.compile(r"(?:^|_)(?:cache|caches|cached|parses|memo|memos|store|stores|salt)$")
 """A parameter named for what keeps results: `cache`, `parse_cache`, `memo`, `page_store`,
-`salt` (not `cache_hit_rate`, a price's workload)."""
+`salt` (not `cache_hit_rate`, a price's workload, nor `parsed`, a parsed feed: a parse cache
+passed under that name is caught by its type)."""
 
 TYPE = re.compile(r"(?:Cache|Memo|Store|Parses)(?![a-z])")
 """A type named so: ParseCache, ChartCache, BytecodeCache, Memo, MemoLog, PageStore, Parses."""

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from pipeline.orchestrate.site import build_site
+from pipeline.paths import SITE_DOCS
 from pipeline.publish import output
-from pipeline.publish.mkdocs_site import SITE_DIR
 from pipeline.publish.output import write_or_link
 from pipeline.render.drawing import Drawing
 
@@ -43,8 +43,8 @@ def test_the_site_shares_no_file_with_the_repository_or_the_theme(tiny: Path) ->
         build_site(tiny, tiny / "public", today=dt.date(2026, 9, 30))
         (tiny / "sources" / "editions.yaml").touch()  # not up to date: build again
     css = tiny / "public" / "assets" / "extra.css"
-    assert css.read_bytes() == (SITE_DIR / "docs" / "assets" / "extra.css").read_bytes()
-    assert css.stat().st_ino != (SITE_DIR / "docs" / "assets" / "extra.css").stat().st_ino
+    assert css.read_bytes() == (SITE_DOCS / "assets" / "extra.css").read_bytes()
+    assert css.stat().st_ino != (SITE_DOCS / "assets" / "extra.css").stat().st_ino
     theme_js = next((tiny / "public" / "assets" / "javascripts").glob("bundle.*.js"))
     assert theme_js.stat().st_nlink == 1  # the previous site's copy was deleted by the swap
 

@@ -1,6 +1,6 @@
 """Pure: values computed once per key, reused from an earlier build when their key is the same.
 
-A key is a digest of everything the value is computed from (edition_keys.py), so a reused value
+A key is a digest of everything the value is computed from (keys.py), so a reused value
 is the value a fresh computation would give. The build loads an earlier build's values from
 `.cache/`, hands them in as `known`, and keeps `used` (what this build needed) for the next one;
 values no build needs any more are dropped that way.

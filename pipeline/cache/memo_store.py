@@ -7,7 +7,7 @@ The data files' memo holds the largest values of the build, ~170 MB at a year's 
 (hardware.json alone is 94 MB); unpickling it whole took 0.4 s of every build, and any change
 rewrote all of it. Its large files are therefore kept apart, each once, under `.cache/files/` by
 the digest of their bytes; the pickle names them, and loading opens them, to be read only when
-the site needs their bytes (render/output.py DiskBody). Its own file is rewritten whole: it is
+the site needs their bytes (render/bodies.py DiskBody). Its own file is rewritten whole: it is
 small, changes rarely, and pruning the kept files needs every live value's file name.
 """
 

@@ -6,7 +6,7 @@ so this module imports nothing heavy: no pydantic, jinja2, mkdocs, pandas or mat
 
 Like git's index, it compares file metadata (size, modification time in ns, inode), not contents:
 any touch of an input makes the build run, and the build itself is then content-hashed page by page
-(render/page_cache.py). The inputs are the repository's `sources/`, the code (`pipeline/`), the
+(cache/page_cache.py). The inputs are the repository's `sources/`, the code (`pipeline/`), the
 templates, the mkdocs project (`site/`), the versions of mkdocs and its theme, `today` and the
 output's path; the output is every file under it.
 """
@@ -23,7 +23,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pipeline.paths import REPO
+from pipeline.paths import CACHE, CODE_DIRS, REPO, SOURCES, STAMPS, TEMPLATES
 from pipeline.whole_files import write_whole
 
 
@@ -33,11 +33,11 @@ class Code:
     its templates."""
 
     root: Path = REPO
-    dirs: tuple[str, ...] = ("pipeline", "templates", "site")
+    dirs: tuple[str, ...] = tuple(d.relative_to(REPO).as_posix() for d in CODE_DIRS)
 
     @property
     def templates(self) -> Path:
-        return self.root / "templates"
+        return self.root / TEMPLATES.relative_to(REPO)
 
 
 CHECKOUT = Code()
@@ -53,7 +53,7 @@ def cache_dir(root: Path) -> Path | None:
     """Return the build cache folder of a repository (`.cache/`), or None when caching is off."""
     if os.environ.get("BRIEF_CACHE", "").lower() in ("0", "off", "no", "false"):
         return None
-    return root / ".cache"
+    return root / CACHE
 
 
 def _tree_signature(top: Path, digest: hashlib._Hash, skip: frozenset[str] = frozenset()) -> int:
@@ -120,7 +120,7 @@ def inputs_signature(root: Path, out: Path, today: dt.date, code: Code = CHECKOU
     digest = hashlib.sha256(
         f"{STAMP_VERSION}\n{sys.version}\n{versions()}\n{root}\n{out}\n{today}\n"
         f"{'strict' if strict else ''}\n".encode())
-    _tree_signature(root / "sources", digest)
+    _tree_signature(root / SOURCES, digest)
     for name in code.dirs:
         _tree_signature(code.root / name, digest, skip=frozenset({"__pycache__"}))
     for var in ("BRIEF_CACHE",):
@@ -147,12 +147,12 @@ class Stamp:
     files: int
     kept: dict[str, list] = field(default_factory=dict)
     """The files published from bytes kept on disk, by path: digest and metadata
-    (render/output.py published_state), so the next build can link them without reading."""
+    (publish/output.py published_state), so the next build can link them without reading."""
 
 
 def _stamp_path(cache: Path, out: Path) -> Path:
     name = hashlib.sha256(str(out).encode()).hexdigest()[:16]
-    return cache / "stamps" / f"{name}.json"
+    return cache / STAMPS / f"{name}.json"
 
 
 def read_stamp(cache: Path | None, out: Path) -> Stamp | None:

@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 
 from pipeline.cli.terminal import ROOT, reports_errors
+from pipeline.paths import CHART_DRAWINGS, SERIES
 from pipeline.problems import BuildError
 
 
@@ -37,7 +38,7 @@ def _mail_parts(root: Path, day: dt.date):
     editions = compose_editions(sources, dates)
     cache = cache_dir(root)
     charts = edition_charts(sources, editions,
-                            ChartCache(cache / "charts" if cache else None).chart)
+                            ChartCache(cache / CHART_DRAWINGS if cache else None).chart)
     return mail_parts(editions[-1], editions, sources.series, charts[day])
 
 
@@ -116,7 +117,7 @@ def register(group: click.Group) -> None:
         todo = pending(read_addresses(address_list), suppressed, log.done(day), outcome)
         parts = _mail_parts(root, day)
         if parts.series.mail is None:
-            raise BuildError("sources/editions.yaml: mail: is missing; give the sender and the "
+            raise BuildError(f"{SERIES.as_posix()}: mail: is missing; give the sender and the "
                              "unsubscribe address before sending")
         sender = parts.series.mail.sender
         click.echo(f"{day}: {len(todo)} to send, {len(outcome.already)} sent before, "

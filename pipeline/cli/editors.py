@@ -1,5 +1,5 @@
 """`brief new` and `brief schema`: the commands that help editors write source files (the `brief`
-group imports this module only when one of them runs: see cli.py)."""
+group imports this module only when one of them runs: see cli/main.py)."""
 
 from __future__ import annotations
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 import click
 
 from pipeline.cli.terminal import ALLOW_NETWORK, ROOT, failed, reports_errors
+from pipeline.paths import ENTRIES, FEED_SNAPSHOTS, FEEDS, SERIES
 from pipeline.problems import Problem
 
 # The lane's modules are imported by the commands that use them: `brief` imports this module to
@@ -32,7 +33,7 @@ def _load(root: Path, strict: bool) -> tuple[FeedsFile, dict[str, Snapshot]]:
     _print_problems(problems)
     errors = [p for p in problems if p.severity == "error" or strict]
     if feeds is None and not errors:
-        raise click.ClickException("no sources/feeds.yaml: there are no feeds to read")
+        raise click.ClickException(f"no {FEEDS.as_posix()}: there are no feeds to read")
     if errors or feeds is None:
         raise failed()
     return feeds, snapshots
@@ -83,7 +84,7 @@ def _previous_edition(root: Path, date: dt.date) -> dt.date | None:
     from pipeline.load.parse import read_model
     from pipeline.models.series import Series
 
-    path = root / "sources" / "editions.yaml"
+    path = root / SERIES
     if not path.exists():
         return None
     sourced, problems = read_model(path, Series, root)
@@ -99,7 +100,7 @@ def _curated_urls(root: Path) -> set[str]:
     from pipeline.models.entries import Entry
 
     urls = set()
-    for path in (root / "sources" / "entries").rglob("*.y*ml"):
+    for path in (root / ENTRIES).rglob("*.y*ml"):
         sourced, _ = read_model(path, Entry, root)
         if sourced:
             urls |= {str(link.url) for link in sourced.model.links if link.url}
@@ -163,7 +164,7 @@ def entry_from_item(feeds_file: FeedsFile, snapshots: dict[str, Snapshot],
         # Ingest stores only http(s) links: this snapshot was changed by other hands.
         raise click.ClickException(
             f"item {item.id} links to {item.url[:100]!r}, not an http or https page, so an "
-            f"entry cannot cite it; check sources/snapshots/feeds/{feed.id}.json")
+            f"entry cannot cite it; check {(FEED_SNAPSHOTS / f'{feed.id}.json').as_posix()}")
     day = item.published.date()
     local = feed.region != "global"
     language = item.language or feed.language
@@ -186,10 +187,10 @@ def entry_from_item(feeds_file: FeedsFile, snapshots: dict[str, Snapshot],
         first = err.errors(include_url=False)[0]
         where = ".".join(map(str, first["loc"]))
         raise click.ClickException(f"item {item.id} does not make an entry: {where}: "
-                                   f"{first['msg']}; check sources/snapshots/feeds/"
-                                   f"{feed.id}.json") from None
+                                   f"{first['msg']}; check "
+                                   f"{(FEED_SNAPSHOTS / f'{feed.id}.json').as_posix()}") from None
     doc["draft"] = True  # and `brief check` refuses it until the editor removes this
-    path = f"sources/entries/{day:%Y}/{day:%m-%d}-{_slug(item.title, item.id)}.yaml"
+    path = (ENTRIES / f"{day:%Y}" / f"{day:%m-%d}-{_slug(item.title, item.id)}.yaml").as_posix()
     return path, doc
 
 

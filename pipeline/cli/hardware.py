@@ -32,7 +32,7 @@ def hardware(root: Path, model: str, scenario: str, division: str, target: str |
     """Print tokens per dollar by accelerator for one model and scenario, per cost basis: one
     table per round and accuracy target (results of rounds with no publication date by
     --as-of are left out, as on the Hardware page; a --file is shown whatever its date)."""
-    # Imported here: `brief` imports this module to register the command (see cli.py).
+    # Imported here: `brief` imports this module to register the command (see cli/main.py).
     from pipeline.formats.mlperf import FormatError
     from pipeline.load.hardware import load_hardware
     from pipeline.load.parse import read_benchmark

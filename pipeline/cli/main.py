@@ -11,6 +11,7 @@ from typing import ClassVar
 import click
 
 from pipeline.cli.terminal import ROOT, STRICT, failed, print_problems, reports_errors
+from pipeline.paths import PRINTED, PUBLIC, SERIES
 from pipeline.problems import BuildError, SourceError
 
 
@@ -76,7 +77,7 @@ def build(root: Path, out: Path | None, today: str | None, strict: bool) -> None
     """Check the sources, then build the whole site offline into public/."""
     from pipeline.orchestrate.site import build_site
 
-    result = build_site(root.resolve(), (out or root / "public").resolve(), today=_today(today),
+    result = build_site(root.resolve(), (out or root / PUBLIC).resolve(), today=_today(today),
                         strict=strict)
     click.echo(f"built {result.editions} editions into {result.out}")
 
@@ -92,7 +93,6 @@ def seal(root: Path, today: str | None) -> None:
     from pipeline.compose.corrections import empty_ledger, sealed
     from pipeline.compose.edition import compose_editions
     from pipeline.load.sources import load_sources
-    from pipeline.paths import PRINTED
     from pipeline.whole_files import write_whole
 
     day = _today(today)
@@ -123,12 +123,12 @@ def serve(root: Path, port: int, no_build: bool) -> None:
     from pipeline.orchestrate.site import build_site
     from pipeline.publish.preview import preview_server
 
-    public = (root / "public").resolve()
+    public = (root / PUBLIC).resolve()
     if not no_build:
         build_site(root.resolve(), public, today=dt.date.today())
     if not public.is_dir():
         raise BuildError(f"{public} does not exist: run `brief build` first")
-    series, problems = read_model(root / "sources" / "editions.yaml", Series, root)
+    series, problems = read_model(root / SERIES, Series, root)
     if series is None:
         raise SourceError(problems)
     site_path = urlsplit(str(series.model.site_url)).path

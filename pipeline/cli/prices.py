@@ -15,6 +15,7 @@ import click
 
 from pipeline.cli.terminal import ALLOW_NETWORK, ROOT, failed, print_problems, reports_errors
 from pipeline.ingest.fx import ECB_HISTORY_URL
+from pipeline.paths import CATALOGUES, PRICES
 
 if TYPE_CHECKING:
     from pipeline.formats.price_map import ImportResult
@@ -40,7 +41,7 @@ def _import_command(fmt: str) -> click.Command:
     @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
     @click.option("--dry-run", is_flag=True, help="Print the table; write nothing.")
     @click.option("--out", type=click.Path(file_okay=False, path_type=Path),
-                  default=Path("sources/prices"), show_default=True,
+                  default=PRICES, show_default=True,
                   help="Folder to write <provider>.yaml files into.")
     @click.option("--since", type=click.DateTime(["%Y-%m-%d"]), default=None,
                   help="The date of the map, for maps that give none (LiteLLM's upstream file): "
@@ -185,7 +186,7 @@ def ingest_prices(root: Path, only: tuple[str, ...], strict: bool, allowed: tupl
     if any(p.severity == "error" for p in problems):
         raise failed()
     if catalogues is None:
-        raise click.ClickException("no sources/catalogues.yaml: there are no catalogues to read")
+        raise click.ClickException(f"no {CATALOGUES.as_posix()}: there are no catalogues to read")
     unknown = sorted(set(only) - {c.id for c in catalogues.catalogues})
     if unknown:
         raise click.BadParameter(f"no catalogue with id {', '.join(unknown)}", param_hint="--only")

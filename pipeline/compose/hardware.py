@@ -18,9 +18,8 @@ import pandas as pd
 from pipeline.compose.numbers import three_figures
 from pipeline.compose.types import Citation, Figure, RadarItem
 from pipeline.models.hardware_results import Hardware, HardwareRow
+from pipeline.paths import BENCHMARKS, HARDWARE_COSTS
 from pipeline.tables.hardware import (
-    BENCHMARKS,
-    COSTS,
     UsdPerUnit,
     can_be_fresh,
     target_text,
@@ -38,7 +37,7 @@ def _result_citation(row) -> Citation:
 
 
 def _cost_citation(c) -> Citation:
-    return Citation(c.cost_source, c.cost_source_url, COSTS,
+    return Citation(c.cost_source, c.cost_source_url, str(HARDWARE_COSTS),
                     f"{c.cost_accelerator} {c.cost_basis}")
 
 
@@ -118,7 +117,7 @@ def hardware_figures(hw: Hardware, rows: Sequence[HardwareRow] | FigureIndex, da
 def window_slice(dates: Sequence[dt.date], date: dt.date,
                  previous: dt.date | None) -> tuple[int, int]:
     """Return where the edition window (previous, date] lies in ascending `dates`, as
-    compose.in_window: the first edition takes all before it."""
+    compose/types.in_window: the first edition takes all before it."""
     start = 0 if previous is None else bisect_right(dates, previous)
     return start, bisect_right(dates, date)
 

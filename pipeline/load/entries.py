@@ -12,6 +12,7 @@ from pipeline.load.read import rel
 from pipeline.models.entries import Entry
 from pipeline.models.series import Series
 from pipeline.models.sourced import CuratedEntry, Sourced, line_of
+from pipeline.paths import ENTRIES
 from pipeline.problems import Problem
 
 _ENTRY_NAME = re.compile(r"^(?P<month>\d\d)-(?P<day>\d\d)-(?P<slug>[a-z0-9][a-z0-9-]*)\.yaml$")
@@ -27,7 +28,7 @@ def load_entries(root: Path, series: Series | None, parse: Parser = parse_file,
     entries: list[CuratedEntry] = []
     problems: list[Problem] = []
     first_path: dict[str, str] = {}
-    for path in sorted((root / "sources" / "entries").rglob("*.y*ml")):
+    for path in sorted((root / ENTRIES).rglob("*.y*ml")):
         name = rel(path, root)
         sourced, found = read_model(path, Entry, root, parse)
         problems += found

@@ -7,11 +7,8 @@ from pathlib import Path
 from pipeline.load.parse import Parse, Parser, parse_file, read_model
 from pipeline.load.read import rel
 from pipeline.models.feeds import Feed, FeedsFile, Snapshot
-from pipeline.paths import FEED_SNAPSHOTS
+from pipeline.paths import FEED_SNAPSHOTS, FEEDS
 from pipeline.problems import Problem
-
-FEEDS_PATH = Path("sources") / "feeds.yaml"
-SNAPSHOT_DIR = FEED_SNAPSHOTS
 
 
 def load_snapshots(root: Path, feeds: list[Feed], parse: Parser = parse_file,
@@ -20,7 +17,7 @@ def load_snapshots(root: Path, feeds: list[Feed], parse: Parser = parse_file,
     snapshots: dict[str, Snapshot] = {}
     problems: list[Problem] = []
     known = {f.id for f in feeds}
-    folder = root / SNAPSHOT_DIR
+    folder = root / FEED_SNAPSHOTS
     for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
         name = rel(path, root)
         if path.stem not in known:
@@ -44,7 +41,7 @@ def load_snapshots(root: Path, feeds: list[Feed], parse: Parser = parse_file,
 def load_feeds(root: Path, parse: Parser = parse_file,
                ) -> tuple[FeedsFile | None, dict[str, Snapshot], list[Problem]]:
     """Return (feeds file, snapshots by feed id, problems); no feeds.yaml means no feeds."""
-    path = root / FEEDS_PATH
+    path = root / FEEDS
     if not path.exists():
         return None, {}, []
     sourced, problems = read_model(path, FeedsFile, root, parse)

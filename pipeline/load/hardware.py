@@ -23,12 +23,9 @@ from pipeline.models.hardware import AcceleratorsFile, BenchmarksIndex, CostsFil
 from pipeline.models.hardware_results import FileReport, Hardware, HardwareRow
 from pipeline.models.sourced import CuratedEntry, line_of
 from pipeline.normalize.accelerators import accelerator_patterns
+from pipeline.paths import ACCELERATORS, BENCHMARK_INDEX, BENCHMARKS, HARDWARE_COSTS
 from pipeline.problems import Problem
 from pipeline.tables.hardware import (
-    ACCELERATORS,
-    BENCHMARKS,
-    COSTS,
-    INDEX,
     FileInfo,
     rows_missing_cost,
 )
@@ -41,9 +38,9 @@ def load_hardware(root: Path, parse: Parser = parse_file,
     problems: list[Problem] = []
     accs, found = read_model(root / ACCELERATORS, AcceleratorsFile, root, parse)
     problems += found
-    costs, found = read_model(root / COSTS, CostsFile, root, parse)
+    costs, found = read_model(root / HARDWARE_COSTS, CostsFile, root, parse)
     problems += found
-    index, found = read_model(root / INDEX, BenchmarksIndex, root, parse)
+    index, found = read_model(root / BENCHMARK_INDEX, BenchmarksIndex, root, parse)
     problems += found
     if accs is None or costs is None or index is None:
         return None, [], problems
@@ -61,8 +58,9 @@ def load_hardware(root: Path, parse: Parser = parse_file,
         try:
             data = path.read_bytes()
         except OSError as err:
-            problems.append(Problem(INDEX, f"files.{i}.path", f"cannot read {name}: "
-                                    f"{err.strerror}; fix the path or remove the entry",
+            problems.append(Problem(str(BENCHMARK_INDEX), f"files.{i}.path",
+                                    f"cannot read {name}: {err.strerror}; fix the path or "
+                                    "remove the entry",
                                     line=line_of(index.lines, ("files", i, "path"))))
             continue
         info = FileInfo(name, entry.published, str(entry.source_url), entry.official)
@@ -84,13 +82,13 @@ def load_hardware(root: Path, parse: Parser = parse_file,
                      for reason, n in report.skipped if is_defect(reason)]
     for path in sorted((root / BENCHMARKS).rglob("*")):
         if path.is_file() and path.suffix in (".json", ".csv") and path.resolve() not in listed:
-            problems.append(Problem(rel(path, root), "", f"not listed in {INDEX}; add it with "
-                                    "its suite, round and publication date"))
+            problems.append(Problem(rel(path, root), "", f"not listed in {BENCHMARK_INDEX}; add "
+                                    "it with its suite, round and publication date"))
     for row in rows_missing_cost(rows, costs.model.costs, dt.date.max):
         problems.append(Problem(row.source_file, row.row_ref, f"no hourly cost for "
-                                f"{row.accelerator} in {COSTS}, but result {row.citation_id} "
-                                "needs one for tokens per dollar (a missing cost is never $0); "
-                                "add a cost with its source"))
+                                f"{row.accelerator} in {HARDWARE_COSTS}, but result "
+                                f"{row.citation_id} needs one for tokens per dollar (a missing "
+                                "cost is never $0); add a cost with its source"))
     hardware = Hardware(accelerators, tuple(costs.model.costs), tuple(index.model.files),
                         tuple(reports), tuple(unreadable))
     return hardware, rows, problems
@@ -103,13 +101,13 @@ def _check_costs(costs: list[HourlyCost], known: set[str],
     for i, cost in enumerate(costs):
         line = line_of(lines, ("costs", i, "accelerator"))
         if cost.accelerator not in known:
-            problems.append(Problem(COSTS, f"costs.{i}.accelerator", f"unknown accelerator "
-                                    f"{cost.accelerator!r}; {ACCELERATORS} has: "
+            problems.append(Problem(str(HARDWARE_COSTS), f"costs.{i}.accelerator",
+                                    f"unknown accelerator {cost.accelerator!r}; {ACCELERATORS} has: "
                                     f"{', '.join(sorted(known))}", line=line))
         key = (cost.accelerator, cost.basis, cost.scenario, cost.date)
         seen[key] += 1
         if seen[key] == 2:
-            problems.append(Problem(COSTS, f"costs.{i}", f"a second {cost.basis} "
+            problems.append(Problem(str(HARDWARE_COSTS), f"costs.{i}", f"a second {cost.basis} "
                                     f"({cost.scenario or 'no scenario'}) cost for "
                                     f"{cost.accelerator} on {cost.date.isoformat()}; keep one",
                                     line=line))
@@ -134,7 +132,7 @@ def undated_round_quotes(entries: Sequence[CuratedEntry], hardware: Hardware,
                 continue
             rounds = "; ".join(
                 f"{q.suite} {q.round} ({', '.join(q.citation_ids)}), whose publication date is "
-                f"not set in {INDEX} (files.{fields.get(q.source_file, '?')}.published)"
+                f"not set in {BENCHMARK_INDEX} (files.{fields.get(q.source_file, '?')}.published)"
                 for q in quotes)
             problems.append(Problem(
                 c.path, field, f"states {' and '.join(stated(quotes))} from {rounds}: "

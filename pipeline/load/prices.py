@@ -11,6 +11,7 @@ from pathlib import Path
 from pipeline.load.parse import Parser, parse_file, read_model
 from pipeline.models.prices import PriceFile
 from pipeline.models.sourced import Sourced
+from pipeline.paths import PRICES
 from pipeline.problems import Problem
 
 
@@ -19,7 +20,7 @@ def load_prices(root: Path, parse: Parser = parse_file,
     """Return {provider: validated price file} and every problem found in `sources/prices/`."""
     files: dict[str, Sourced[PriceFile]] = {}
     problems: list[Problem] = []
-    for path in sorted((root / "sources" / "prices").glob("*.y*ml")):
+    for path in sorted((root / PRICES).glob("*.y*ml")):
         sourced, found = read_model(path, PriceFile, root, parse)
         problems += found
         if sourced is not None and not any(p.severity == "error" for p in found):

@@ -31,10 +31,10 @@ from pipeline.models.rates import RateTable
 from pipeline.models.series import Series
 from pipeline.models.sourced import CuratedEntry, Sourced
 from pipeline.models.sources import Sources
-from pipeline.paths import PRINTED
+from pipeline.paths import HARDWARE, HARDWARE_COSTS, PRICES, PRINTED, SERIES, SOURCES
 from pipeline.problems import Problem, SourceError
 from pipeline.tables.discrepancies import curated_periods
-from pipeline.tables.hardware import COSTS, CostError, usd_at_ecb_rates
+from pipeline.tables.hardware import CostError, usd_at_ecb_rates
 from pipeline.tables.plausibility import plausible_histories
 
 
@@ -47,7 +47,7 @@ def load_sources(root: Path, parse: Parser = parse_file, *, strict: bool = False
     if problems:
         # Nothing is read through them: a link is refused before any file is opened.
         raise SourceError(problems)
-    series_path = root / "sources" / "editions.yaml"
+    series_path = root / SERIES
     series: Sourced[Series] | None = None
     if not series_path.exists():
         problems.append(Problem(rel(series_path, root), "", "missing: the series file is required"))
@@ -57,13 +57,13 @@ def load_sources(root: Path, parse: Parser = parse_file, *, strict: bool = False
     entries, found = load_entries(root, series.model if series else None, parse)
     problems += found
     hardware, hardware_rows = None, []
-    if (root / "sources" / "hardware").is_dir():
+    if (root / HARDWARE).is_dir():
         hardware, hardware_rows, found = load_hardware(root, parse)
         problems += found
         if hardware is not None:
             problems += undated_round_quotes(entries, hardware, hardware_rows)
     prices, rates = {}, None
-    if (root / "sources" / "prices").is_dir():
+    if (root / PRICES).is_dir():
         prices, found = load_prices(root, parse)
         problems += found
         rates = load_rate_table(root, parse)
@@ -110,7 +110,7 @@ def outside_links(root: Path) -> list[Problem]:
     publish any file of the machine that builds it."""
     top = root.resolve()
     problems = []
-    for folder, dirs, files in os.walk(root / "sources"):
+    for folder, dirs, files in os.walk(root / SOURCES):
         for name in [*dirs, *files]:
             path = Path(folder) / name
             if not path.is_symlink():
@@ -149,8 +149,8 @@ def cost_currency_problems(hardware: Hardware, rates: RateTable | None) -> list[
         try:
             convert(cost.currency, cost.date)
         except CostError as err:
-            problems.append(Problem(COSTS, f"costs.{i}.currency", f"{err}; give the cost in USD "
-                                    "or in a currency the ECB quotes"))
+            problems.append(Problem(str(HARDWARE_COSTS), f"costs.{i}.currency", f"{err}; give "
+                                    "the cost in USD or in a currency the ECB quotes"))
     return problems
 
 

@@ -13,6 +13,7 @@ from pipeline.models.entries import Entry
 from pipeline.models.hardware import CostsFile
 from pipeline.models.prices import PriceFile
 from pipeline.models.series import Series
+from pipeline.paths import ENTRIES, HARDWARE_COSTS, PRICES, SCHEMAS, SERIES
 
 
 @dataclass(frozen=True)
@@ -38,17 +39,18 @@ class SourceKind:
     @property
     def schema_file(self) -> str:
         """Return the path of this kind's JSON Schema, relative to the repository root."""
-        return f"schemas/{self.name}.schema.json"
+        return (SCHEMAS / f"{self.name}.schema.json").as_posix()
 
 
 KINDS: dict[str, SourceKind] = {kind.name: kind for kind in (
-    SourceKind("entry", Entry, "sources/entries/**/*.yaml",
-               "sources/entries/{date:%Y}/{date:%m-%d}-{slug}.yaml", prefill=(("date", "date"),)),
-    SourceKind("series", Series, "sources/editions.yaml", "sources/editions.yaml"),
-    SourceKind("price", PriceFile, "sources/prices/*.yaml", "sources/prices/{slug}.yaml",
+    SourceKind("entry", Entry, (ENTRIES / "**" / "*.yaml").as_posix(),
+               (ENTRIES / "{date:%Y}" / "{date:%m-%d}-{slug}.yaml").as_posix(),
+               prefill=(("date", "date"),)),
+    SourceKind("series", Series, SERIES.as_posix(), SERIES.as_posix()),
+    SourceKind("price", PriceFile, (PRICES / "*.yaml").as_posix(), (PRICES / "{slug}.yaml").as_posix(),
                prefill=(("provider", "slug"), ("lists.records.from", "date"),
                         ("lists.records.checked", "date"))),
-    SourceKind("cost", CostsFile, "sources/hardware/costs.yaml", "sources/hardware/costs.yaml",
+    SourceKind("cost", CostsFile, HARDWARE_COSTS.as_posix(), HARDWARE_COSTS.as_posix(),
                prefill=(("costs.date", "date"), ("costs.checked", "date")), appends_to="costs"),
 )}
 

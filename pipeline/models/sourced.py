@@ -22,7 +22,7 @@ class Sourced(Generic[M]):
     path: str
     """Path relative to the repository root, as links to the source entry use it."""
     lines: Mapping[tuple, int] = field(default_factory=dict, repr=False, compare=False)
-    """The line of each value (yamlio.Lines), for problems."""
+    """The line of each value (load/yaml_lines.Lines), for problems."""
 
 
 @dataclass(frozen=True)

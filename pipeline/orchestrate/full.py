@@ -30,7 +30,18 @@ from pipeline.orchestrate.drawer import Drawer, workers_for
 from pipeline.orchestrate.files import site_files
 from pipeline.orchestrate.parts import ReusedParts
 from pipeline.orchestrate.result import BuildResult
-from pipeline.paths import SITE_DIR
+from pipeline.paths import (
+    CHART_DRAWINGS,
+    DATA_FILE_BODIES,
+    MKDOCS_CONFIG,
+    PAGE_HTML,
+    PARSED_FILES,
+    SERIES,
+    SITE_DOCS,
+    TEMPLATE_BYTECODE,
+    THEME_OVERRIDES,
+    memo_path,
+)
 from pipeline.problems import BuildError
 from pipeline.publish import output
 from pipeline.publish.mkdocs_site import build_mkdocs
@@ -40,7 +51,7 @@ from pipeline.render.pages import environment, template_cache
 
 def write_docs(docs: Path, files: dict[str, bytes | output.DiskBody | Drawing]) -> None:
     """Write the docs folder mkdocs builds from: site/docs and the generated files."""
-    shutil.copytree(SITE_DIR / "docs", docs, dirs_exist_ok=True)
+    shutil.copytree(SITE_DOCS, docs, dirs_exist_ok=True)
     for path, body in files.items():
         (docs / path).parent.mkdir(parents=True, exist_ok=True)
         (docs / path).write_bytes(output.body_bytes(body))
@@ -79,16 +90,16 @@ def build_full(root: Path, out: Path, today: dt.date, cache: Path | None, inputs
     (build_site says what the arguments are)."""
     # Each stage's kept values under the digest of that stage's own code (cache/code.py).
     digests = stage_code(code)
-    parsed = ParseCache(cache / "parsed" if cache else None, digests.load)
+    parsed = ParseCache(cache / PARSED_FILES if cache else None, digests.load)
     # Kept apart: computed edition parts and each edition's HTML (small, many) and the data
     # files (few, large), so a new edition does not rewrite the large ones.
-    memo_files = {name: cache / f"{name}.pickle" if cache else None
+    memo_files = {name: memo_path(cache, name) if cache else None
                   for name in ("edition-parts", "edition-html", "data-files")}
-    files_dir = cache / "files" if cache else None
-    charts = ChartCache(cache / "charts" if cache else None, code=digests.charts)
+    files_dir = cache / DATA_FILE_BODIES if cache else None
+    charts = ChartCache(cache / CHART_DRAWINGS if cache else None, code=digests.charts)
     # Compiled templates depend on the code that sets up their environments (settings,
-    # filters) and on library versions, not only on their source: kept apart per salt.
-    templates = cache / "jinja" / digests.render[:16] if cache else None
+    # filters) and on library versions, not only on their source: kept apart per render code.
+    templates = cache / TEMPLATE_BYTECODE / digests.render[:16] if cache else None
     environment(code.templates).bytecode_cache = template_cache(templates) if templates else None
     # Started first, while this process is small to fork: its worker imports matplotlib while
     # the sources load. One worker when most drawings are kept; a cold build draws them all.
@@ -102,7 +113,7 @@ def build_full(root: Path, out: Path, today: dt.date, cache: Path | None, inputs
             opened.callback(close_files, memos["data-files"])
             dates = sorted(sources.series.edition_dates(today))
             if len(dates) > MAX_EDITIONS:  # a cadence from long ago: `dates` are checked on load
-                raise BuildError(f"sources/editions.yaml: its cadence gives {len(dates):,} "
+                raise BuildError(f"{SERIES.as_posix()}: its cadence gives {len(dates):,} "
                                  f"editions by {today}, more than the {MAX_EDITIONS:,} a series "
                                  "may have (pipeline/limits.py): start a new series")
             parts = ReusedParts(sources, dates, memos["edition-parts"], digests.compose,
@@ -121,11 +132,11 @@ def build_full(root: Path, out: Path, today: dt.date, cache: Path | None, inputs
                     write_docs(Path(keep) / "docs", files)
                 built = scratch / "site"
                 site_url = str(sources.series.site_url)
-                store = PageStore(cache / "mkdocs-pages.marshal" if cache else None)
+                store = PageStore(cache / PAGE_HTML if cache else None)
                 # Each page's head links the topic feeds: they are part of every page's key.
                 topic_feeds = [{"title": t.title, "path": f"feed-{t.id}"}
                                for t in sources.series.topics]
-                site = site_key(SITE_DIR / "mkdocs.yml", [SITE_DIR / "overrides"],
+                site = site_key(MKDOCS_CONFIG, [THEME_OVERRIDES],
                                 site_url=site_url, extra=f"{digests.publish} {topic_feeds!r}")
                 reuse = ReusePages(store, site, files, published=out,
                                    bytecode_dir=templates)

@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from pipeline.paths import SITE_DIR
+from pipeline.paths import MKDOCS_CONFIG, SITE_DOCS
 from pipeline.problems import BuildError
 from pipeline.publish.output import DiskBody, kill_point, link_unchanged, write_or_link
 from pipeline.render.drawing import Drawing
@@ -43,7 +43,7 @@ class _Publish:
     `output.write_or_link`.
 
     The build's ~2,000 files were written into a docs folder for mkdocs to read back, then linked
-    or copied into the site: on these disks creating a file is what costs (render/output.py). Now
+    or copied into the site: on these disks creating a file is what costs (publish/output.py). Now
     each is a generated file of mkdocs' list (so link checks, the sitemap and search see it), and
     mkdocs' copy of a static file (ours, the docs folder's or the theme's) becomes one link from
     the published site when the bytes are the same, or one write. No file of the site is a second
@@ -138,8 +138,8 @@ def _walk_order(file: Any) -> tuple:
 
 def build_mkdocs(files: Mapping[str, bytes | DiskBody], site_dir: Path, *, site_url: str,
                  epoch: int, published: Path | None = None,
-                 kept: Mapping[str, list] | None = None, docs_dir: Path = SITE_DIR / "docs",
-                 config_file: Path = SITE_DIR / "mkdocs.yml",
+                 kept: Mapping[str, list] | None = None, docs_dir: Path = SITE_DOCS,
+                 config_file: Path = MKDOCS_CONFIG,
                  plugins: dict[str, object] | None = None,
                  extra: Mapping[str, object] | None = None) -> None:
     """Build the site of `docs_dir` and the generated `files` (by path in the docs) with mkdocs
@@ -147,7 +147,7 @@ def build_mkdocs(files: Mapping[str, bytes | DiskBody], site_dir: Path, *, site_
 
     `published`: the site as the last build left it, whose unchanged files are linked (see
     `_Publish`); `kept`: what the last build published there from DiskBody files. `plugins`:
-    plugin instances to add in-process, by name (the page cache, render/page_cache.py);
+    plugin instances to add in-process, by name (the page cache, cache/page_cache.py);
     `extra`: values for the theme's templates beside mkdocs.yml's `extra` (the topic feeds).
     """
     # Imported here: mkdocs and its theme take a noticeable time to import, and `brief check`

@@ -142,7 +142,7 @@ def holds(body: bytes | DiskBody | Drawing, digest: str) -> bool:
 
 def published_state(path: Path, digest: str) -> list:
     """Return what the stamp records of a file published from a DiskBody: its digest and the
-    metadata that tells whether it was touched since (as build_stamp does for inputs, plus the
+    metadata that tells whether it was touched since (as cache/stamp.py does for inputs, plus the
     inode's change time, which restoring a modification time does not set back).
 
     A build that fails after linking published files into its scratch folder moves their change
@@ -165,7 +165,7 @@ def link_unchanged(published: Path, target: Path, body: DiskBody, recorded: list
 
 def write_or_link(target: Path, body: bytes, published: Path | None) -> None:
     """Write a file of the site, or link the published one when it holds these very bytes (its
-    folder must exist). Pages go through the page cache instead (render/page_cache.py)."""
+    folder must exist). Pages go through the page cache instead (cache/page_cache.py)."""
     if published is None or not link_published(published, target, body):
         target.write_bytes(body)
 

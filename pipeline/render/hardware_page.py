@@ -20,10 +20,10 @@ from pipeline.compose.numbers import money, three_figures
 from pipeline.models.hardware_results import HardwareRow
 from pipeline.models.sources import Sources
 from pipeline.normalize.items import md_link
+from pipeline.paths import BENCHMARKS
 from pipeline.render.charts import svg_bytes
 from pipeline.render.drawing import NOW, Drawing, Draws
 from pipeline.tables.hardware import (
-    BENCHMARKS,
     TOKEN_UNITS,
     is_public,
     round_over_round,

@@ -2,9 +2,9 @@
 
 The page shows the prices in force at the newest edition and nothing that changes with that date
 alone, so its Markdown stays byte-identical while no price changes and the build reuses its HTML
-(render/page_cache.py; issue 8). Each chart is computed in two steps: the numbers it plots, as a
+(cache/page_cache.py; issue 8). Each chart is computed in two steps: the numbers it plots, as a
 frozen value (`PriceHistory`, `HourOfWeek`, `Cheapest`), then the drawing (`svg`). The build keeps
-the drawings of the charts that rarely change by those numbers (build.price_files), so a chart
+the drawings of the charts that rarely change by those numbers (orchestrate/prices.price_files), so a chart
 whose numbers did not change is not drawn again; matplotlib is imported only to draw.
 """
 

@@ -30,7 +30,7 @@ def day_end(day: dt.date) -> dt.datetime:
 def record_at(plist: PriceList, model: str, at: dt.datetime) -> PriceRecord | None:
     """Return the record of `model` in force at the UTC instant `at`, if any."""
     starts, records = plist.periods.get(model, ((), ()))
-    # Periods of a model never overlap (prices_source.py rejects that), so the one in force is
+    # Periods of a model never overlap (load/prices.py rejects that), so the one in force is
     # the last to start by `at`, if it has not ended.
     i = bisect.bisect_right(starts, at) - 1
     if i < 0:

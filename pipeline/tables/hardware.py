@@ -18,12 +18,6 @@ from pipeline.models.rates import RateTable
 from pipeline.normalize.accelerators import NameMatch, match_accelerator
 from pipeline.normalize.fx import RateNotFound, rate_on
 
-# Where the hardware sources live, relative to the repository root (for citations).
-ACCELERATORS = "sources/hardware/accelerators.yaml"
-COSTS = "sources/hardware/costs.yaml"
-BENCHMARKS = "sources/benchmarks"
-INDEX = f"{BENCHMARKS}/index.yaml"
-
 
 def can_be_fresh(row: HardwareRow) -> bool:
     """May this row make its group fresh in the edition whose window holds its publication date?
