@@ -1,4 +1,5 @@
-"""Charts: a declared series of numbers → SVG for the site, PNG for e-mail, CSV, and alt text.
+"""Charts: a declared series of numbers → SVG for the site, CSV, and alt text; and the PNG an
+e-mail carries, drawn only when one is made (`png`: mail clients do not show SVG).
 
 The drawing is pure (spec in, bytes out) and deterministic: matplotlib stamps creation dates and
 random ids unless told not to (STACK-NOTES.md), so two builds give the same bytes. matplotlib is
@@ -77,22 +78,18 @@ def figure_size_in(spec: ChartSpec) -> tuple[float, float]:
 
 @dataclass(frozen=True)
 class Chart:
-    """A chart: the files it publishes and the text that describes it. Its pictures may still be
-    being drawn (render/drawing.py); `svg` and `png` wait for them."""
+    """A chart: the files it publishes and the text that describes it. Its SVG may still be
+    being drawn (render/drawing.py); `svg` waits for it."""
 
     spec: ChartSpec
     drawing: Drawing
-    """(svg, png) bytes, when asked for."""
+    """The SVG's bytes, when asked for."""
     csv: bytes
     alt: str
 
     @property
     def svg(self) -> bytes:
-        return self.drawing.result()[0]
-
-    @property
-    def png(self) -> bytes:
-        return self.drawing.result()[1]
+        return self.drawing.result()
 
     @property
     def svg_path(self) -> str:
@@ -100,6 +97,8 @@ class Chart:
 
     @property
     def png_path(self) -> str:
+        """The PNG's path under the site's URL in an e-mail's HTML, which the message replaces
+        by its inline part (render/mail.py); the site publishes no PNG."""
         return f"charts/{self.spec.name}.png"
 
     @property
@@ -107,10 +106,9 @@ class Chart:
         return f"data/{self.spec.name}.csv"
 
     def files(self) -> dict[str, bytes | Drawing]:
-        """Return the files this chart publishes, by path relative to the site root; the
-        pictures as drawings, which may still be being drawn."""
-        return {self.svg_path: self.drawing.part(0), self.png_path: self.drawing.part(1),
-                self.csv_path: self.csv}
+        """Return the files this chart publishes, by path relative to the site root; the SVG as
+        its drawing, which may still be being drawn."""
+        return {self.svg_path: self.drawing, self.csv_path: self.csv}
 
     def markdown(self, prefix: str = "", image: Literal["svg", "png"] = "svg") -> str:
         """Return the chart as Markdown: the image with its alt text, and a link to its CSV.
@@ -272,19 +270,8 @@ def svg_bytes(fig, **savefig: Any) -> bytes:
     return buf.getvalue()
 
 
-def _save(fig) -> tuple[bytes, bytes]:
-    png = io.BytesIO()
-    # The PNG is for e-mail, on white; the SVG is for the site, on the page's own background
-    # (assets/charts.css turns it light on dark for the dark theme).
-    fig.savefig(png, format="png", dpi=PNG_DPI, metadata={"Software": None})
-    # The layout engine measured every text for the PNG; the SVG keeps the axes where it put
-    # them rather than measuring again (a sixth of a chart's drawing time).
-    fig.set_layout_engine("none")
-    return svg_bytes(fig, transparent=True), png.getvalue()
-
-
-def line_chart(spec: ChartSpec) -> tuple[bytes, bytes]:
-    """Return (svg_bytes, png_bytes) of a line chart of the spec's series over its categories."""
+def line_chart(spec: ChartSpec):
+    """Return the figure of a line chart of the spec's series over its categories."""
     fig, ax = _figure(spec)
     x = range(len(spec.categories))
     markers = "osD^v<>"
@@ -295,11 +282,11 @@ def line_chart(spec: ChartSpec) -> tuple[bytes, bytes]:
     _ticks(ax, spec.categories)
     if len(spec.series) > 1:
         ax.legend(frameon=False, fontsize=HBAR_FONT_PT, labelcolor=TEXT)
-    return _save(fig)
+    return fig
 
 
-def bar_chart(spec: ChartSpec) -> tuple[bytes, bytes]:
-    """Return (svg_bytes, png_bytes) of a bar chart, bars of several series side by side."""
+def bar_chart(spec: ChartSpec):
+    """Return the figure of a bar chart, bars of several series side by side."""
     fig, ax = _figure(spec)
     n = max(1, len(spec.series))
     width = 0.8 / n
@@ -314,11 +301,11 @@ def bar_chart(spec: ChartSpec) -> tuple[bytes, bytes]:
         v is None or float(v).is_integer() for s in spec.series for v in s.values))
     if len(spec.series) > 1:
         ax.legend(frameon=False, fontsize=HBAR_FONT_PT, labelcolor=TEXT)
-    return _save(fig)
+    return fig
 
 
-def hbar_chart(spec: ChartSpec) -> tuple[bytes, bytes]:
-    """Return (svg_bytes, png_bytes) of horizontal bars of the first series, the first category
+def hbar_chart(spec: ChartSpec):
+    """Return the figure of horizontal bars of the first series, the first category
     on top, each with its figure; a bar whose figure differs from the second series (the same
     at an earlier date) is hatched orange, with a tick and "was …" at its earlier figure."""
     from matplotlib.figure import Figure
@@ -375,7 +362,7 @@ def hbar_chart(spec: ChartSpec) -> tuple[bytes, bytes]:
         fig.legend(handles=handles, loc="outside lower left", frameon=False,
                    ncols=1 if wide or spec.notes else 2, fontsize=HBAR_FONT_PT,
                    labelcolor=TEXT, handlelength=1.2, columnspacing=1.0)
-    return _save(fig)
+    return fig
 
 
 def _room_for_labels(ends: list[tuple[float, int]], name_chars: int) -> float:
@@ -402,6 +389,23 @@ def chart_of(spec: ChartSpec, drawing: Drawing) -> Chart:
     return Chart(spec=spec, drawing=drawing, csv=chart_csv(spec), alt=alt_text(spec))
 
 
-def drawn(spec: ChartSpec) -> tuple[bytes, bytes]:
-    """Return (svg, png) of a spec: what a worker of the drawer sends back."""
-    return {"line": line_chart, "bar": bar_chart, "hbar": hbar_chart}[spec.kind](spec)
+def drawn(spec: ChartSpec) -> bytes:
+    """Return the SVG of a spec, for the site: what a worker of the drawer sends back."""
+    # Transparent: on the page's own background (assets/charts.css turns it light on dark for
+    # the dark theme).
+    fig = _FIGURES[spec.kind](spec)
+    # The layout engine places the axes measuring text at the figure's dpi (as when the PNG was
+    # drawn first, so the SVG's bytes stay those the site published); the SVG keeps them there.
+    fig.draw_without_rendering()
+    fig.set_layout_engine("none")
+    return svg_bytes(fig, transparent=True)
+
+
+def png(spec: ChartSpec) -> bytes:
+    """Return the PNG of a spec, for an e-mail: on white, PNG_DPI pixels an inch."""
+    buf = io.BytesIO()
+    _FIGURES[spec.kind](spec).savefig(buf, format="png", dpi=PNG_DPI, metadata={"Software": None})
+    return buf.getvalue()
+
+
+_FIGURES = {"line": line_chart, "bar": bar_chart, "hbar": hbar_chart}
