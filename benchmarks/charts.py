@@ -4,7 +4,7 @@ barest SVG matplotlib draws, in one process (issue 38).
 Three drawings, each drawn once in turn per run (so a busy machine slows all three alike), after
 one warm-up draw of each:
 
-- edition: an edition's chart as the build draws it (render/charts.drawn), of the bundled
+- edition: an edition's chart as the build draws it (render/chart_figures.drawn), of the bundled
   sources' edition of `--date` (2026-09-12 by default: eight bars and a note under them, the
   fullest legend of the bundled editions);
 - model: a tracked model's chart (render/model_page.chart_svg), of the bundled model page with
@@ -56,7 +56,7 @@ def drawings(day: dt.date) -> dict[str, Callable[[], object]]:
     from pipeline.compose.edition import Parts
     from pipeline.compose.model_pages import model_page, tracked_models
     from pipeline.load.sources import load_sources
-    from pipeline.render.charts import drawn
+    from pipeline.render.chart_figures import drawn
     from pipeline.render.model_page import chart_svg
 
     sources = load_sources(REPO)

@@ -20,12 +20,13 @@ from pipeline.cache import charts as build_charts
 from pipeline.cache.charts import ChartCache
 from pipeline.cache.memo import Memo
 from pipeline.cache.memo_store import STORE_MIN_BYTES, load_memo, save_memo
-from pipeline.compose.charts import ChartSeries, ChartSpec
+from pipeline.compose.charts import ChartNote, ChartSeries, ChartSpec
 from pipeline.orchestrate.drawer import Drawer
 from pipeline.orchestrate.site import build_site
 from pipeline.problems import BuildError
-from pipeline.render import charts
-from pipeline.render.charts import alt_text, chart_csv, draw
+from pipeline.render import chart_figures, charts
+from pipeline.render.chart_figures import draw
+from pipeline.render.charts import alt_text, chart_csv
 from pipeline.render.drawing import ready
 
 PRICES = ChartSpec(
@@ -83,7 +84,7 @@ def test_bars_read_on_a_phone_and_mark_the_moves() -> None:
     assert 'style="fill: #ffffff"' not in svg
     from PIL import Image
 
-    png = Image.open(io.BytesIO(charts.png(BARS))).convert("RGB")
+    png = Image.open(io.BytesIO(chart_figures.png(BARS))).convert("RGB")
     assert png.size == (500, 274) and png.getpixel((2, 2)) == (255, 255, 255)
 
 
@@ -118,16 +119,44 @@ def test_series_must_match_categories() -> None:
 @pytest.mark.parametrize("spec", [PRICES, MONTHS, BARS], ids=["line", "bar", "hbar"])
 def test_drawing_is_deterministic_and_undated(spec: ChartSpec) -> None:
     a, b = draw(spec), draw(spec)
-    assert a.svg == b.svg and charts.png(spec) == charts.png(spec)
+    assert a.svg == b.svg and chart_figures.png(spec) == chart_figures.png(spec)
     assert a.svg.startswith(b"<?xml") and b"<svg" in a.svg
     assert b"<dc:date>" not in a.svg
-    png = charts.png(spec)
+    png = chart_figures.png(spec)
     assert png.startswith(b"\x89PNG") and b"matplotlib" not in png.lower()
     # The palette's colours, not matplotlib's defaults.
     assert charts.PALETTE[0].lower().encode() in a.svg.lower()
     # 5 in wide, every text at 12 pt: about 12 px on a phone's 358 px column.
     assert a.svg.count(b'width="360pt"') == 1
     assert min(float(x) for x in re.findall(rb"font-size: ([\d.]+)px", a.svg)) >= 12
+
+
+# Another edition's chart: more bars, two notes, every bar moved or new.
+NOTED = ChartSpec(
+    name="tokens-per-dollar-chat-2026-03-27", kind="hbar", title="Most tokens per US dollar",
+    x_label="Model", y_label="Million tokens per USD, blended", unit="million tokens per USD",
+    categories=tuple(f"Acme model-{i}" for i in range(10)),
+    series=(ChartSeries("Million tokens per USD", tuple(10.0 - i for i in range(10))),
+            ChartSeries("Million tokens per USD at the window start",
+                        (None, *(12.0 - i for i in range(1, 10))))),
+    since="2026-03-20",
+    notes=(ChartNote(bar=1, short="CNY list cut on 2026-03-25", full="CNY list cut"),
+           ChartNote(bar=4, short="USD list raised on 2026-03-26 by a long way", full="raised")))
+
+
+def test_a_reused_figure_draws_what_a_new_one_draws() -> None:
+    # The edition charts are drawn on one figure per process, cleared between charts: a chart
+    # drawn after others has the bytes of the same chart drawn first, in a new process.
+    code = ("import pickle, sys; from pipeline.render.chart_figures import drawn; "
+            "bars = pickle.loads(sys.stdin.buffer.read()); "
+            "sys.stdout.buffer.write(drawn(bars))")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=REPO, input=pickle.dumps(BARS),
+                          capture_output=True, check=True, env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"})
+    first_bars = proc.stdout
+    chart_figures.drawn(NOTED)
+    chart_figures.png(NOTED)
+    assert chart_figures.drawn(BARS) == first_bars
+    assert chart_figures.drawn(NOTED) != first_bars  # what was drawn between was another chart
 
 
 def test_markdown_links_image_alt_and_csv() -> None:
@@ -275,7 +304,7 @@ def test_workers_leave_ctrl_c_to_the_build() -> None:
 
 def test_a_drawing_pickles_as_what_it_drew(tmp_path: Path) -> None:
     with Drawer(1) as drawer:
-        chart = charts.chart_of(MONTHS, drawer.submit(charts.drawn, MONTHS))
+        chart = charts.chart_of(MONTHS, drawer.submit(chart_figures.drawn, MONTHS))
         copy = pickle.loads(pickle.dumps(chart))
     assert copy == chart and copy.svg == draw(MONTHS).svg  # no worker needed any more
     # A memo keeps a drawing as plain bytes, a large one in a file of its own.

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from pipeline.cache.stamp import code_digest, prune_versions
 from pipeline.compose.charts import ChartSpec
+from pipeline.render.chart_figures import drawn as drawn_of
 from pipeline.render.charts import Chart, chart_of
-from pipeline.render.charts import drawn as drawn_of
 from pipeline.render.drawing import NOW, Draws, ready
 from pipeline.whole_files import write_whole
 

@@ -21,7 +21,8 @@ from pipeline.compose.topics import topic_edition
 from pipeline.compose.types import Edition, Figure, RadarItem, Story
 from pipeline.models.series import Series, Topic
 from pipeline.paths import TEMPLATES
-from pipeline.render.charts import Chart, png
+from pipeline.render.chart_figures import png
+from pipeline.render.charts import Chart
 from pipeline.render.escape import plain_text
 from pipeline.render.feeds import (
     FEED_LIMIT,
