@@ -21,6 +21,7 @@ from pipeline.cache.charts import ChartCache
 from pipeline.cache.memo import Memo
 from pipeline.cache.memo_store import STORE_MIN_BYTES, load_memo, save_memo
 from pipeline.compose.charts import ChartNote, ChartSeries, ChartSpec
+from pipeline.compose.prices_page import PriceHistory
 from pipeline.orchestrate.drawer import Drawer
 from pipeline.orchestrate.site import build_site
 from pipeline.problems import BuildError
@@ -28,6 +29,7 @@ from pipeline.render import chart_figures, charts
 from pipeline.render.chart_figures import draw
 from pipeline.render.charts import alt_text, chart_csv
 from pipeline.render.drawing import ready
+from pipeline.render.model_page import chart_svg
 
 PRICES = ChartSpec(
     name="v4-flash-output", kind="line", title="DeepSeek V4 Flash output price", x_label="Date",
@@ -142,20 +144,32 @@ NOTED = ChartSpec(
     since="2026-03-20",
     notes=(ChartNote(bar=1, short="CNY list cut on 2026-03-25", full="CNY list cut"),
            ChartNote(bar=4, short="USD list raised on 2026-03-26 by a long way", full="raised")))
+HISTORY = PriceHistory(
+    title="acme alpha: base prices, USD per Mtok", end=dt.date(2026, 9, 10),
+    lines=(("Input", ((dt.date(2026, 4, 26), 0.14), (dt.date(2026, 8, 16), 0.22))),
+           ("Output", ((dt.date(2026, 4, 26), 0.28), (dt.date(2026, 8, 16), 0.66)))),
+    marks=((dt.date(2026, 9, 1), "CNY list cut on 2026-09-01", (("Input, peak", 0.1),)),))
+OTHER_HISTORY = PriceHistory(
+    title="acme beta: base prices, USD per Mtok", end=dt.date(2025, 12, 1),
+    lines=(("Cached input", ((dt.date(2025, 1, 1), 1e-3),)), ("Input", ((dt.date(2025, 1, 1), 40.0),)),
+           ("Output", ((dt.date(2025, 1, 1), 80.0), (dt.date(2025, 6, 1), 120.0)))))
 
 
 def test_a_reused_figure_draws_what_a_new_one_draws() -> None:
-    # The edition charts are drawn on one figure per process, cleared between charts: a chart
-    # drawn after others has the bytes of the same chart drawn first, in a new process.
+    # The edition and model charts are drawn on one figure per process, cleared between charts:
+    # a chart drawn after others has the bytes of the same chart drawn first, in a new process.
     code = ("import pickle, sys; from pipeline.render.chart_figures import drawn; "
-            "bars = pickle.loads(sys.stdin.buffer.read()); "
-            "sys.stdout.buffer.write(drawn(bars))")
-    proc = subprocess.run([sys.executable, "-c", code], cwd=REPO, input=pickle.dumps(BARS),
+            "from pipeline.render.model_page import chart_svg; "
+            "bars, history = pickle.loads(sys.stdin.buffer.read()); "
+            "sys.stdout.buffer.write(pickle.dumps((drawn(bars), chart_svg(history))))")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=REPO, input=pickle.dumps((BARS, HISTORY)),
                           capture_output=True, check=True, env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"})
-    first_bars = proc.stdout
+    first_bars, first_history = pickle.loads(proc.stdout)
     chart_figures.drawn(NOTED)
     chart_figures.png(NOTED)
+    chart_svg(OTHER_HISTORY)
     assert chart_figures.drawn(BARS) == first_bars
+    assert chart_svg(HISTORY) == first_history
     assert chart_figures.drawn(NOTED) != first_bars  # what was drawn between was another chart
 
 
