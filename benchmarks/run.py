@@ -130,7 +130,7 @@ def floor(root: str, today: str, draw: bool = True) -> None:
 
     class Undrawn:
         def submit(self, fn, *args, then=None):
-            return ready((b"", b""))  # never asked for: the floor writes no file
+            return ready(b"")  # never asked for: the floor writes no file
 
     sources = load_sources(Path(root))
     editions = compose_editions(sources, sources.series.edition_dates(dt.date.fromisoformat(today)))

@@ -6,6 +6,7 @@ import datetime as dt
 import email
 import email.policy
 import hashlib
+import io
 import json
 import re
 from pathlib import Path
@@ -15,6 +16,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 from conftest import REPO, tree_digest, write_entry
+from PIL import Image
 
 from pipeline.cache.charts import ChartCache
 from pipeline.cli.main import main
@@ -113,18 +115,35 @@ def test_brief_email_writes_a_multipart_message(tmp_path: Path, bundled_site: Pa
         ' To unsubscribe, write to unsubscribe@inference-brief.github.io with the subject '
         '"unsubscribe".')
     assert all(len(line) <= 76 or " " not in line.strip() for line in text.splitlines())
-    # The HTML of the site's e-mail page, each chart an inline part in place of its URL.
+    # The HTML of the site's e-mail page, but for its charts: each the PNG drawn for the mail,
+    # an inline part, where the site's page shows the SVG (mail clients do not show SVG).
     images = [p for p in msg.walk() if p.get_content_type() == "image/png"]
-    assert len(images) == 1
+    assert [p.get_filename() for p in images] == ["tokens-per-dollar-chat-3-1-2026-09-12.png"]
     for part in images:
+        with Image.open(io.BytesIO(part.get_content())) as png:
+            assert png.format == "PNG" and png.size == (500, 528)
         cid = part["Content-ID"].strip().strip("<>")
-        html = html.replace(f"cid:{cid}", "https://inference-brief.github.io/inference-brief/"
-                                          f"charts/{part.get_filename()}")
+        assert html.count(f'src="cid:{cid}"') == 1
+        html = html.replace(f"cid:{cid}", f"{SITE}charts/{part.get_filename()[:-4]}.svg")
     assert html == (bundled_site / "briefings" / "2026-09-12" / "email.html").read_text()
     again = tmp_path / "again.eml"
     CliRunner().invoke(main, ["email", "2026-09-12", "--root", str(REPO), "--out", str(again),
                               "--to", "reader@example.org"])
     assert again.read_bytes() == raw
+
+
+def test_the_site_publishes_its_charts_as_svg_only(bundled_site: Path) -> None:
+    # A chart's PNG is drawn only when an e-mail is made; the site's pages, its e-mail pages
+    # and the feeds show the SVG, by its absolute URL away from the site.
+    assert list((bundled_site / "charts").glob("*.svg"))
+    assert not list((bundled_site / "charts").rglob("*.png"))
+    assert sorted(p.name for p in (bundled_site / "charts").glob("tokens-per-dollar-*")) == [
+        f"tokens-per-dollar-chat-3-1-{day}.svg" for day in BUNDLED_DATES]
+    for path in ("feed.xml", "feed.json", "feed-prices.xml", "feed-prices.json",
+                 "briefings/2026-09-12/email.html"):
+        text = (bundled_site / path).read_text()
+        assert "charts/tokens-per-dollar-chat-3-1-2026-09-12.png" not in text, path
+        assert f"{SITE}charts/tokens-per-dollar-chat-3-1-2026-09-12.svg" in text, path
 
 
 def test_brief_email_refuses_a_day_without_edition() -> None:
@@ -330,7 +349,7 @@ def test_a_correction_shows_on_the_edition_and_moves_its_feed_entry(tiny: Path,
 def test_two_builds_give_identical_charts_and_feeds(tmp_path: Path, bundled_site: Path) -> None:
     # A second build, without the chart cache of the first (a fresh root), must match it.
     other = build_site(REPO, tmp_path / "again", today=TODAY).out
-    for path in ("charts/editions-per-month.svg", "charts/editions-per-month.png",
+    for path in ("charts/editions-per-month.svg",
                  "data/editions-per-month.csv", "data/editions.csv", "feed.xml", "feed.json",
                  "radar.ics", "briefings/2026-09-12/email.html"):
         assert (bundled_site / path).read_bytes() == (other / path).read_bytes(), path

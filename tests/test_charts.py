@@ -1,4 +1,5 @@
-"""Charts: deterministic SVG and PNG, CSV and alt text from the data, a cache that skips redraws."""
+"""Charts: deterministic SVG (for the site) and PNG (for e-mail), CSV and alt text from the data, a
+cache of SVGs that skips redraws."""
 
 from __future__ import annotations
 
@@ -19,13 +20,16 @@ from pipeline.cache import charts as build_charts
 from pipeline.cache.charts import ChartCache
 from pipeline.cache.memo import Memo
 from pipeline.cache.memo_store import STORE_MIN_BYTES, load_memo, save_memo
-from pipeline.compose.charts import ChartSeries, ChartSpec
+from pipeline.compose.charts import ChartNote, ChartSeries, ChartSpec
+from pipeline.compose.prices_page import PriceHistory
 from pipeline.orchestrate.drawer import Drawer
 from pipeline.orchestrate.site import build_site
 from pipeline.problems import BuildError
-from pipeline.render import charts
-from pipeline.render.charts import alt_text, chart_csv, draw
+from pipeline.render import chart_figures, charts
+from pipeline.render.chart_figures import draw
+from pipeline.render.charts import alt_text, chart_csv
 from pipeline.render.drawing import ready
+from pipeline.render.model_page import chart_svg
 
 PRICES = ChartSpec(
     name="v4-flash-output", kind="line", title="DeepSeek V4 Flash output price", x_label="Date",
@@ -82,7 +86,7 @@ def test_bars_read_on_a_phone_and_mark_the_moves() -> None:
     assert 'style="fill: #ffffff"' not in svg
     from PIL import Image
 
-    png = Image.open(io.BytesIO(chart.png)).convert("RGB")
+    png = Image.open(io.BytesIO(chart_figures.png(BARS))).convert("RGB")
     assert png.size == (500, 274) and png.getpixel((2, 2)) == (255, 255, 255)
 
 
@@ -117,15 +121,56 @@ def test_series_must_match_categories() -> None:
 @pytest.mark.parametrize("spec", [PRICES, MONTHS, BARS], ids=["line", "bar", "hbar"])
 def test_drawing_is_deterministic_and_undated(spec: ChartSpec) -> None:
     a, b = draw(spec), draw(spec)
-    assert (a.svg, a.png) == (b.svg, b.png)
+    assert a.svg == b.svg and chart_figures.png(spec) == chart_figures.png(spec)
     assert a.svg.startswith(b"<?xml") and b"<svg" in a.svg
     assert b"<dc:date>" not in a.svg
-    assert a.png.startswith(b"\x89PNG") and b"matplotlib" not in a.png.lower()
+    png = chart_figures.png(spec)
+    assert png.startswith(b"\x89PNG") and b"matplotlib" not in png.lower()
     # The palette's colours, not matplotlib's defaults.
     assert charts.PALETTE[0].lower().encode() in a.svg.lower()
     # 5 in wide, every text at 12 pt: about 12 px on a phone's 358 px column.
     assert a.svg.count(b'width="360pt"') == 1
     assert min(float(x) for x in re.findall(rb"font-size: ([\d.]+)px", a.svg)) >= 12
+
+
+# Another edition's chart: more bars, two notes, every bar moved or new.
+NOTED = ChartSpec(
+    name="tokens-per-dollar-chat-2026-03-27", kind="hbar", title="Most tokens per US dollar",
+    x_label="Model", y_label="Million tokens per USD, blended", unit="million tokens per USD",
+    categories=tuple(f"Acme model-{i}" for i in range(10)),
+    series=(ChartSeries("Million tokens per USD", tuple(10.0 - i for i in range(10))),
+            ChartSeries("Million tokens per USD at the window start",
+                        (None, *(12.0 - i for i in range(1, 10))))),
+    since="2026-03-20",
+    notes=(ChartNote(bar=1, short="CNY list cut on 2026-03-25", full="CNY list cut"),
+           ChartNote(bar=4, short="USD list raised on 2026-03-26 by a long way", full="raised")))
+HISTORY = PriceHistory(
+    title="acme alpha: base prices, USD per Mtok", end=dt.date(2026, 9, 10),
+    lines=(("Input", ((dt.date(2026, 4, 26), 0.14), (dt.date(2026, 8, 16), 0.22))),
+           ("Output", ((dt.date(2026, 4, 26), 0.28), (dt.date(2026, 8, 16), 0.66)))),
+    marks=((dt.date(2026, 9, 1), "CNY list cut on 2026-09-01", (("Input, peak", 0.1),)),))
+OTHER_HISTORY = PriceHistory(
+    title="acme beta: base prices, USD per Mtok", end=dt.date(2025, 12, 1),
+    lines=(("Cached input", ((dt.date(2025, 1, 1), 1e-3),)), ("Input", ((dt.date(2025, 1, 1), 40.0),)),
+           ("Output", ((dt.date(2025, 1, 1), 80.0), (dt.date(2025, 6, 1), 120.0)))))
+
+
+def test_a_reused_figure_draws_what_a_new_one_draws() -> None:
+    # The edition and model charts are drawn on one figure per process, cleared between charts:
+    # a chart drawn after others has the bytes of the same chart drawn first, in a new process.
+    code = ("import pickle, sys; from pipeline.render.chart_figures import drawn; "
+            "from pipeline.render.model_page import chart_svg; "
+            "bars, history = pickle.loads(sys.stdin.buffer.read()); "
+            "sys.stdout.buffer.write(pickle.dumps((drawn(bars), chart_svg(history))))")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=REPO, input=pickle.dumps((BARS, HISTORY)),
+                          capture_output=True, check=True, env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"})
+    first_bars, first_history = pickle.loads(proc.stdout)
+    chart_figures.drawn(NOTED)
+    chart_figures.png(NOTED)
+    chart_svg(OTHER_HISTORY)
+    assert chart_figures.drawn(BARS) == first_bars
+    assert chart_svg(HISTORY) == first_history
+    assert chart_figures.drawn(NOTED) != first_bars  # what was drawn between was another chart
 
 
 def test_markdown_links_image_alt_and_csv() -> None:
@@ -140,7 +185,8 @@ def test_cache_draws_a_chart_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     cache = ChartCache(tmp_path / "charts")
     first = cache.chart(MONTHS)
     assert (cache.hits, cache.misses) == (0, 1)
-    assert len(list((tmp_path / "charts").rglob("*.svg"))) == 1
+    # The SVG alone: an e-mail's PNG is drawn when the e-mail is made.
+    assert [p.suffix for p in (tmp_path / "charts").rglob("*.*")] == [".svg"]
 
     def no_drawing(spec: ChartSpec):
         raise AssertionError("drew a chart whose data had not changed")
@@ -272,7 +318,7 @@ def test_workers_leave_ctrl_c_to_the_build() -> None:
 
 def test_a_drawing_pickles_as_what_it_drew(tmp_path: Path) -> None:
     with Drawer(1) as drawer:
-        chart = charts.chart_of(MONTHS, drawer.submit(charts.drawn, MONTHS))
+        chart = charts.chart_of(MONTHS, drawer.submit(chart_figures.drawn, MONTHS))
         copy = pickle.loads(pickle.dumps(chart))
     assert copy == chart and copy.svg == draw(MONTHS).svg  # no worker needed any more
     # A memo keeps a drawing as plain bytes, a large one in a file of its own.

@@ -8,8 +8,8 @@ from pathlib import Path
 from pipeline.cache.code import stage_code
 from pipeline.cache.stamp import CHECKOUT, prune_versions
 from pipeline.compose.charts import ChartSpec
+from pipeline.render.chart_figures import drawn as drawn_of
 from pipeline.render.charts import Chart, chart_of
-from pipeline.render.charts import drawn as drawn_of
 from pipeline.render.drawing import NOW, Draws, ready
 from pipeline.whole_files import write_whole
 
@@ -28,7 +28,8 @@ class ChartCache:
     cache/code.py, the drawing code's), so a change to either draws afresh. Missing drawings go to `drawer`
     (its workers draw them while the build goes on; without one they are drawn right away).
     Entries are written whole (temporary file, then rename), so a killed build never leaves
-    half a PNG to be reused; `prune` deletes the drawings a build did not ask for.
+    half an SVG to be reused; `prune` deletes the drawings a build did not ask for. Only the
+    site's SVGs are kept: an e-mail's PNG is drawn when the e-mail is made.
     """
 
     def __init__(self, folder: Path | None, drawer: Draws = NOW,
@@ -48,34 +49,33 @@ class ChartCache:
         return (self.folder is None or not self.folder.is_dir()
                 or next(self.folder.glob("*.svg"), None) is None)
 
-    def _paths(self, spec: ChartSpec) -> tuple[Path, Path] | None:
+    def _path(self, spec: ChartSpec) -> Path | None:
         if self.folder is None:
             return None
         key = spec_digest(spec)
         self.used.add(key)
-        return self.folder / f"{key}.svg", self.folder / f"{key}.png"
+        return self.folder / f"{key}.svg"
 
-    def _keep(self, paths: tuple[Path, Path], drawn: tuple[bytes, bytes]) -> None:
+    def _keep(self, path: Path, svg: bytes) -> None:
         try:
-            for path, body in zip(paths, drawn):
-                write_whole(path, body)
+            write_whole(path, svg)
         except OSError:
             # A read-only checkout still builds; it only draws every time.
             pass
 
     def chart(self, spec: ChartSpec) -> Chart:
         """Return the chart of `spec`, read from the cache or handed to the drawer."""
-        paths = self._paths(spec)
-        if paths is not None:
+        path = self._path(spec)
+        if path is not None:
             try:
-                drawn = paths[0].read_bytes(), paths[1].read_bytes()
+                svg = path.read_bytes()
                 self.hits += 1
-                return chart_of(spec, ready(drawn))
+                return chart_of(spec, ready(svg))
             except OSError:
                 pass
         self.misses += 1
         return chart_of(spec, self.drawer.submit(
-            drawn_of, spec, then=None if paths is None else lambda d: self._keep(paths, d)))
+            drawn_of, spec, then=None if path is None else lambda d: self._keep(path, d)))
 
     def prune(self) -> None:
         """Delete the drawings no chart of this run asked for, and those of other versions

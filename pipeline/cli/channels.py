@@ -22,7 +22,8 @@ def _date(text: str) -> dt.date:
 
 
 def _mail_parts(root: Path, day: dt.date):
-    """Return the MailParts of the edition of `day` (render/channels.py)."""
+    """Return the MailParts of the edition of `day` (render/channels.py), its charts' PNGs
+    drawn now."""
     from pipeline.cache.charts import ChartCache
     from pipeline.cache.stamp import cache_dir
     from pipeline.compose.edition import compose_editions
@@ -37,7 +38,9 @@ def _mail_parts(root: Path, day: dt.date):
         raise BuildError(f"{day} is not an edition date (latest editions up to it: {known})")
     editions = compose_editions(sources, dates)
     cache = cache_dir(root)
-    charts = edition_charts(sources, editions,
+    # Only this edition's charts: the message carries no other. Their SVGs (which the message
+    # does not show) come from the build's cache when it has them.
+    charts = edition_charts(sources, editions[-1:],
                             ChartCache(cache / CHART_DRAWINGS if cache else None).chart)
     return mail_parts(editions[-1], editions, sources.series, charts[day])
 

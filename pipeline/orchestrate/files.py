@@ -26,7 +26,8 @@ from pipeline.problems import BuildError
 from pipeline.publish import output
 from pipeline.render.changes_page import changes_page_md
 from pipeline.render.channels import channel_files, editions_per_month
-from pipeline.render.charts import Chart, draw
+from pipeline.render.chart_figures import draw
+from pipeline.render.charts import Chart
 from pipeline.render.datasets import DATA_FILES, DataFile, data_page, published_data
 from pipeline.render.datasets_lanes import LANE_DATA_FILES
 from pipeline.render.discrepancies_page import discrepancies_page_md

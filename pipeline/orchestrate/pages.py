@@ -12,7 +12,7 @@ import datetime as dt
 import hashlib
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pipeline.cache.memo import Memo
 from pipeline.compose.types import Edition
@@ -45,11 +45,12 @@ class ReusedRenderer(Renderer):
         return f"{kind} {digest.hexdigest()}"
 
     def page(self, edition: Edition, editions: list[Edition], *, home: bool,
-             charts: Sequence[Chart] = (), base_url: str | None = None) -> str:
-        links = [c.markdown("^", "svg") + c.markdown("^", "png") for c in charts]
+             charts: Sequence[Chart] = (), base_url: str | None = None,
+             image: Literal["svg", "png"] = "svg") -> str:
+        links = [c.markdown("^", image) for c in charts]
         key = self.key("page", edition, neighbours(editions, edition), home, base_url, links)
         return self.memo.get(key, lambda: super(ReusedRenderer, self).page(
-            edition, editions, home=home, charts=charts, base_url=base_url))
+            edition, editions, home=home, charts=charts, base_url=base_url, image=image))
 
     def text(self, edition: Edition) -> str:
         return self.memo.get(self.key("text", edition),

@@ -14,12 +14,14 @@ import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from pipeline.compose.charts import ChartSeries, ChartSpec
 from pipeline.compose.topics import topic_edition
 from pipeline.compose.types import Edition, Figure, RadarItem, Story
 from pipeline.models.series import Series, Topic
 from pipeline.paths import TEMPLATES
+from pipeline.render.chart_figures import png
 from pipeline.render.charts import Chart
 from pipeline.render.escape import plain_text
 from pipeline.render.feeds import (
@@ -49,10 +51,11 @@ class Renderer:
         """The folder of the templates to render with."""
 
     def page(self, edition: Edition, editions: list[Edition], *, home: bool,
-             charts: Sequence[Chart] = (), base_url: str | None = None) -> str:
+             charts: Sequence[Chart] = (), base_url: str | None = None,
+             image: Literal["svg", "png"] = "svg") -> str:
         """Return `edition_page(...)` of these arguments."""
         return edition_page(edition, self.series, editions, home=home, charts=charts,
-                            base_url=base_url, templates=self.templates)
+                            base_url=base_url, image=image, templates=self.templates)
 
     def text(self, edition: Edition) -> str:
         """Return `text_edition(edition)`."""
@@ -104,28 +107,31 @@ def editions_csv(editions: Sequence[Edition], series: Series) -> bytes:
 
 
 def edition_body_html(edition: Edition, editions: Sequence[Edition], series: Series,
-                      charts: Sequence[Chart] = ()) -> str:
-    """Return an edition as HTML for feeds and e-mail: every link absolute, charts as PNG.
+                      charts: Sequence[Chart] = (), image: Literal["svg", "png"] = "svg") -> str:
+    """Return an edition as HTML for feeds and e-mail: every link absolute, charts as the
+    site's SVGs (`image="png"`: as the PNGs a sent e-mail carries).
 
     Only the editions up to this one are given as neighbours: a feed entry or a mail, once out,
     must not change when a later edition appears (no "next edition" link).
     """
-    return markdown_html(edition_body_md(edition, editions, series, charts))
+    return markdown_html(edition_body_md(edition, editions, series, charts, image=image))
 
 
 def edition_body_md(edition: Edition, editions: Sequence[Edition], series: Series,
-                    charts: Sequence[Chart] = (), rendered: Renderer | None = None) -> str:
+                    charts: Sequence[Chart] = (), rendered: Renderer | None = None,
+                    image: Literal["svg", "png"] = "svg") -> str:
     """Return the Markdown `edition_body_html` converts."""
     so_far = [e for e in editions if e.date <= edition.date]
     rendered = rendered if rendered is not None else Renderer(series)
     return rendered.page(edition, so_far, home=False, charts=charts,
-                         base_url=str(series.site_url))
+                         base_url=str(series.site_url), image=image)
 
 
 @dataclass(frozen=True)
 class MailParts:
     """What every message of an edition shares: its e-mail HTML, its text edition and the PNGs of
-    its charts by the URL the HTML shows them at; `message` adds one recipient's headers."""
+    its charts by the URL the HTML names them by (each sent as an inline part: render/mail.py);
+    `message` adds one recipient's headers."""
 
     edition: Edition
     series: Series
@@ -141,9 +147,12 @@ class MailParts:
 
 def mail_parts(edition: Edition, editions: Sequence[Edition], series: Series,
                charts: Sequence[Chart] = ()) -> MailParts:
-    """Return the parts of an edition's messages (the HTML inlined once for every recipient)."""
-    html = email_html(edition, series, edition_body_html(edition, editions, series, charts))
-    images = {f"{series.site_url}{c.png_path}": c.png for c in charts}
+    """Return the parts of an edition's messages (the HTML inlined once for every recipient),
+    each chart's PNG drawn now: the site publishes only their SVGs, which mail clients do not
+    show."""
+    html = email_html(edition, series, edition_body_html(edition, editions, series, charts,
+                                                         image="png"))
+    images = {f"{series.site_url}{c.png_path}": png(c.spec) for c in charts}
     return MailParts(edition, series, html, text_edition(edition), images)
 
 

@@ -1,4 +1,6 @@
-"""Charts: a declared series of numbers → SVG for the site, PNG for e-mail, CSV, and alt text.
+"""Charts: a declared series of numbers → the files the site publishes of it (an SVG, drawn by
+render/chart_figures.py, and a CSV), its size and alt text; an e-mail carries its PNG, drawn
+only when the e-mail is made (mail clients do not show SVG).
 
 The drawing is pure (spec in, bytes out) and deterministic: matplotlib stamps creation dates and
 random ids unless told not to (STACK-NOTES.md), so two builds give the same bytes. matplotlib is
@@ -16,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from pipeline.compose.charts import ChartSpec
-from pipeline.render.drawing import Drawing, ready
+from pipeline.render.drawing import Drawing
 from pipeline.tables.frames import text_cell
 
 # Okabe & Ito, "Color Universal Design" (2008): eight colours told apart with every common form of
@@ -46,8 +48,8 @@ MOVED = "#E69F00"
 NOTE_LINE_IN = 0.22
 """Height of one line of a note under the bars, or of a legend entry of its own."""
 NOTE_CHARS = 44
-"""Characters in one line of a note: about 4.6 in at 12 pt (DejaVu Sans, as _room_for_labels),
-beside the legend's handle."""
+"""Characters in one line of a note: about 4.6 in at 12 pt (DejaVu Sans averages about 0.095 in
+a character), beside the legend's handle."""
 LEGEND_ROW_CHARS = 40
 """Legend labels longer than this together take a row each."""
 
@@ -77,22 +79,18 @@ def figure_size_in(spec: ChartSpec) -> tuple[float, float]:
 
 @dataclass(frozen=True)
 class Chart:
-    """A chart: the files it publishes and the text that describes it. Its pictures may still be
-    being drawn (render/drawing.py); `svg` and `png` wait for them."""
+    """A chart: the files it publishes and the text that describes it. Its SVG may still be
+    being drawn (render/drawing.py); `svg` waits for it."""
 
     spec: ChartSpec
     drawing: Drawing
-    """(svg, png) bytes, when asked for."""
+    """The SVG's bytes, when asked for."""
     csv: bytes
     alt: str
 
     @property
     def svg(self) -> bytes:
-        return self.drawing.result()[0]
-
-    @property
-    def png(self) -> bytes:
-        return self.drawing.result()[1]
+        return self.drawing.result()
 
     @property
     def svg_path(self) -> str:
@@ -100,6 +98,8 @@ class Chart:
 
     @property
     def png_path(self) -> str:
+        """The PNG's path under the site's URL in an e-mail's HTML, which the message replaces
+        by its inline part (render/mail.py); the site publishes no PNG."""
         return f"charts/{self.spec.name}.png"
 
     @property
@@ -107,10 +107,9 @@ class Chart:
         return f"data/{self.spec.name}.csv"
 
     def files(self) -> dict[str, bytes | Drawing]:
-        """Return the files this chart publishes, by path relative to the site root; the
-        pictures as drawings, which may still be being drawn."""
-        return {self.svg_path: self.drawing.part(0), self.png_path: self.drawing.part(1),
-                self.csv_path: self.csv}
+        """Return the files this chart publishes, by path relative to the site root; the SVG as
+        its drawing, which may still be being drawn."""
+        return {self.svg_path: self.drawing, self.csv_path: self.csv}
 
     def markdown(self, prefix: str = "", image: Literal["svg", "png"] = "svg") -> str:
         """Return the chart as Markdown: the image with its alt text, and a link to its CSV.
@@ -178,7 +177,7 @@ def hbar_alt_text(spec: ChartSpec) -> str:
                  f"{'bar' if len(spec.categories) == 1 else 'bars'}, highest first: "
                  f"{', '.join(named[:ALT_TOP])}{', …' if len(named) > ALT_TOP else ''} {spec.unit}.")
     if len(spec.series) > 1:
-        then, window = spec.series[1], _window(spec)
+        then, window = spec.series[1], window_words(spec)
         notes = {n.bar: n.full for n in spec.notes}
         moves = []
         for i, (c, v, t) in enumerate(zip(spec.categories, now, then.values)):
@@ -194,13 +193,14 @@ def hbar_alt_text(spec: ChartSpec) -> str:
     return " ".join(parts)
 
 
-def _since(spec: ChartSpec) -> str:
+def since_words(spec: ChartSpec) -> str:
+    """The date the marks are against, in words."""
     return spec.since or "the earlier date"
 
 
-def _window(spec: ChartSpec) -> str:
+def window_words(spec: ChartSpec) -> str:
     """The window the marks cover, in words: `since 2026-09-04`."""
-    return spec.window or f"since {_since(spec)}"
+    return spec.window or f"since {since_words(spec)}"
 
 
 def _amount(value: float, spec: ChartSpec) -> str:
@@ -230,36 +230,6 @@ def repr_value(value: float | None) -> str:
     return str(int(value)) if float(value).is_integer() else repr(float(value))
 
 
-def _figure(spec: ChartSpec):
-    # The object-oriented API, not pyplot: no global figure registry, no GUI backend; savefig
-    # uses Agg for PNG and the SVG backend for SVG. No title in the drawing: the caption under
-    # it gives it (Chart.markdown), and the room goes to the data.
-    from matplotlib.figure import Figure
-
-    fig = Figure(figsize=FIGSIZE_IN, dpi=PNG_DPI, facecolor="white", layout="constrained")
-    ax = fig.add_subplot()
-    ax.set_xlabel(spec.x_label, fontsize=HBAR_FONT_PT, color=TEXT)
-    ax.set_ylabel(spec.y_label, fontsize=HBAR_FONT_PT, color=TEXT)
-    ax.tick_params(labelsize=HBAR_FONT_PT, colors=TEXT)
-    ax.spines[["top", "right"]].set_visible(False)
-    ax.grid(axis="y", color="#bbbbbb", linewidth=0.6)
-    ax.set_axisbelow(True)
-    return fig, ax
-
-
-def _ticks(ax, categories: tuple[str, ...]) -> None:
-    positions = list(range(len(categories)))
-    # At most six labels at 12 pt across 5 in, so they never overlap whatever the number of points.
-    step = max(1, -(-len(categories) // 6))
-    labels = [categories[i] for i in positions[::step]]
-    ax.set_xticks(positions[::step], labels)
-    # Long labels would run into each other side by side: slant them.
-    if max((len(x) for x in labels), default=0) * len(labels) > 36:
-        ax.tick_params(axis="x", labelrotation=30)
-        for label in ax.get_xticklabels():
-            label.set_horizontalalignment("right")
-
-
 def svg_bytes(fig, **savefig: Any) -> bytes:
     """Return a matplotlib figure as SVG, the same bytes on every build: a fixed hash salt for
     its ids and no date (STACK-NOTES.md), and text kept as text (`svg.fonttype: none`: smaller,
@@ -272,136 +242,7 @@ def svg_bytes(fig, **savefig: Any) -> bytes:
     return buf.getvalue()
 
 
-def _save(fig) -> tuple[bytes, bytes]:
-    png = io.BytesIO()
-    # The PNG is for e-mail, on white; the SVG is for the site, on the page's own background
-    # (assets/charts.css turns it light on dark for the dark theme).
-    fig.savefig(png, format="png", dpi=PNG_DPI, metadata={"Software": None})
-    # The layout engine measured every text for the PNG; the SVG keeps the axes where it put
-    # them rather than measuring again (a sixth of a chart's drawing time).
-    fig.set_layout_engine("none")
-    return svg_bytes(fig, transparent=True), png.getvalue()
-
-
-def line_chart(spec: ChartSpec) -> tuple[bytes, bytes]:
-    """Return (svg_bytes, png_bytes) of a line chart of the spec's series over its categories."""
-    fig, ax = _figure(spec)
-    x = range(len(spec.categories))
-    markers = "osD^v<>"
-    for i, s in enumerate(spec.series):
-        values = [float("nan") if v is None else v for v in s.values]
-        ax.plot(x, values, color=PALETTE[i % len(PALETTE)], marker=markers[i % len(markers)],
-                linewidth=2, label=s.name)
-    _ticks(ax, spec.categories)
-    if len(spec.series) > 1:
-        ax.legend(frameon=False, fontsize=HBAR_FONT_PT, labelcolor=TEXT)
-    return _save(fig)
-
-
-def bar_chart(spec: ChartSpec) -> tuple[bytes, bytes]:
-    """Return (svg_bytes, png_bytes) of a bar chart, bars of several series side by side."""
-    fig, ax = _figure(spec)
-    n = max(1, len(spec.series))
-    width = 0.8 / n
-    for i, s in enumerate(spec.series):
-        xs = [j + (i - (n - 1) / 2) * width for j, v in enumerate(s.values) if v is not None]
-        ys = [v for v in s.values if v is not None]
-        # Hatching as well as colour, so series differ in grey-scale print too.
-        ax.bar(xs, ys, width=width, color=PALETTE[i % len(PALETTE)], label=s.name,
-               hatch=("", "//", "..", "xx")[i % 4], edgecolor="white")
-    _ticks(ax, spec.categories)
-    ax.yaxis.get_major_locator().set_params(integer=all(
-        v is None or float(v).is_integer() for s in spec.series for v in s.values))
-    if len(spec.series) > 1:
-        ax.legend(frameon=False, fontsize=HBAR_FONT_PT, labelcolor=TEXT)
-    return _save(fig)
-
-
-def hbar_chart(spec: ChartSpec) -> tuple[bytes, bytes]:
-    """Return (svg_bytes, png_bytes) of horizontal bars of the first series, the first category
-    on top, each with its figure; a bar whose figure differs from the second series (the same
-    at an earlier date) is hatched orange, with a tick and "was …" at its earlier figure."""
-    from matplotlib.figure import Figure
-    from matplotlib.patches import Patch
-
-    fig = Figure(figsize=figure_size_in(spec), dpi=PNG_DPI, facecolor="white", layout="constrained")
-    ax = fig.add_subplot()
-    now = spec.series[0].values if spec.series else ()
-    then = spec.series[1].values if len(spec.series) > 1 else now
-    rows = range(len(spec.categories))
-    marks = dict(zip((n.bar for n in spec.notes), note_marks(spec)))
-    # A bar with a note moved too, in a list its figure does not read: marked as the others.
-    moved = [v is not None and (v != t or i in marks) for i, (v, t) in enumerate(zip(now, then))]
-    # By position, labelled after: names given as categories merge when two providers quote
-    # the same model id.
-    ax.barh(rows, [v or 0 for v in now], height=0.7, color=[MOVED if m else PALETTE[0] for m in moved],
-            hatch=["//" if m else "" for m in moved], edgecolor="white", linewidth=0)
-    ax.set_yticks(rows, spec.categories)
-    ax.invert_yaxis()  # the first category on top, as a ranking reads
-    ax.tick_params(labelsize=HBAR_FONT_PT, colors=TEXT, length=0, axis="y")
-    ax.tick_params(labelsize=HBAR_FONT_PT, colors=TEXT, axis="x")
-    # Flush right: the plot is narrower than the figure, the names take the rest.
-    ax.set_xlabel(spec.y_label, fontsize=HBAR_FONT_PT, color=TEXT, loc="right")
-    for side in ("top", "right", "left"):
-        ax.spines[side].set_visible(False)
-    ax.spines["bottom"].set_color(TEXT)
-    ax.grid(axis="x", color="#bbbbbb", linewidth=0.6)
-    ax.set_axisbelow(True)
-    # The earlier figure of a bar that moved: an empty dashed bar behind it.
-    earlier = [(y, t) for y, m, v, t in zip(rows, moved, now, then)
-               if m and t is not None and t != v]
-    ax.barh([y for y, _ in earlier], [t for _, t in earlier], height=0.7, fill=False,
-            edgecolor=TEXT, linestyle="--", linewidth=1.2)
-    ends = []
-    for y, v, t, m in zip(rows, now, then, moved):
-        if v is None:
-            continue
-        label = f"{v:.3g}" + ((" (new)" if t is None else f", was {t:.3g}" if t != v
-                               else f" {marks[y]}") if m else "")
-        end = max(v, t) if m and t is not None else v
-        ax.annotate(label, (end, y), xytext=(4, 0), textcoords="offset points", va="center",
-                    fontsize=HBAR_FONT_PT, color=TEXT)
-        ends.append((end, len(label)))
-    ax.set_xlim(0, _room_for_labels(ends, max((len(c) for c in spec.categories), default=0)))
-    if len(spec.series) > 1:
-        since, window = _since(spec), _window(spec)
-        handles = [Patch(facecolor=MOVED, hatch="//", edgecolor="white", label=f"moved {window}")
-                   ] if any(moved) else [Patch(facecolor=PALETTE[0], label=f"no move {window}")]
-        if earlier:
-            handles.append(Patch(fill=False, edgecolor=TEXT, linestyle="--", label=f"on {since}"))
-        # The notes as legend entries without a patch, so the layout keeps room for them.
-        handles += [Patch(alpha=0, label="\n".join(note)) for note in note_lines(spec)]
-        wide = sum(len(h.get_label()) for h in handles[:2]) > LEGEND_ROW_CHARS
-        fig.legend(handles=handles, loc="outside lower left", frameon=False,
-                   ncols=1 if wide or spec.notes else 2, fontsize=HBAR_FONT_PT,
-                   labelcolor=TEXT, handlelength=1.2, columnspacing=1.0)
-    return _save(fig)
-
-
-def _room_for_labels(ends: list[tuple[float, int]], name_chars: int) -> float:
-    """Return the x limit that leaves room right of each bar for its label: (where the label
-    starts, its length in characters), without measuring text (a layout pass per chart)."""
-    # DejaVu Sans at 12 pt averages about 0.095 in a character; the names take their share of
-    # the width, the rest is the plot.
-    char_in = 0.095 * HBAR_FONT_PT / 12
-    plot_in = max(1.0, HBAR_WIDTH_IN - 0.2 - name_chars * char_in)
-    limit = 1.0
-    for end, chars in ends:
-        share = min(0.8, (chars * char_in + 0.1) / plot_in)
-        limit = max(limit, end / (1 - share))
-    return limit
-
-
-def draw(spec: ChartSpec) -> Chart:
-    """Return the drawn chart of a spec, with its CSV and alt text."""
-    return chart_of(spec, ready(drawn(spec)))
-
-
 def chart_of(spec: ChartSpec, drawing: Drawing) -> Chart:
     """Return the chart of a spec whose drawing is `drawing` (ready, or being drawn)."""
     return Chart(spec=spec, drawing=drawing, csv=chart_csv(spec), alt=alt_text(spec))
 
-
-def drawn(spec: ChartSpec) -> tuple[bytes, bytes]:
-    """Return (svg, png) of a spec: what a worker of the drawer sends back."""
-    return {"line": line_chart, "bar": bar_chart, "hbar": hbar_chart}[spec.kind](spec)

@@ -55,19 +55,6 @@ class Drawing:
         # Pickled as what was drawn: a copy needs no worker.
         return ready, (self.result(),)
 
-    def part(self, index: int) -> Drawing:
-        """Return the drawing of `result()[index]` (a chart's SVG or PNG), not waiting for it."""
-        return _Part(self, index)
-
-
-class _Part(Drawing):
-    def __init__(self, whole: Drawing, index: int) -> None:
-        super().__init__()
-        self._whole, self._index = whole, index
-
-    def result(self) -> Any:
-        return self._whole.result()[self._index]
-
 
 class Draws(Protocol):
     """What draws charts for the stages: in this process (`NOW`), or in the build's worker

@@ -8,7 +8,7 @@ import itertools
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import jinja2
 
@@ -73,21 +73,23 @@ def neighbours(editions: list[Edition], edition: Edition) -> tuple[dt.date | Non
 
 def edition_page(edition: Edition, series: Series, editions: list[Edition], *, home: bool,
                  charts: Sequence[Chart] = (), base_url: str | None = None,
-                 templates: Path = TEMPLATES) -> str:
+                 image: Literal["svg", "png"] = "svg", templates: Path = TEMPLATES) -> str:
     """Return the Markdown page of an edition (`home=True`: the site's front page).
 
     `base_url` (the site's URL) makes every link absolute, for the copies in feeds and e-mail,
-    which are read away from the site; their charts are then the PNGs, which every reader shows.
+    which are read away from the site. Their charts are the site's SVGs, but for the e-mail
+    that is sent (`image="png"`): mail clients do not show SVG, so it carries each chart's PNG
+    inline (render/channels.py, mail_parts).
     """
     previous, following = neighbours(editions, edition)
     if base_url is not None:
-        link_prefix, root_prefix, asset_prefix, image = base_url + "briefings/", base_url, base_url, "png"
+        link_prefix, root_prefix, asset_prefix = base_url + "briefings/", base_url, base_url
     elif home:
-        link_prefix, root_prefix, asset_prefix, image = "briefings/", "", "", "svg"
+        link_prefix, root_prefix, asset_prefix = "briefings/", "", ""
     else:
         # Raw HTML links are relative to the page's URL (briefings/DAY/); Markdown images are
         # relative to its file (briefings/DAY.md), which mkdocs then rewrites.
-        link_prefix, root_prefix, asset_prefix, image = "../", "../../", "../", "svg"
+        link_prefix, root_prefix, asset_prefix = "../", "../../", "../"
     return environment(templates).get_template("briefing.md.j2").render(
         edition=edition, series=series, numbers=_numbers(edition), home=home,
         # The copies in feeds and e-mail head their body with the series title: their entry
