@@ -1,0 +1,127 @@
+"""What `.cache/` keeps for one build, opened before the stages run and kept or pruned after the
+site is swapped in: the one place that knows where each kept thing lives and under which code.
+
+Each kind of kept value sits under the digest of the code of the stage that makes it
+(cache/code.py): parsed files (load), the editions' computed parts (compose), each edition's HTML
+and the data files (render), chart drawings (charts), each page's HTML from mkdocs (publish).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any, Self
+
+from pipeline.cache import stamp as build_stamp
+from pipeline.cache.charts import ChartCache
+from pipeline.cache.code import stage_code
+from pipeline.cache.keys import ModelDigests
+from pipeline.cache.memo import Memo
+from pipeline.cache.memo_store import close_files, load_memo, save_memo
+from pipeline.cache.page_cache import PageStore, ReusePages, site_key
+from pipeline.cache.parse_cache import ParseCache
+from pipeline.compose.types import Edition
+from pipeline.load.parse import Parse
+from pipeline.models.sources import Sources
+from pipeline.orchestrate.files import site_files
+from pipeline.orchestrate.parts import ReusedParts
+from pipeline.paths import (
+    CHART_DRAWINGS,
+    DATA_FILE_BODIES,
+    MKDOCS_CONFIG,
+    PAGE_HTML,
+    PARSED_FILES,
+    TEMPLATE_BYTECODE,
+    THEME_OVERRIDES,
+    memo_path,
+)
+from pipeline.publish import output
+from pipeline.render.drawing import Drawing
+from pipeline.render.pages import environment, template_cache
+
+MEMOS = ("edition-parts", "edition-html", "data-files")
+"""Kept apart: computed edition parts and each edition's HTML (small, many) and the data files
+(few, large, their bytes under DATA_FILE_BODIES), so a new edition does not rewrite the large
+ones."""
+
+
+class Reuse:
+    """The kept values of one build of `code`'s checkout under `cache` (nothing kept when None).
+
+    Use it as a context manager around the stages: leaving it closes the kept files it opened."""
+
+    def __init__(self, cache: Path | None, code: build_stamp.Code,
+                 files_apart_from: int | None = None) -> None:
+        self.cache, self.templates = cache, code.templates
+        self.code = stage_code(code)
+        self.parsed = ParseCache(cache / PARSED_FILES if cache else None, self.code.load)
+        self.charts = ChartCache(cache / CHART_DRAWINGS if cache else None, code=self.code.charts)
+        # Compiled templates depend on the code that sets up their environments (settings,
+        # filters) and on library versions, not only on their source: kept per render code.
+        self.bytecode = (cache / TEMPLATE_BYTECODE / self.code.render[:16]) if cache else None
+        environment(code.templates).bytecode_cache = (template_cache(self.bytecode)
+                                                      if self.bytecode else None)
+        self._files_dir = cache / DATA_FILE_BODIES if cache else None
+        self._apart = {} if files_apart_from is None else {"apart_from": files_apart_from}
+        self.memos: dict[str, Memo] = {}
+        self._pages: PageStore | None = None
+        self._opened = ExitStack()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._opened.close()
+
+    def parse(self, job: Parse) -> tuple[Any, list]:
+        """Parse one source file, or return what an earlier build parsed of the same bytes."""
+        return self.parsed.parse(job)
+
+    def parts(self, sources: Sources, dates: list[dt.date]) -> ReusedParts:
+        """Return the editions' computed parts, each looked up first among those kept; the
+        memos are read now, after loading, so a failing source costs no unpickling."""
+        self.parsed.prune()
+        for name in MEMOS:
+            files_dir = self._files_dir if name == "data-files" else None
+            self.memos[name] = load_memo(memo_path(self.cache, name) if self.cache else None,
+                                         files_dir)
+        self._opened.callback(close_files, self.memos["data-files"])
+        return ReusedParts(sources, dates, self.memos["edition-parts"], self.code.compose,
+                           ModelDigests(sources, self.parsed.derived), self.parsed.file_key)
+
+    def site_files(self, sources: Sources, editions: list[Edition], parts: ReusedParts,
+                   ) -> dict[str, bytes | output.DiskBody | Drawing]:
+        """Return every generated file of the site's docs (orchestrate/files.py), reusing the
+        drawings, the editions' HTML and the data files kept."""
+        return site_files(sources, editions, self.charts, parts, self.memos["data-files"],
+                          self.memos["edition-html"], templates=self.templates,
+                          code=(self.code.render, self.code.charts))
+
+    def page_plugin(self, sources: Sources, files: dict[str, Any], published: Path,
+                    topic_feeds: list[dict[str, str]]) -> ReusePages:
+        """Return the mkdocs plugin that reuses the HTML of unchanged pages."""
+        self._pages = PageStore(self.cache / PAGE_HTML if self.cache else None)
+        # Each page's head links the topic feeds: they are part of every page's key.
+        site = site_key(MKDOCS_CONFIG, [THEME_OVERRIDES], site_url=str(sources.series.site_url),
+                        extra=f"{self.code.publish} {topic_feeds!r}")
+        return ReusePages(self._pages, site, files, published=published,
+                          bytecode_dir=self.bytecode)
+
+    def keep(self) -> dict[str, str]:
+        """Keep what this build used for the next one; return the digest of each data file
+        kept on disk, by its path in the site (the next build links those)."""
+        if self._pages is not None:
+            self._pages.save()
+        kept: dict[str, str] = {}
+        for name, memo in self.memos.items():
+            kept |= save_memo(memo_path(self.cache, name) if self.cache else None, memo,
+                              self._files_dir if name == "data-files" else None, **self._apart)
+        return kept
+
+    def prune(self) -> None:
+        """Delete the drawings and compiled templates no build of this code needs (call once the
+        site is swapped in)."""
+        self.charts.prune()
+        if self.bytecode is not None:
+            build_stamp.prune_versions(self.bytecode)
