@@ -1,7 +1,7 @@
 """`python -m benchmarks.charts --runs 20`: what one chart of the site costs to draw, against the
 barest SVG matplotlib draws, in one process (issue 38).
 
-Three drawings, each drawn once in turn per run (so a busy machine slows all three alike), after
+Six drawings, each drawn once in turn per run (so a busy machine slows all three alike), after
 one warm-up draw of each:
 
 - edition: an edition's chart as the build draws it (render/chart_figures.drawn), of the bundled
@@ -9,6 +9,11 @@ one warm-up draw of each:
   fullest legend of the bundled editions);
 - model: a tracked model's chart (render/model_page.chart_svg), of the bundled model page with
   the most to draw (most marks, then most points);
+- hw bars: a Hardware page chart of tokens per dollar (render/hardware_charts.py), as the build
+  calls it, of the bundled comparison group with the most bars;
+- hw scatter: a Hardware page chart of InferenceX throughput against interactivity, of a sweep
+  shaped as InferenceX publishes one (the bundled sources hold no InferenceX results): six
+  accelerators, four parallelisms, eight concurrencies each, 192 points;
 - bare: one figure, one axes, one line, saved as SVG into a BytesIO with matplotlib's defaults
   (its text as paths, `svg.fonttype: path`); the ratios are to it;
 - bare, text: the same with its text kept as text (`svg.fonttype: none`, as the site's charts),
@@ -52,11 +57,12 @@ def bare_svg_text() -> bytes:
 
 
 def drawings(day: dt.date) -> dict[str, Callable[[], object]]:
-    """Return the three drawings to time, by name, from the bundled sources."""
+    """Return the drawings to time, by name, from the bundled sources."""
     from pipeline.compose.edition import Parts
     from pipeline.compose.model_pages import model_page, tracked_models
     from pipeline.load.sources import load_sources
     from pipeline.render.chart_figures import drawn
+    from pipeline.render.hardware_page import interactivity_chart, tokens_per_dollar_chart
     from pipeline.render.model_page import chart_svg
 
     sources = load_sources(REPO)
@@ -67,10 +73,54 @@ def drawings(day: dt.date) -> dict[str, Callable[[], object]]:
     pages = [model_page(sources, provider, model, day) for provider, model in tracked_models(sources)]
     page = max((p for p in pages if p.lists), key=lambda p: (
         len(p.chart.marks), sum(len(points) for _, points in p.chart.lines)))
+    key, bars = hardware_group(sources, day)
+    rows = inferencex_sweep(sources)
     print(f"edition chart: {spec.name} ({len(spec.categories)} bars, {len(spec.notes)} notes); "
-          f"model chart: {page.slug} ({len(page.chart.lines)} lines, {len(page.chart.marks)} marks)")
+          f"model chart: {page.slug} ({len(page.chart.lines)} lines, {len(page.chart.marks)} marks); "
+          f"hardware bars: {' '.join(key)} ({sum(len(per) for _, per in bars)} bars); "
+          f"hardware scatter: {len(rows)} points")
     return {"edition": lambda: drawn(spec), "model": lambda: chart_svg(page.chart),
+            "hw bars": lambda: tokens_per_dollar_chart(key, bars),
+            "hw scatter": lambda: interactivity_chart(rows, "dsr1", "8192/1024"),
             "bare": bare_svg, "bare, text": bare_svg_text}
+
+
+def hardware_group(sources, day: dt.date):
+    """Return (key, bars) of the bundled comparison group with the most bars, as the Hardware
+    page hands them to its chart (render/hardware_page.py)."""
+    from pipeline.render.hardware_page import basis_bars, headline_groups
+    from pipeline.tables.hardware import is_public, usd_at_ecb_rates
+    from pipeline.tables.hardware_costs import bases_of, best_per_group, costed_table, rows_table
+
+    public = [r for r in sources.hardware_rows if is_public(r, day)]
+    costed = costed_table(rows_table(public), sources.hardware.costs, day,
+                          usd_at_ecb_rates(sources.rates))
+    best = best_per_group(costed)
+    charts = [(key, basis_bars([(b, list(best.get((group, b), costed.iloc[:0]).itertuples(
+        index=False))) for b in bases_of(costed, group)])) for group, key in headline_groups(costed)]
+    return max(charts, key=lambda chart: sum(len(per) for _, per in chart[1]))
+
+
+def inferencex_sweep(sources) -> list:
+    """Return the rows of an InferenceX sweep of one model and sequence lengths: six bundled
+    accelerators, tensor parallelism 1 to 8, concurrency 4 to 512, throughput falling as
+    interactivity rises."""
+    import json
+
+    from pipeline.formats.inferencex import read_inferencex_rows
+    from pipeline.normalize.accelerators import compiled_patterns
+    from pipeline.tables.hardware import FileInfo, normalize_records
+
+    records = [{"hw": hw, "conc": conc, "infmax_model_prefix": "dsr1", "isl": 8192, "osl": 1024,
+                "tp": tp, "tput_per_gpu": speed * conc ** 0.7 / tp ** 0.3,
+                "median_intvty": speed * 40 / conc ** 0.6 * tp ** 0.2}
+               for hw, speed in (("h100", 60.0), ("h200", 80.0), ("b200", 150.0),
+                                 ("gb200", 170.0), ("mi300x", 70.0), ("mi355x", 140.0))
+               for tp in (1, 2, 4, 8) for conc in (4, 8, 16, 32, 64, 128, 256, 512)]
+    parsed = read_inferencex_rows(json.dumps(records).encode(), "benchmark")
+    rows, _ = normalize_records(parsed.records, FileInfo("sweep.json", None, "https://example.com"),
+                                compiled_patterns(sources.hardware.accelerators))
+    return rows
 
 
 def medians_ms(draws: dict[str, Callable[[], object]],

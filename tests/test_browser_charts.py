@@ -68,6 +68,34 @@ def test_an_edition_chart_shows_every_label_inside_and_apart(browser, site_url: 
         assert any(text.startswith(figure) for text, *_ in drawn["texts"]), figure
 
 
+def test_a_hardware_bar_chart_shows_every_label_inside_and_apart(browser, site_url: str,  # noqa: F811
+                                                                 bundled_site: Path) -> None:
+    name = "hardware-mlperf-inference-v5-1-llama2-70b-99-offline-closed"
+    drawn = _laid_out(browser, f"{site_url}charts/{name}.svg")
+    # The six accelerators' names, the axis' label, the title and every cost basis of the legend.
+    _assert_readable(drawn, ["B200", "GB200", "H100", "H200", "MI300X", "MI325X",
+                             "million tokens per US dollar", "cost basis (hatched: placeholder cost)",
+                             "owner TCO (hyperscaler)", "owner TCO (neocloud)",
+                             "rental contract (3-year)"])
+    assert any(text.startswith("llama2-70b (99 % accuracy target) Offline")
+               for text, *_ in drawn["texts"])
+
+
+def test_a_hardware_scatter_shows_every_label_inside_and_apart(browser, tmp_path: Path) -> None:  # noqa: F811
+    # The bundled sources hold no InferenceX results: a sweep as the benchmark draws one.
+    from benchmarks.charts import inferencex_sweep
+    from pipeline.load.sources import load_sources
+    from pipeline.render.hardware_charts import interactivity_chart
+
+    path = tmp_path / "scatter.svg"
+    rows = inferencex_sweep(load_sources(Path(__file__).resolve().parents[1]))
+    path.write_bytes(interactivity_chart(rows, "dsr1", "8192/1024"))
+    drawn = _laid_out(browser, path.as_uri())
+    _assert_readable(drawn, ["InferenceX dsr1 8192/1024", "interactivity (tokens/s per user)",
+                             "throughput per GPU (tokens/s)", "B200", "GB200", "H100", "H200",
+                             "MI300X", "MI355X"])
+
+
 def test_a_model_chart_shows_every_label_inside_and_apart(browser, site_url: str) -> None:  # noqa: F811
     drawn = _laid_out(browser, f"{site_url}charts/model-deepseek-deepseek-v4-flash.svg")
     _assert_readable(drawn, ["Input", "Cached input", "Output", "CNY list cut on 2026-09-10",

@@ -145,3 +145,12 @@ def test_the_rendered_tables_link_every_row_and_keep_their_columns():
     rows = re.findall(r"<tr>(.*?)</tr>", marked, re.S)[1:]
     assert rows and all(re.findall(r"<td[^>]*>(.*?)</td>", r, re.S)[0].startswith(
         '<a href="https://github.com/mlcommons/inference_results_v5.1/tree/main/') for r in rows)
+
+
+def test_a_chart_drawn_after_others_is_the_same():
+    # Each kind is drawn on one figure a process (render/hardware_charts.py): what the last
+    # chart drew must not show in the next.
+    _, charts = build(models=("llama2-70b", "dsr1"))
+    _, again = build(models=("dsr1", "llama2-70b"))
+    assert {name: c.result() for name, c in charts.items()} == \
+        {name: c.result() for name, c in again.items()}

@@ -2,8 +2,9 @@
 
 Per model and scenario: tokens per dollar by accelerator for each cost basis (headline results
 only: closed, available, measured, official); marked results listed apart; InferenceX throughput
-per GPU against interactivity. Charts are deterministic (fixed hash salt, no date metadata), and
-drawn by the build's chart workers (orchestrate/drawer.py), so matplotlib is imported only where they are.
+per GPU against interactivity. The charts (render/hardware_charts.py) are deterministic (fixed
+hash salt, no date metadata), and drawn by the build's chart workers (orchestrate/drawer.py), so
+matplotlib is imported only where they are.
 """
 
 from __future__ import annotations
@@ -21,8 +22,8 @@ from pipeline.models.hardware_results import HardwareRow
 from pipeline.models.sources import Sources
 from pipeline.normalize.items import md_link
 from pipeline.paths import BENCHMARKS
-from pipeline.render.charts import svg_bytes
 from pipeline.render.drawing import NOW, Drawing, Draws
+from pipeline.render.hardware_charts import Bar, interactivity_chart, tokens_per_dollar_chart
 from pipeline.tables.hardware import (
     TOKEN_UNITS,
     is_public,
@@ -51,12 +52,6 @@ def slug(*parts: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", "-".join(parts).lower()).strip("-")
 
 
-def _figure():
-    from matplotlib.figure import Figure
-
-    return Figure(figsize=(7, 3.6))
-
-
 def headline_groups(costed: pd.DataFrame) -> list[tuple[int, Group]]:
     """Return (group number, group) of the comparison groups that have a costed headline token
     result, in sorted order.
@@ -69,54 +64,13 @@ def headline_groups(costed: pd.DataFrame) -> list[tuple[int, Group]]:
                    .itertuples(index=False)), key=lambda p: p[0])
 
 
-def tokens_per_dollar_chart(costed: pd.DataFrame, group: int, key: Group) -> bytes:
-    """Return an SVG bar chart: tokens per dollar by accelerator, one bar per cost basis."""
-    bases = bases_of(costed, group)
-    per_group = best_per_group(costed)
-    best = {b: {r.accelerator: r for r in per_group.get((group, b), costed.iloc[:0])
-                .itertuples(index=False)} for b in bases}
-    accelerators = sorted({a for per in best.values() for a in per},
-                          key=lambda a: (-max(best[b][a].tokens_per_usd
-                                              for b in bases if a in best[b]), a))
-    fig = _figure()
-    ax = fig.add_subplot()
-    width = 0.8 / max(len(bases), 1)
-    for i, b in enumerate(bases):
-        xs, heights, hatches = [], [], []
-        for j, a in enumerate(accelerators):
-            if a in best[b]:
-                xs.append(j + i * width)
-                heights.append(best[b][a].tokens_per_usd / 1e6)
-                hatches.append("//" if best[b][a].cost_placeholder else "")
-        label = next(iter(best[b].values())).cost_basis_label if best[b] else b
-        bars = ax.bar(xs, heights, width, label=label)
-        for bar, hatch in zip(bars, hatches):
-            bar.set_hatch(hatch)
-    ax.set_xticks([j + width * (len(bases) - 1) / 2 for j in range(len(accelerators))],
-                  accelerators)
-    ax.set_ylabel("million tokens per US dollar")
-    suite, round_, model, target, scenario, division = key
-    ax.set_title(f"{model} ({target_text(target)}) {scenario} ({suite} {round_}, {division}): "
-                 "tokens per dollar by cost basis", fontsize=9)
-    ax.legend(fontsize=7, title="cost basis (hatched: placeholder cost)", title_fontsize=7)
-    return svg_bytes(fig, bbox_inches="tight")
-
-
-def interactivity_chart(rows: Sequence[HardwareRow], model: str, scenario: str) -> bytes:
-    """Return an SVG scatter: InferenceX throughput per GPU against interactivity, per accelerator."""
-    fig = _figure()
-    ax = fig.add_subplot()
-    chosen = [r for r in rows if r.suite == "InferenceX" and r.model == model
-              and r.scenario == scenario and r.interactivity_tok_s_user is not None]
-    for accelerator in sorted({r.accelerator for r in chosen}):
-        pts = sorted((r.interactivity_tok_s_user, r.value_per_accelerator)
-                     for r in chosen if r.accelerator == accelerator)
-        ax.scatter([p[0] for p in pts], [p[1] for p in pts], s=12, label=accelerator)
-    ax.set_xlabel("interactivity (tokens/s per user)")
-    ax.set_ylabel("throughput per GPU (tokens/s)")
-    ax.set_title(f"InferenceX {model} {scenario}", fontsize=9)
-    ax.legend(fontsize=7)
-    return svg_bytes(fig, bbox_inches="tight")
+def basis_bars(per_basis: Sequence[tuple[str, Sequence]]) -> list[tuple[str, list[Bar]]]:
+    """Return what a group's chart draws, from (cost basis, its best result per accelerator):
+    per basis, its label and (accelerator, million tokens per US dollar, whether the cost is a
+    placeholder) of each result."""
+    return [(results[0].cost_basis_label if results else basis,
+             [(r.accelerator, float(r.tokens_per_usd) / 1e6, bool(r.cost_placeholder))
+              for r in results]) for basis, results in per_basis]
 
 
 def group_heading(key: Group) -> str:
@@ -185,17 +139,18 @@ def hardware_page(costed: pd.DataFrame, rows: Sequence[HardwareRow],
     for group, key in headline_groups(costed):
         suite, round_, model, target, scenario, division = key
         name = f"hardware-{slug(suite, round_, model, target, scenario, division)}.svg"
-        # Only the group's rows go to the drawer's worker: they are all the chart reads.
-        charts[name] = drawer.submit(tokens_per_dollar_chart,
-                                     costed[costed["group"] == group], group, key)
+        per_basis = [(basis, list(best.get((group, basis), costed.iloc[:0])
+                                  .itertuples(index=False))) for basis in bases_of(costed, group)]
+        # The worker is handed plain numbers: what the chart draws, no table to sort again.
+        charts[name] = drawer.submit(tokens_per_dollar_chart, key, basis_bars(per_basis))
         out += [f"## {group_heading(key)}", "",
                 f"![Tokens per dollar by accelerator, {md_text(model)} "
                 f"{target_text(target)} {md_text(scenario)}](charts/{name})", "",
                 "| Accelerator | Result | Tokens/s per accelerator | Cost basis | "
                 "USD per accelerator-hour | Tokens per USD | USD per Mtok |",
                 "| --- | --- | ---: | --- | ---: | ---: | ---: |"]
-        for basis in bases_of(costed, group):
-            for c in best.get((group, basis), costed.iloc[:0]).itertuples(index=False):
+        for _, results in per_basis:
+            for c in results:
                 out.append(f"| {c.accelerator} | {_result_link(c)} ({md_text(c.submitter)}) | "
                            f"{c.value_per_accelerator:,.1f} | {_cost_link(c)} | "
                            f"{money(c.usd_per_accelerator_hour, 'USD')} | "
