@@ -16,7 +16,11 @@ MAX_CATALOGUE_LISTINGS = 20_000
 MAX_EDITIONS = 3_660
 """Editions one series may have: ten years of daily editions."""
 MAX_PAGE_BYTES = 16 * 1024 * 1024
-"""Bytes of one generated page, data file or e-mail edition: the Market page is 1.4 MB for
-3,000 models."""
+"""Bytes of one generated page or e-mail edition, which a browser or mail client must open: the
+Market page is 1.4 MB for 3,000 models."""
+MAX_DATA_FILE_BYTES = 100 * 1024 * 1024
+"""Bytes of one data file (`data/`), which readers download rather than open: GitHub refuses a
+file over 100 MiB in a repository, a Pages branch too. A year of 20,000 MLPerf rows (the
+benchmark's year tree) makes a 94 MB hardware.json and a 40 MB hardware.csv."""
 MAX_SITE_BYTES = 1024 * 1024 * 1024
 """Bytes of the whole built site: the bundled sources build 13 MB."""

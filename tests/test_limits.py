@@ -47,20 +47,25 @@ def test_a_series_over_its_editions_limit_is_refused(tiny: Path, monkeypatch) ->
         "(pipeline/limits.py): start a new series"]
 
 
-@pytest.mark.parametrize(("limit", "message"), [
-    ("MAX_PAGE_BYTES", r"^\S+ would be [\d,]+ bytes, more than the 2,000 a page or data file may "
+@pytest.mark.parametrize(("limit", "bytes_", "message"), [
+    ("MAX_PAGE_BYTES", 2_000, r"^(?!data/)\S+ would be [\d,]+ bytes, more than the 2,000 a page may "
                        r"have \(pipeline/limits.py\); the published site is left as it was$"),
-    ("MAX_SITE_BYTES", r"^the site would be [\d,]+ bytes, more than the 2,000 it may have "
+    # The tiny tree's data files are a few hundred bytes.
+    ("MAX_DATA_FILE_BYTES", 50, r"^data/\S+ would be [\d,]+ bytes, more than the 50 a data file "
+                            r"may have \(pipeline/limits.py\); the published site is left as it "
+                            r"was$"),
+    ("MAX_SITE_BYTES", 2_000, r"^the site would be [\d,]+ bytes, more than the 2,000 it may have "
                        r"\(pipeline/limits.py\); the published site is left as it was$"),
 ])
 def test_a_build_past_a_size_limit_leaves_the_site_as_it_was(tiny: Path, tmp_path: Path,
-                                                             monkeypatch, limit, message) -> None:
+                                                             monkeypatch, limit, bytes_,
+                                                             message) -> None:
     out = tmp_path / "public"
     build_site(tiny, out, today=TODAY)
     before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
     (tiny / "sources" / "editions.yaml").write_text(
         (tiny / "sources" / "editions.yaml").read_text().replace("A tiny series", "A tiny serie"))
-    monkeypatch.setattr(f"pipeline.publish.output.{limit}", 2_000)
+    monkeypatch.setattr(f"pipeline.publish.output.{limit}", bytes_)
     with pytest.raises(BuildError, match=message):
         build_site(tiny, out, today=TODAY)
     assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before

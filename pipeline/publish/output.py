@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
-from pipeline.limits import MAX_PAGE_BYTES, MAX_SITE_BYTES
+from pipeline.limits import MAX_DATA_FILE_BYTES, MAX_PAGE_BYTES, MAX_SITE_BYTES
 from pipeline.problems import BuildError
 from pipeline.render.bodies import DiskBody
 from pipeline.render.drawing import Drawing, drawn
@@ -171,16 +171,19 @@ def write_or_link(target: Path, body: bytes, published: Path | None) -> None:
 
 
 def refuse_oversized(files: Mapping[str, bytes | str | DiskBody | Drawing]) -> None:
-    """Raise BuildError for the first generated file over MAX_PAGE_BYTES (pipeline/limits.py),
-    naming it, its size and the limit. Kept data files (DiskBody) passed when they were made,
-    and charts are small: the pages and data made in this build are what is weighed."""
+    """Raise BuildError for the first generated file over its limit (pipeline/limits.py:
+    MAX_DATA_FILE_BYTES for a data file, MAX_PAGE_BYTES for the rest), naming it, its size and
+    the limit. Kept data files (DiskBody) passed when they were made, and charts are small: the
+    pages and data made in this build are what is weighed."""
     for path, body in files.items():
         size = len(body.encode("utf-8")) if isinstance(body, str) else (
             len(body) if isinstance(body, bytes) else 0)
-        if size > MAX_PAGE_BYTES:
-            raise BuildError(f"{path} would be {size:,} bytes, more than the {MAX_PAGE_BYTES:,} a "
-                             "page or data file may have (pipeline/limits.py); the published "
-                             "site is left as it was")
+        data = path.startswith("data/")
+        limit = MAX_DATA_FILE_BYTES if data else MAX_PAGE_BYTES
+        if size > limit:
+            raise BuildError(f"{path} would be {size:,} bytes, more than the {limit:,} a "
+                             f"{'data file' if data else 'page'} may have (pipeline/limits.py); "
+                             "the published site is left as it was")
 
 
 def refuse_oversized_site(built: Path) -> None:
