@@ -85,8 +85,9 @@ CACHE = Path(".cache")
 # Relative to the cache folder (`.cache/`): each of these is kept only when the cache is on.
 PARSED_FILES = Path("parsed")
 """Each source file as parsed, by its bytes (cache/parse_cache.py)."""
-DATA_FILE_BODIES = Path("files")
-"""The data files' large bodies, each once by the digest of its bytes (cache/memo_store.py)."""
+STORE = Path("store")
+"""What the stages computed, by the digest of the stage's code and of what each value is computed
+from: one file of values per stage, large bytes apart by their digest (cache/store.py)."""
 CHART_DRAWINGS = Path("charts")
 """Each edition chart's SVG and PNG, by the digest of what it plots (cache/charts.py)."""
 TEMPLATE_BYTECODE = Path("jinja")
@@ -96,7 +97,3 @@ PAGE_HTML = Path("mkdocs-pages.marshal")
 STAMPS = Path("stamps")
 """The stamp of the last good build into each output folder (cache/stamp.py)."""
 
-
-def memo_path(cache_dir: Path, name: str) -> Path:
-    """Return the file of the memo `name` in the cache folder `cache_dir` (cache/memo_store.py)."""
-    return cache_dir / f"{name}.pickle"

@@ -264,7 +264,7 @@ def bundled_files(root: Path, charts: ChartCache) -> dict[str, bytes]:
     """Every generated file of `root`'s site as of the test day (no mkdocs)."""
     sources = load_sources(root)
     return site_files(sources, compose_editions(sources, sources.series.edition_dates(TODAY)),
-                      charts)
+                      charts=charts)
 
 
 def test_data_page_is_the_same_after_a_new_edition(copy_repo_sources, tmp_path: Path) -> None:

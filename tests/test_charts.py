@@ -18,8 +18,7 @@ from conftest import REPO
 
 from pipeline.cache import charts as build_charts
 from pipeline.cache.charts import ChartCache
-from pipeline.cache.memo import Memo
-from pipeline.cache.memo_store import STORE_MIN_BYTES, load_memo, save_memo
+from pipeline.cache.store import BLOB_MIN_BYTES, Store
 from pipeline.compose.charts import ChartNote, ChartSeries, ChartSpec
 from pipeline.compose.prices_page import PriceHistory
 from pipeline.orchestrate.drawer import Drawer
@@ -321,10 +320,10 @@ def test_a_drawing_pickles_as_what_it_drew(tmp_path: Path) -> None:
         chart = charts.chart_of(MONTHS, drawer.submit(chart_figures.drawn, MONTHS))
         copy = pickle.loads(pickle.dumps(chart))
     assert copy == chart and copy.svg == draw(MONTHS).svg  # no worker needed any more
-    # A memo keeps a drawing as plain bytes, a large one in a file of its own.
-    memo = Memo({})
-    memo.get("files", lambda: {"charts/big.svg": ready(b"x" * STORE_MIN_BYTES)})
-    save_memo(tmp_path / "memo.pickle", memo, tmp_path / "files")
-    kept = load_memo(tmp_path / "memo.pickle", tmp_path / "files").known["files"]
-    assert kept["charts/big.svg"].read() == b"x" * STORE_MIN_BYTES
-    assert len(list((tmp_path / "files").iterdir())) == 1
+    # The store keeps a drawing as plain bytes, a large one in a file of its own.
+    store = Store(tmp_path, {})
+    store.cached("charts", lambda: {"charts/big.svg": ready(b"x" * BLOB_MIN_BYTES)}, ("k",))
+    store.keep()
+    kept = Store(tmp_path, {}).cached("charts", lambda: None, ("k",))
+    assert kept["charts/big.svg"].read() == b"x" * BLOB_MIN_BYTES
+    assert len(list((tmp_path / "blobs").iterdir())) == 1

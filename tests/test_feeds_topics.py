@@ -89,3 +89,22 @@ def test_pages_announce_every_feed_and_the_subscribe_page_lists_them(bundled_sit
             assert (bundled_site / f"{name}.{ext}").is_file()
     assert 'href="../radar.ics"' in subscribe
     assert "mailto:subscribe@inference-brief.github.io?subject=subscribe" in subscribe
+
+
+def test_a_built_topic_feed_carries_the_cut_not_the_whole_edition(bundled_site: Path) -> None:
+    """The built feeds, as a reader gets them: each topic's entry of 2026-09-12 holds that
+    topic's items only (a build once keyed a cut's rendering by its date alone, and so carried
+    the whole edition's text and HTML in every topic feed)."""
+    whole = json.loads((bundled_site / "feed.json").read_text(encoding="utf-8"))
+    hardware = json.loads((bundled_site / "feed-hardware.json").read_text(encoding="utf-8"))
+    prices = feedparser.parse((bundled_site / "feed-prices.xml").read_bytes())
+
+    def entry(items: list[dict]) -> dict:
+        return next(i for i in items if "2026-09-12" in i["title"])
+
+    assert "DeepSeek takes Flash prices close to zero" in entry(whole["items"])["content_text"]
+    cut = entry(hardware["items"])["content_text"]
+    assert "DeepSeek takes Flash prices close to zero" not in cut
+    assert "Cheapest tokens per dollar" not in cut and "d-Matrix" in cut
+    html = next(e for e in prices.entries if "2026-09-12" in e.title).content[0].value
+    assert "DeepSeek takes Flash prices close to zero" in html and "d-Matrix" not in html

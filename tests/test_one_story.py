@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from pipeline.compose.edition import FIRST_EDITION_LOOKBACK, Parts, compose_editions
+from pipeline.compose.edition import compose_editions, edition_inputs, windows
+from pipeline.compose.parts import FIRST_EDITION_LOOKBACK, Parts
 from pipeline.load.sources import load_sources
 from pipeline.render.changes_page import changes_page_md
 from pipeline.tables.catalogue_history import CHANGE_COLUMNS, day_changes
@@ -87,7 +88,8 @@ def test_every_price_record_an_edition_links_is_among_its_moves() -> None:
     sources = load_sources(REPO)
     dates = sorted(sources.series.edition_dates(dt.date(2026, 12, 31)))
     parts = Parts(sources, dates)
-    editions = compose_editions(sources, dates, parts)
+    editions = compose_editions(sources, dates, {d: edition_inputs(parts, d, p)
+                                                 for d, p in windows(dates)})
     checked = 0
     for edition in editions:
         date, previous = edition.date, edition.previous

@@ -67,13 +67,13 @@ def test_incremental_builds_equal_cold_builds(copy_repo_sources, tmp_path: Path,
                                               monkeypatch: pytest.MonkeyPatch,
                                               reused: list[str],
                                               code_copy: build_stamp.Code) -> None:
-    # Every data file kept in .cache/files, as the large ones are at a year's scale.
+    # Every data file kept in .cache/store/blobs, as the large ones are at a year's scale.
     build_site = functools.partial(build_at, code=code_copy, files_apart_from=1)
     root = copy_repo_sources()
     public = root / "public"
     build_site(root, public, today=TODAY)
     assert (root / ".cache" / "mkdocs-pages.marshal").is_file()
-    assert any((root / ".cache" / "files").iterdir())
+    assert any((root / ".cache" / "store" / "blobs").iterdir())
     editions = len(list((public / "briefings").glob("*.txt")))
 
     # Nothing changed: the stamp says so and nothing is built (the tree is not even replaced).

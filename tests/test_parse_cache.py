@@ -46,7 +46,7 @@ def test_the_hardware_key_follows_the_result_files(tree):
     # must not; without a cache the rows themselves are digested, to the same effect.
     def key(cache: ParseCache | None) -> tuple[str, list]:
         sources = load_sources(tree, cache.parse) if cache else load_sources(tree)
-        return (hardware_key(sources, "", cache.file_key if cache else lambda name: None),
+        return (hardware_key(sources, cache.file_key if cache else lambda name: None),
                 list(sources.hardware_rows))
 
     first, rows = key(ParseCache(tree / ".cache" / "parsed"))

@@ -8,11 +8,12 @@ import math
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from conftest import REPO
 
-from pipeline.cache.memo import Memo
+from pipeline.cache.store import Store
 from pipeline.compose import prices_page as compose_prices_page
 from pipeline.compose.prices import money
 from pipeline.compose.prices_page import current_tables, newest_in_force
@@ -22,6 +23,7 @@ from pipeline.models.sourced import Sourced
 from pipeline.normalize.fx import table_from_eur_rates
 from pipeline.orchestrate.prices import price_files
 from pipeline.render import prices_page
+from pipeline.render.drawing import drawn
 from pipeline.render.prices_page import prices_page_md
 from pipeline.tables.cost import day_end
 from pipeline.tables.quotes import quotes
@@ -192,23 +194,28 @@ def test_bundled_page_is_the_same_from_one_edition_to_the_next_without_a_price_c
     assert page("2026-08-31") != page("2026-09-01")
 
 
-def test_charts_are_reused_while_what_they_plot_is_unchanged(copy_repo_sources) -> None:
+def test_charts_are_reused_while_what_they_plot_is_unchanged(copy_repo_sources,
+                                                            tmp_path: Path) -> None:
     root = copy_repo_sources()
     sources = load_sources(root)
     dates = sources.series.edition_dates(day("2026-11-30"))
-    first = Memo()
+    store = tmp_path / "store"
+    first = Store(store, {})
     before = price_files(sources, dates, first)
-    assert first.computed == 3  # the price tables, the hour-of-week and cheapest charts
+    # the price tables, the hour-of-week and cheapest charts
+    assert first.computed == {"render": 1, "charts": 2}
+    first.keep()
 
     # A new edition in another week, no price changed: only the price history gains a day, and
-    # it is not kept (the memo, ~170 MB at year scale, is rewritten only when it changes).
+    # it is drawn every time, not kept.
     later = [*dates, dates[-1] + dt.timedelta(days=10)]
-    again = Memo(first.used)
+    again = Store(store, {})
     after = price_files(sources, later, again)
-    assert again.computed == 0 and not again.changed
+    assert again.computed == {"render": 0, "charts": 0}
+    again.keep()
     assert after["charts/price-history.svg"] != before["charts/price-history.svg"]
     for path in ("prices.md", "charts/hour-of-week.svg", "charts/cheapest.svg"):
-        assert after[path] == before[path], path
+        assert drawn(after[path]) == drawn(before[path]), path
 
     # The cheapest model's price changes: the charts that plot it are drawn again, the
     # hour-of-week one (DeepSeek's windows) is not; all as a build without a memo draws them.
@@ -218,15 +225,16 @@ def test_charts_are_reused_while_what_they_plot_is_unchanged(copy_repo_sources) 
     assert text.count(old) == 1
     zhipu.write_text(text.replace(old, old.replace("price: 2}", "price: 2.5}")), encoding="utf-8")
     changed = load_sources(root)
-    third = Memo(again.used)
+    third = Store(store, {})
     redrawn = price_files(changed, later, third)
-    assert third.computed == 2  # the price tables and the cheapest chart
+    assert third.computed == {"render": 1, "charts": 1}  # the price tables, the cheapest chart
     # glm-4.5-air has one record: its price never changed, so the history has no line of it.
-    assert redrawn["charts/price-history.svg"] == after["charts/price-history.svg"]
-    assert redrawn["charts/cheapest.svg"] != after["charts/cheapest.svg"]
-    assert redrawn["charts/hour-of-week.svg"] == after["charts/hour-of-week.svg"]
+    assert drawn(redrawn["charts/price-history.svg"]) == drawn(after["charts/price-history.svg"])
+    assert drawn(redrawn["charts/cheapest.svg"]) != drawn(after["charts/cheapest.svg"])
+    assert drawn(redrawn["charts/hour-of-week.svg"]) == drawn(after["charts/hour-of-week.svg"])
     assert redrawn["prices.md"] != after["prices.md"]
-    assert redrawn == price_files(changed, later, Memo())
+    cold = price_files(changed, later)
+    assert {p: drawn(b) for p, b in redrawn.items()} == {p: drawn(b) for p, b in cold.items()}
 
 
 def test_prices_page_module_does_not_import_matplotlib() -> None:

@@ -33,11 +33,12 @@ _STAGES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     # What parses one file; putting the files' values together (load/sources.py, the market
     # check) is done afresh every build, so a change there keeps every parsed file.
     "load": (("load", "-load/sources.py", "-load/market_check.py", "cache/parse_cache.py"), ()),
-    "compose": (("compose", "orchestrate/parts.py", "cache/memo.py"), ()),
-    "render": (("render", "orchestrate/pages.py", "orchestrate/files.py", "orchestrate/prices.py",
-                "orchestrate/models.py", "cache/memo_store.py"), ("templates",)),
+    "compose": (("compose", "orchestrate/compose.py", "cache/store.py"), ()),
+    "render": (("render", "orchestrate/editions.py", "orchestrate/files.py",
+                "orchestrate/prices.py", "orchestrate/models.py", "cache/store.py"),
+               ("templates",)),
     "charts": (("render/charts.py", "render/model_page.py", "render/prices_page.py",
-                "render/hardware_page.py", "cache/charts.py"), ()),
+                "render/hardware_page.py", "cache/charts.py", "cache/store.py"), ()),
     "publish": (("publish", "cache/page_cache.py"), ("site/mkdocs.yml", "site/overrides")),
 }
 

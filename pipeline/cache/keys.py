@@ -12,8 +12,9 @@ An edition is its curated entries (cheap, always recomposed) plus four computed 
 - hardware figures and radar: all hardware sources (they change a few times a year);
 - catalogue figures: the catalogue moves first seen in the edition's window.
 
-Every key also covers the code that computes the part (cache/code.py: compose/ and what it
-imports), so a change to how a part is computed recomputes it.
+The store adds to every key the digest of the code that computes the part (cache/code.py:
+compose/ and what it imports), so a change to how a part is computed recomputes it. A lane with
+no key of its own here (`LaneKeys`) is keyed by every source file the build read.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from pydantic import BaseModel
 if TYPE_CHECKING:
     import pandas as pd
 
+from pipeline.compose.parts import FeedAsk, Parts
 from pipeline.compose.rank import FIRST_EDITION_DAYS
 from pipeline.models.sources import Sources
 from pipeline.paths import FEED_SNAPSHOTS
@@ -88,7 +90,7 @@ def prefix_digests(items: Iterable[tuple[dt.date, str]], dates: Sequence[dt.date
     return out
 
 
-def price_keys(sources: Sources, dates: Sequence[dt.date], code: str,
+def price_keys(sources: Sources, dates: Sequence[dt.date],
                json: Callable[[BaseModel], str]) -> list[str]:
     """Return the key of the price part of each edition of `dates` (sorted); `json` gives a
     record's digest (ModelDigests)."""
@@ -108,11 +110,11 @@ def price_keys(sources: Sources, dates: Sequence[dt.date], code: str,
         for currency in currencies:
             days, values = rates.days.get(currency, ()), rates.usd_per_unit.get(currency, ())
             items += [(d, f"{currency} {d} {v!r}") for d, v in zip(days, values)]
-    return [_digest("prices", code, profiles, d, prefix) for d, prefix in
+    return [_digest("prices", profiles, d, prefix) for d, prefix in
             zip(dates, prefix_digests(items, dates))]
 
 
-def hardware_key(sources: Sources, code: str,
+def hardware_key(sources: Sources,
                  file_key: Callable[[str], str | None] = lambda name: None) -> str:
     """Return the key of every edition's hardware part (without its dates). `file_key` gives
     the key under which the parse cache read a file (ParseCache.file_key), if it did."""
@@ -130,10 +132,10 @@ def hardware_key(sources: Sources, code: str,
     read_from = [file_key(report.path) for report in hardware.reports] if hardware else []
     rows = read_from if read_from and None not in read_from else sources.hardware_rows
     text = repr((hardware, fx, rows))
-    return _digest("hardware", code, hashlib.sha256(text.encode()).hexdigest())
+    return _digest("hardware", hashlib.sha256(text.encode()).hexdigest())
 
 
-def feed_window_key(sources: Sources, date: dt.date, previous: dt.date | None, code: str,
+def feed_window_key(date: dt.date, previous: dt.date | None,
                     by_day: tuple[list[dt.date], list[str], str]) -> str:
     """Return the digest of the feed items of the window (previous, date] and the feed settings.
 
@@ -142,7 +144,7 @@ def feed_window_key(sources: Sources, date: dt.date, previous: dt.date | None, c
     start = previous or date - dt.timedelta(days=FIRST_EDITION_DAYS)
     days, digests, settings = by_day
     window = digests[bisect.bisect_right(days, start):bisect.bisect_right(days, date)]
-    return _digest("feeds", code, date, previous, settings, window)
+    return _digest("feeds", date, previous, settings, window)
 
 
 def feed_items_by_day(sources: Sources, json: Callable[[BaseModel], str],
@@ -163,25 +165,97 @@ def feed_items_by_day(sources: Sources, json: Callable[[BaseModel], str],
 
 
 def catalogue_key(row_hashes: pd.Series, columns: list[str], named: object, date: dt.date,
-                  previous: dt.date | None, code: str) -> str:
+                  previous: dt.date | None) -> str:
     """Return the key of an edition's catalogue figures: the moves of its window (pandas'
     hash of each of their rows, every column, and the columns' names), the catalogues' names and
     pages (`named`), the window and the code."""
     # Every value of every row, hashed by pandas (writing them out as CSV took ten times as long).
     rows = hashlib.sha256(row_hashes.to_numpy().tobytes())
-    return _digest("catalogues", code, date, previous, named, columns, rows.hexdigest())
+    return _digest("catalogues", date, previous, named, columns, rows.hexdigest())
 
 
-def hardware_files_key(sources: Sources, as_of: dt.date, hardware_key_: str | None,
-                       code: str = "") -> str:
+def hardware_files_key(sources: Sources, as_of: dt.date, hardware_key_: str | None) -> str:
     """Return the digest of what the hardware files read: all hardware sources (the key
     composing computed), and which results and costs are public by `as_of` (not `as_of` itself:
     most new editions leave the Hardware page as it was). `hardware_key_`: `hardware_key` of the
-    sources when already computed; `code` the digest of the code that renders them."""
+    sources when already computed."""
     if sources.hardware is None:
         return "no hardware"
     seen = sorted({r.published for r in sources.hardware_rows
                    if r.published is not None and r.published <= as_of})
     costs = sorted({c.date for c in sources.hardware.costs if c.date <= as_of})
-    key = hardware_key_ if hardware_key_ is not None else hardware_key(sources, "")
-    return f"hardware-files {code} {key} {seen} {costs}"
+    key = hardware_key_ if hardware_key_ is not None else hardware_key(sources)
+    return f"hardware-files {key} {seen} {costs}"
+
+
+class LaneKeys:
+    """The inputs of each computed part of the editions of `dates`, as digests, for the store
+    (store.py): each lane's items, the feed stories an edition asks for and its chart's spec.
+
+    `parts`: the editions' tables (the catalogue lane's key reads its window's moves);
+    `json`: each record's and item's digest (ModelDigests); `file_key`: the key each source
+    file was read under (ParseCache.file_key); `files`: every source file's key, the key of a
+    lane with no method here."""
+
+    def __init__(self, sources: Sources, dates: Sequence[dt.date], parts: Parts,
+                 json: ModelDigests | None = None,
+                 file_key: Callable[[str], str | None] = lambda name: None,
+                 files: str = "") -> None:
+        self.sources, self._parts, self._files = sources, parts, files
+        self.json = json or ModelDigests(sources)
+        # One more date, after every other: the key of all price records, for the price tables.
+        keys = price_keys(sources, [*dates, dt.date.max], self.json) if (
+            sources.prices and sources.rates is not None) else []
+        self._price = dict(zip(dates, keys))
+        self.prices = keys[-1] if keys else ""
+        """The digest of every price record and the rates they use."""
+        self.hardware = (hardware_key(sources, file_key) if sources.hardware is not None
+                         else "")
+        """The digest of every hardware source and the rates they use."""
+        self._feeds_by_day = (feed_items_by_day(sources, self.json) if sources.feeds
+                              else ([], [], ""))
+        self._windows: dict[tuple[dt.date, dt.date | None], str] = {}
+        self._changes_hashes: pd.Series | None = None
+
+    def lane(self, name: str, date: dt.date, previous: dt.date | None) -> tuple:
+        """Return the inputs of lane `name`'s items in the window (previous, date]."""
+        own = getattr(self, f"_{name}_lane", None)
+        return ("lane", name, date, previous, own(date, previous) if own else self._files)
+
+    def _prices_lane(self, date: dt.date, previous: dt.date | None) -> str:
+        # The records known by the edition's date and the rates up to it (with `previous`).
+        return self._price[date]
+
+    def _hardware_lane(self, date: dt.date, previous: dt.date | None) -> str:
+        return self.hardware
+
+    def _catalogues_lane(self, date: dt.date, previous: dt.date | None) -> str:
+        # The window's moves (what is left after the curated models) and how the catalogues
+        # are named: a snapshot outside the window leaves the figures as they were.
+        moves = self._parts.catalogue_window(date, previous)
+        named = [(c.id, c.name, str(c.page)) for c in self.sources.published_catalogues()]
+        return catalogue_key(self._moves_hashes(moves), list(moves.columns), named, date,
+                             previous)
+
+    def _moves_hashes(self, moves: pd.DataFrame) -> pd.Series:
+        """Return pandas' hash of each row of a window's `moves`, a part of catalogue_changes()
+        with its index: the rows of the whole table hashed once a build, where each of a year's
+        windows hashed its own (a row's hash depends on that row alone)."""
+        import pandas as pd
+
+        if self._changes_hashes is None:
+            self._changes_hashes = pd.util.hash_pandas_object(self._parts.catalogue_changes(),
+                                                              index=False)
+        return self._changes_hashes.loc[moves.index]
+
+    def chart(self, date: dt.date, previous: dt.date | None) -> tuple:
+        """Return the inputs of an edition's chart spec: what its price part reads."""
+        return ("chart", self._price[date], previous)
+
+    def feeds(self, date: dt.date, previous: dt.date | None, ask: FeedAsk) -> tuple:
+        """Return the inputs of the feed stories an edition asks for: the window's items."""
+        window = self._windows.get((date, previous))
+        if window is None:  # asked for twice an edition (top and local): digest it once
+            window = feed_window_key(date, previous, self._feeds_by_day)
+            self._windows[(date, previous)] = window
+        return ("feeds", window, ask.local, ask.limit, sorted(ask.exclude_urls))

@@ -97,6 +97,10 @@ class ParseCache:
         """Return the key the file `name` was last read under by this cache, if it was."""
         return self._file_keys.get(name)
 
+    def files_key(self) -> str:
+        """Return the digest of every file this cache read, each by its key."""
+        return hashlib.sha256(repr(sorted(self._file_keys.items())).encode()).hexdigest()
+
     def derived(self, name: str, what: str, compute: Callable[[], Any]) -> Any:
         """Return `compute()`, a value derived from the file `name` as this cache read it, kept
         beside the file's entry under `what` (none is kept for a file it did not read)."""

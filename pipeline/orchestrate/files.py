@@ -10,22 +10,21 @@ from collections.abc import Callable
 from pathlib import Path
 
 from pipeline.cache.charts import ChartCache
-from pipeline.cache.keys import hardware_files_key
-from pipeline.cache.memo import Memo
+from pipeline.cache.keys import LaneKeys, hardware_files_key
+from pipeline.cache.store import Store
 from pipeline.compose.charts import ChartSpec
-from pipeline.compose.edition import Parts, curated_models
-from pipeline.compose.topics import entry_tags
+from pipeline.compose.parts import Parts, curated_models
 from pipeline.compose.types import Edition
 from pipeline.models.sources import Sources
+from pipeline.orchestrate.compose import chart_spec
+from pipeline.orchestrate.editions import edition_files
 from pipeline.orchestrate.models import model_files
-from pipeline.orchestrate.pages import ReusedRenderer
-from pipeline.orchestrate.parts import ReusedParts
 from pipeline.orchestrate.prices import price_files
 from pipeline.paths import TEMPLATES
 from pipeline.problems import BuildError
 from pipeline.publish import output
 from pipeline.render.changes_page import changes_page_md
-from pipeline.render.channels import channel_files, editions_per_month
+from pipeline.render.channels import editions_per_month
 from pipeline.render.chart_figures import draw
 from pipeline.render.charts import Chart
 from pipeline.render.datasets import DATA_FILES, DataFile, data_page, published_data
@@ -48,7 +47,7 @@ def edition_charts(sources: Sources, editions: list[Edition],
 
     Each chart is computed as of its edition's date, so a later source never changes an earlier
     edition. `spec_of` gives an edition's chart spec when composing already knows it
-    (compose.edition.Parts.cheapest_spec).
+    (compose.parts.Parts.cheapest_spec).
     """
     charts: dict[dt.date, list[Chart]] = {e.date: [] for e in editions}
     if not sources.prices or sources.rates is None or chart is None:
@@ -70,58 +69,45 @@ def edition_chart_data(sources: Sources) -> tuple[DataFile, ...]:
     return (*(cheapest_chart_data(p) for p in sources.series.profiles), history_chart_data())
 
 
-def site_files(sources: Sources, editions: list[Edition], cache: ChartCache | None = None,
-               parts: ReusedParts | None = None, memo: Memo | None = None,
-               html_memo: Memo | None = None, templates: Path = TEMPLATES,
-               code: tuple[str, str] = ("", ""),
+def site_files(sources: Sources, editions: list[Edition], store: Store | None = None,
+               charts: ChartCache | None = None, parts: Parts | None = None,
+               keys: LaneKeys | None = None, templates: Path = TEMPLATES,
                ) -> dict[str, bytes | output.DiskBody | Drawing]:
     """Return every generated file of the site's docs (pages as Markdown), by path in the docs;
     large data files kept from an earlier build stay on disk until published (output.DiskBody),
     and charts may still be being drawn (drawing.Drawing).
 
-    `cache` keeps chart drawings between builds, and hands the missing ones to its drawer;
-    without one every chart is drawn here. `parts` are the editions' computed parts (for their
-    chart specs); `memo` holds data files of an earlier build by the digest of their inputs (see
-    below), `html_memo` each edition's HTML; `templates` is the folder of templates to render with;
-    `code` the digests of the rendering and of the drawing code (cache/code.py), in their keys.
+    `store` keeps what an earlier build rendered and drew (nothing kept without one); `charts`
+    keeps chart drawings between builds, and hands the missing ones to its drawer (without one
+    every chart is drawn here); `parts` and `keys` are the editions' tables and what their parts
+    read (orchestrate/compose.py); `templates` is the folder of templates to render with.
     """
-    memo = memo if memo is not None else Memo()
-    render_code, chart_code = code
+    store = store if store is not None else Store(None, {})
     if not editions:
         raise BuildError("no editions to build: editions.yaml lists no date up to today")
-    series = sources.series
-    rendered = ReusedRenderer(html_memo if html_memo is not None else Memo(), render_code, series,
-                              templates)
-    chart = cache.chart if cache else draw
-    charts_of = edition_charts(sources, editions, chart, parts.cheapest_spec if parts else None)
+    parts = parts if parts is not None else Parts(sources, [e.date for e in editions])
+    keys = keys if keys is not None else LaneKeys(sources, [e.date for e in editions], parts)
+    drawer = charts.drawer if charts else NOW
+    chart = charts.chart if charts else draw
+    charts_of = edition_charts(sources, editions, chart,
+                               lambda d, p: chart_spec(parts, store, keys, d, p))
     archive_charts = [chart(editions_per_month(editions))]
     files: dict[str, str | bytes] = {}
-    for edition in editions:
-        day = edition.date.isoformat()
-        files[f"briefings/{day}.md"] = rendered.page(edition, editions, home=False,
-                                                    charts=charts_of[edition.date])
-        files[f"briefings/{day}.txt"] = rendered.text(edition)
-    files["index.md"] = rendered.page(editions[-1], editions, home=True,
-                                     charts=charts_of[editions[-1].date])
+    files.update(edition_files(sources, editions, charts_of, store, templates))
     files["archive.md"] = archive_page(editions, archive_charts, templates)
-    files.update(channel_files(editions, series, charts_of, rendered=rendered,
-                               tags=entry_tags(sources.entries)))
-    files["subscribe.md"] = subscribe_page(series)
+    files["subscribe.md"] = subscribe_page(sources.series)
     as_of = editions[-1].date
-    hardware_key = hardware_files_key(sources, as_of, parts.hardware_key if parts else None,
-                                      render_code)
-    files.update(memo.get(hardware_key, lambda: hardware_files(
-        sources, as_of, cache.drawer if cache else NOW)))
-    files.update(price_files(sources, [e.date for e in editions], memo, parts,
-                             cache.drawer if cache else NOW, code))
+    files.update(store.cached("render", lambda: hardware_files(sources, as_of, drawer),
+                              (hardware_files_key(sources, as_of, keys.hardware),)))
+    files.update(price_files(sources, [e.date for e in editions], store, parts, keys, drawer))
     files["sources.md"] = sources_page(sources, editions[-1])
-    changes = (parts or Parts(sources)).catalogue_changes()
+    changes = parts.catalogue_changes()
     files.update(market_files(sources, as_of, changes))
     # Each page in the navigation is written, saying so where the repository has nothing for it.
     files["changes.md"] = changes_page_md(changes, sources.published_catalogues(),
                                           curated_models(sources, as_of), as_of)
     files["discrepancies.md"] = discrepancies_page_md(sources, as_of)
-    files.update(model_files(sources, as_of, memo, chart_code, cache.drawer if cache else NOW))
+    files.update(model_files(sources, as_of, store, drawer))
     for c in itertools.chain(archive_charts, *charts_of.values()):
         files.update(c.files())
     # Popped as they are encoded, so the text and its bytes are not both held for every file.

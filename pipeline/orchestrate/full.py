@@ -81,9 +81,9 @@ def build_full(root: Path, out: Path, today: dt.date, cache: Path | None, inputs
         with long_lived_objects():
             sources = load_sources(root, reuse.parse, strict=strict)
             dates = edition_dates(sources, today)
-            parts = reuse.parts(sources, dates)  # the tables every edition's parts read
-            editions = compose_editions(sources, dates, parts)
-        files = reuse.site_files(sources, editions, parts)
+            made_of = reuse.edition_inputs(sources, dates)  # from the tables (compose/parts.py)
+            editions = compose_editions(sources, dates, made_of)
+        files = reuse.site_files(sources, editions)
         publish(files, sources, editions, out, reuse, kept, inputs)
     return BuildResult(editions=len(editions), files=len(files), out=out)
 

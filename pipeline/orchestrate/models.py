@@ -4,16 +4,16 @@
 from __future__ import annotations
 
 import datetime as dt
+from functools import partial
 
-from pipeline.cache.memo import Memo
+from pipeline.cache.store import Store
 from pipeline.compose.model_pages import model_page, tracked_models
 from pipeline.models.sources import Sources
-from pipeline.orchestrate.prices import prices_chart_key
 from pipeline.render.drawing import NOW, Drawing, Draws
 from pipeline.render.model_page import chart_path, chart_svg, model_page_md, models_index_md
 
 
-def model_files(sources: Sources, as_of: dt.date, memo: Memo, code: str,
+def model_files(sources: Sources, as_of: dt.date, store: Store,
                 drawer: Draws = NOW) -> dict[str, str | bytes | Drawing]:
     """Return `models/index.md`, each tracked model's page and its chart, as of `as_of`."""
     pages = [model_page(sources, provider, model, as_of)
@@ -22,7 +22,6 @@ def model_files(sources: Sources, as_of: dt.date, memo: Memo, code: str,
     for page in pages:
         files[f"models/{page.slug}.md"] = model_page_md(page)
         if page.lists:
-            files[chart_path(page)] = memo.get(
-                "model-" + prices_chart_key(page.chart, code),
-                lambda c=page.chart: drawer.submit(chart_svg, c))
+            files[chart_path(page)] = store.cached(
+                "charts", partial(drawer.submit, chart_svg, page.chart), ("model", page.chart))
     return files

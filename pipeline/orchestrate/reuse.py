@@ -16,34 +16,29 @@ from typing import Any, Self
 from pipeline.cache import stamp as build_stamp
 from pipeline.cache.charts import ChartCache
 from pipeline.cache.code import stage_code
-from pipeline.cache.keys import ModelDigests
-from pipeline.cache.memo import Memo
-from pipeline.cache.memo_store import close_files, load_memo, save_memo
+from pipeline.cache.keys import LaneKeys, ModelDigests
 from pipeline.cache.page_cache import PageStore, ReusePages, site_key
 from pipeline.cache.parse_cache import ParseCache
+from pipeline.cache.store import Store
+from pipeline.compose.edition import EditionInputs
+from pipeline.compose.parts import Parts
 from pipeline.compose.types import Edition
 from pipeline.load.parse import Parse
 from pipeline.models.sources import Sources
+from pipeline.orchestrate.compose import edition_inputs
 from pipeline.orchestrate.files import site_files
-from pipeline.orchestrate.parts import ReusedParts
 from pipeline.paths import (
     CHART_DRAWINGS,
-    DATA_FILE_BODIES,
     MKDOCS_CONFIG,
     PAGE_HTML,
     PARSED_FILES,
+    STORE,
     TEMPLATE_BYTECODE,
     THEME_OVERRIDES,
-    memo_path,
 )
 from pipeline.publish import output
 from pipeline.render.drawing import Drawing
 from pipeline.render.pages import environment, template_cache
-
-MEMOS = ("edition-parts", "edition-html", "data-files")
-"""Kept apart: computed edition parts and each edition's HTML (small, many) and the data files
-(few, large, their bytes under DATA_FILE_BODIES), so a new edition does not rewrite the large
-ones."""
 
 
 class Reuse:
@@ -62,11 +57,15 @@ class Reuse:
         self.bytecode = (cache / TEMPLATE_BYTECODE / self.code.render[:16]) if cache else None
         environment(code.templates).bytecode_cache = (template_cache(self.bytecode)
                                                       if self.bytecode else None)
-        self._files_dir = cache / DATA_FILE_BODIES if cache else None
-        self._apart = {} if files_apart_from is None else {"apart_from": files_apart_from}
-        self.memos: dict[str, Memo] = {}
+        self.store = Store(cache / STORE if cache else None, {
+            "compose": self.code.compose, "render": self.code.render,
+            "charts": self.code.charts}, **({} if files_apart_from is None else
+                                            {"blob_min_bytes": files_apart_from}))
         self._pages: PageStore | None = None
+        self._parts: Parts | None = None
+        self._keys: LaneKeys | None = None
         self._opened = ExitStack()
+        self._opened.callback(self.store.close)
 
     def __enter__(self) -> Self:
         return self
@@ -78,25 +77,23 @@ class Reuse:
         """Parse one source file, or return what an earlier build parsed of the same bytes."""
         return self.parsed.parse(job)
 
-    def parts(self, sources: Sources, dates: list[dt.date]) -> ReusedParts:
-        """Return the editions' computed parts, each looked up first among those kept; the
-        memos are read now, after loading, so a failing source costs no unpickling."""
+    def edition_inputs(self, sources: Sources, dates: list[dt.date],
+                       ) -> dict[dt.date, EditionInputs]:
+        """Return what each edition is made of (orchestrate/compose.py), computing the parts
+        the store does not keep from the editions' tables (compose/parts.py)."""
         self.parsed.prune()
-        for name in MEMOS:
-            files_dir = self._files_dir if name == "data-files" else None
-            self.memos[name] = load_memo(memo_path(self.cache, name) if self.cache else None,
-                                         files_dir)
-        self._opened.callback(close_files, self.memos["data-files"])
-        return ReusedParts(sources, dates, self.memos["edition-parts"], self.code.compose,
-                           ModelDigests(sources, self.parsed.derived), self.parsed.file_key)
+        self._parts = Parts(sources, dates)
+        self._keys = LaneKeys(sources, dates, self._parts,
+                              ModelDigests(sources, self.parsed.derived), self.parsed.file_key,
+                              self.parsed.files_key())
+        return edition_inputs(self._parts, dates, self.store, self._keys)
 
-    def site_files(self, sources: Sources, editions: list[Edition], parts: ReusedParts,
+    def site_files(self, sources: Sources, editions: list[Edition],
                    ) -> dict[str, bytes | output.DiskBody | Drawing]:
         """Return every generated file of the site's docs (orchestrate/files.py), reusing the
-        drawings, the editions' HTML and the data files kept."""
-        return site_files(sources, editions, self.charts, parts, self.memos["data-files"],
-                          self.memos["edition-html"], templates=self.templates,
-                          code=(self.code.render, self.code.charts))
+        drawings and what the store keeps."""
+        return site_files(sources, editions, self.store, self.charts, self._parts, self._keys,
+                          templates=self.templates)
 
     def page_plugin(self, sources: Sources, files: dict[str, Any], published: Path,
                     topic_feeds: list[dict[str, str]]) -> ReusePages:
@@ -113,15 +110,11 @@ class Reuse:
         kept on disk, by its path in the site (the next build links those)."""
         if self._pages is not None:
             self._pages.save()
-        kept: dict[str, str] = {}
-        for name, memo in self.memos.items():
-            kept |= save_memo(memo_path(self.cache, name) if self.cache else None, memo,
-                              self._files_dir if name == "data-files" else None, **self._apart)
-        return kept
+        return self.store.keep()
 
     def prune(self) -> None:
-        """Delete the drawings and compiled templates no build of this code needs (call once the
-        site is swapped in)."""
+        """Delete what no build of this code needs (call once the site is swapped in)."""
         self.charts.prune()
+        self.store.prune()
         if self.bytecode is not None:
             build_stamp.prune_versions(self.bytecode)

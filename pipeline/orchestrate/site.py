@@ -22,7 +22,7 @@ def build_site(root: Path, out: Path, *, today: dt.date, code: build_stamp.Code 
     """Build the site of `root`'s sources into `out`; on any failure `out` stays as it was.
 
     `code` is the checkout whose code and templates shape the output (this one); data files of
-    `files_apart_from` bytes or more are kept apart in `.cache/files/` (default: memo_store's);
+    `files_apart_from` bytes or more are kept apart in `.cache/store/blobs/` (default: the store's);
     `strict` makes every warning about the sources an error."""
     # Incremental builds (issue 8): nothing to do when inputs and output are as the last good
     # build left them; this check imports nothing heavy, so the imports below come after it.

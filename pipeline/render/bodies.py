@@ -9,7 +9,7 @@ from pathlib import Path
 
 class DiskBody:
     """A file of the site whose bytes stay on disk until something needs them: the large data
-    files the memo keeps under `.cache/files/` (memo_store.py), ~165 MB at a year's scale, which
+    files the store keeps under `.cache/store/blobs/` (cache/store.py), ~165 MB at a year's scale, which
     every build read back and then compared with the published copies, read too. Their digest is
     known, so the publisher links the published copy without reading either when the last build
     published this very digest there (`link_unchanged`).

@@ -40,36 +40,6 @@ from pipeline.render.pages import edition_page, headline_of, text_edition
 from pipeline.tables.frames import text_cell
 
 
-class Renderer:
-    """Renders editions: pages, text editions, and their HTML and e-mail HTML for the channels.
-    One method per thing rendered, so a caller can reuse what it rendered before
-    (orchestrate/pages.py does, between builds)."""
-
-    def __init__(self, series: Series, templates: Path = TEMPLATES) -> None:
-        self.series = series
-        self.templates = templates
-        """The folder of the templates to render with."""
-
-    def page(self, edition: Edition, editions: list[Edition], *, home: bool,
-             charts: Sequence[Chart] = (), base_url: str | None = None,
-             image: Literal["svg", "png"] = "svg") -> str:
-        """Return `edition_page(...)` of these arguments."""
-        return edition_page(edition, self.series, editions, home=home, charts=charts,
-                            base_url=base_url, image=image, templates=self.templates)
-
-    def text(self, edition: Edition) -> str:
-        """Return `text_edition(edition)`."""
-        return text_edition(edition, self.templates)
-
-    def body_html(self, body_md: str) -> str:
-        """Return the HTML of an edition's Markdown body (for feeds and e-mail)."""
-        return markdown_html(body_md)
-
-    def email_html(self, edition: Edition, body_html: str) -> bytes:
-        """Return the e-mail HTML of an edition, from its body HTML."""
-        return email_html(edition, self.series, body_html, self.templates).encode()
-
-
 def editions_per_month(editions: Sequence[Edition]) -> ChartSpec:
     """Return the chart of how many editions appeared each month, every month in the span."""
     counts = {month: len(list(group)) for month, group in itertools.groupby(
@@ -118,13 +88,32 @@ def edition_body_html(edition: Edition, editions: Sequence[Edition], series: Ser
 
 
 def edition_body_md(edition: Edition, editions: Sequence[Edition], series: Series,
-                    charts: Sequence[Chart] = (), rendered: Renderer | None = None,
-                    image: Literal["svg", "png"] = "svg") -> str:
+                    charts: Sequence[Chart] = (), image: Literal["svg", "png"] = "svg",
+                    templates: Path = TEMPLATES) -> str:
     """Return the Markdown `edition_body_html` converts."""
     so_far = [e for e in editions if e.date <= edition.date]
-    rendered = rendered if rendered is not None else Renderer(series)
-    return rendered.page(edition, so_far, home=False, charts=charts,
-                         base_url=str(series.site_url), image=image)
+    return edition_page(edition, series, so_far, home=False, charts=charts,
+                        base_url=str(series.site_url), image=image, templates=templates)
+
+
+@dataclass(frozen=True)
+class ChannelHtml:
+    """An edition, or its cut to a topic, as the feeds and the e-mail carry it: its body as HTML
+    (every link absolute), its text edition and, for a whole edition, its e-mail HTML."""
+
+    body_html: str
+    text: str
+    email_html: bytes | None = None
+
+
+def channel_html(edition: Edition, editions: Sequence[Edition], series: Series,
+                 charts: Sequence[Chart] = (), templates: Path = TEMPLATES, *,
+                 email: bool = False) -> ChannelHtml:
+    """Return an edition as the channels carry it (`email`: with its e-mail HTML). It reads only
+    the editions up to this one (edition_body_html says why)."""
+    body = markdown_html(edition_body_md(edition, editions, series, charts, templates=templates))
+    mail = email_html(edition, series, body, templates).encode() if email else None
+    return ChannelHtml(body, text_edition(edition, templates), mail)
 
 
 @dataclass(frozen=True)
@@ -166,52 +155,62 @@ def edition_email(edition: Edition, editions: Sequence[Edition], series: Series,
 
 def channel_files(editions: list[Edition], series: Series,
                   charts_of: Mapping[dt.date, Sequence[Chart]] | None = None,
-                  rendered: Renderer | None = None,
-                  tags: Mapping[str, frozenset[str]] | None = None) -> dict[str, bytes]:
+                  tags: Mapping[str, frozenset[str]] | None = None,
+                  html: Mapping[dt.date, ChannelHtml] | None = None,
+                  cut_html: Mapping[tuple[str, dt.date], ChannelHtml] | None = None,
+                  templates: Path = TEMPLATES) -> dict[str, bytes]:
     """Return the feeds (whole editions, and one per topic), e-mail editions, radar calendar
     and editions table, by site path.
 
-    `rendered` renders each edition's pages, HTML and e-mail (the build passes one that reuses
-    an earlier build's: converting and inlining a year of editions is most of this time);
-    `tags`: each curated entry's tags by id, which the topics select by."""
+    `tags`: each curated entry's tags by id, which the topics select by; `html`: each edition
+    as the channels carry it, by date, and `cut_html` each cut of `topic_cuts`, by topic and date
+    (rendered here when not given: a build hands in those an earlier build rendered)."""
     charts_of = charts_of or {}
-    rendered = rendered if rendered is not None else Renderer(series)
+    if html is None:
+        html = {e.date: channel_html(e, editions, series, charts_of.get(e.date, ()), templates,
+                                     email=True) for e in editions}
     files: dict[str, bytes] = {}
     items = []
     for edition in editions:
         day = edition.date.isoformat()
-        body_md = edition_body_md(edition, editions, series, charts_of.get(edition.date, ()),
-                                  rendered)
-        body = rendered.body_html(body_md)
-        text = rendered.text(edition)
-        files[f"briefings/{day}/email.html"] = rendered.email_html(edition, body)
-        items.append(feed_item(edition, series, body, text,
+        made = html[edition.date]
+        files[f"briefings/{day}/email.html"] = made.email_html or b""
+        items.append(feed_item(edition, series, made.body_html, made.text,
                                summary=plain_text(headline_of(edition))))
     files["feed.xml"] = atom_feed(series, items)
     files["feed.json"] = json_feed(series, items)
     for topic in series.topics:
-        files.update(topic_feeds(topic, editions, series, charts_of, rendered, tags or {}))
+        cuts = topic_cuts(topic, editions, tags or {})
+        made_cuts = [cut_html[(topic.id, c.date)] if cut_html is not None else channel_html(
+            c, editions, series, topic_charts(topic, charts_of, c.date), templates)
+            for c in cuts]
+        files.update(topic_feeds(topic, series, cuts, made_cuts))
     files["radar.ics"] = radar_calendar(editions, series)
     files["data/editions.csv"] = editions_csv(editions, series)
     return files
 
 
-def topic_feeds(topic: Topic, editions: list[Edition], series: Series,
-                charts_of: Mapping[dt.date, Sequence[Chart]], rendered: Renderer,
-                tags: Mapping[str, frozenset[str]]) -> dict[str, bytes]:
-    """Return feed-<topic>.xml and .json: the newest editions that have items of the topic,
-    each cut to them (the charts with it when it takes the price figures)."""
-    items = []
-    for edition in sorted(editions, key=lambda e: e.date, reverse=True):
-        cut = topic_edition(edition, topic, tags)
-        if cut is None:
-            continue
-        charts = charts_of.get(edition.date, ()) if "prices" in topic.lanes else ()
-        body = rendered.body_html(edition_body_md(cut, editions, series, charts, rendered))
-        items.append(feed_item(cut, series, body, rendered.text(cut),
-                               summary=plain_text(headline_of(cut)), topic=topic.id))
-        if len(items) == FEED_LIMIT:
-            break
+def topic_cuts(topic: Topic, editions: list[Edition],
+               tags: Mapping[str, frozenset[str]]) -> list[Edition]:
+    """Return the newest editions that have items of `topic`, each cut to them, newest first,
+    as many as a feed carries."""
+    cuts = (topic_edition(e, topic, tags) for e in sorted(editions, key=lambda e: e.date,
+                                                          reverse=True))
+    return list(itertools.islice((c for c in cuts if c is not None), FEED_LIMIT))
+
+
+def topic_charts(topic: Topic, charts_of: Mapping[dt.date, Sequence[Chart]],
+                 date: dt.date) -> Sequence[Chart]:
+    """Return the charts a topic's cut of an edition carries: its charts when the topic takes
+    the price figures."""
+    return charts_of.get(date, ()) if "prices" in topic.lanes else ()
+
+
+def topic_feeds(topic: Topic, series: Series, cuts: Sequence[Edition],
+                made: Sequence[ChannelHtml]) -> dict[str, bytes]:
+    """Return feed-<topic>.xml and .json of the topic's `cuts`, as `made` for the channels."""
+    items = [feed_item(cut, series, m.body_html, m.text, summary=plain_text(headline_of(cut)),
+                       topic=topic.id) for cut, m in zip(cuts, made, strict=True)]
     # Beside feed.xml, not in a folder: Material fetches sitemap.xml beside every
     # rel="alternate" link of a page, which a folder would answer with a 404.
     meta = FeedMeta(f"feed-{topic.id}", topic.title)

@@ -1,0 +1,83 @@
+"""The editions' rendered files, each from the store when what it is rendered from is unchanged:
+the pages and text editions, the feeds and the e-mail editions.
+
+Rendering a year of editions twice over (site and feeds), converting their Markdown and inlining
+the e-mail's CSS was most of a rebuild; each edition's renderings are kept under the digest of
+the edition, the series as rendering reads it, its neighbours and its charts' links.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from collections.abc import Sequence
+from functools import partial
+from pathlib import Path
+
+from pipeline.cache.store import Store
+from pipeline.compose.topics import entry_tags
+from pipeline.compose.types import Edition
+from pipeline.models.sources import Sources
+from pipeline.render.channels import channel_files, channel_html, topic_charts, topic_cuts
+from pipeline.render.charts import Chart
+from pipeline.render.pages import edition_page, neighbours, series_render_json, text_edition
+
+
+def edition_files(sources: Sources, editions: list[Edition],
+                  charts_of: dict[dt.date, list[Chart]], store: Store,
+                  templates: Path) -> dict[str, str | bytes]:
+    """Return each edition's page and text edition, the home page and the channels' files."""
+    series = sources.series
+    digest = _Digests(series_render_json(series))
+
+    def page(edition: Edition, *, home: bool) -> str:
+        charts = charts_of[edition.date]
+        return store.cached("render", partial(
+            edition_page, edition, series, editions, home=home, charts=charts,
+            templates=templates), ("page", digest(edition), neighbours(editions, edition),
+                                   home, _links(charts)))
+
+    files: dict[str, str | bytes] = {}
+    for edition in editions:
+        day = edition.date.isoformat()
+        files[f"briefings/{day}.md"] = page(edition, home=False)
+        files[f"briefings/{day}.txt"] = store.cached(
+            "render", partial(text_edition, edition, templates), ("text", digest(edition)))
+    files["index.md"] = page(editions[-1], home=True)
+
+    # As the channels carry them: each reads only the editions up to it (no "next" link).
+    def html(edition: Edition, charts: Sequence[Chart], *extra: object, email: bool) -> object:
+        return store.cached("render", partial(
+            channel_html, edition, editions, series, charts, templates, email=email),
+            ("channel", digest(edition), neighbours(editions, edition)[0], _links(charts),
+             email, *extra))
+
+    tags = entry_tags(sources.entries)
+    tagged = hashlib.sha256(repr(sorted((k, sorted(v)) for k, v in tags.items())).encode())
+    cuts = {(topic.id, cut.date): html(cut, topic_charts(topic, charts_of, cut.date), topic.id,
+                                       tagged.hexdigest(), email=False)
+            for topic in series.topics for cut in topic_cuts(topic, editions, tags)}
+    files.update(channel_files(
+        editions, series, charts_of, tags, templates=templates, cut_html=cuts,
+        html={e.date: html(e, charts_of[e.date], email=True) for e in editions}))
+    return files
+
+
+def _links(charts: Sequence[Chart]) -> list[str]:
+    return [c.markdown("^", "svg") for c in charts]
+
+
+class _Digests:
+    """Each edition's digest, with the series as rendering reads it: an edition's repr is made
+    and digested once a build, for all its keys (by the object, which the build holds)."""
+
+    def __init__(self, series_json: str) -> None:
+        self._series = series_json
+        self._made: dict[int, tuple[Edition, str]] = {}
+
+    def __call__(self, edition: Edition) -> str:
+        made = self._made.get(id(edition))
+        if made is None or made[0] is not edition:
+            made = self._made[id(edition)] = (edition, hashlib.sha256(
+                f"{self._series}\0{edition!r}".encode()).hexdigest())
+        return made[1]
