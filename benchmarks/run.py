@@ -134,7 +134,7 @@ def floor(root: str, today: str, draw: bool = True) -> None:
 
     sources = load_sources(Path(root))
     editions = compose_editions(sources, sources.series.edition_dates(dt.date.fromisoformat(today)))
-    site_files(sources, editions, None if draw else ChartCache(None, Undrawn(), code=""))
+    site_files(sources, editions, charts=None if draw else ChartCache(drawer=Undrawn()))
 
 
 def dump_docs(root: Path, today: str, keep: Path) -> None:

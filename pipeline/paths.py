@@ -88,12 +88,8 @@ PARSED_FILES = Path("parsed")
 STORE = Path("store")
 """What the stages computed, by the digest of the stage's code and of what each value is computed
 from: one file of values per stage, large bytes apart by their digest (cache/store.py)."""
-CHART_DRAWINGS = Path("charts")
-"""Each edition chart's SVG and PNG, by the digest of what it plots (cache/charts.py)."""
 TEMPLATE_BYTECODE = Path("jinja")
 """jinja2's compiled templates, a folder per code digest."""
-PAGE_HTML = Path("mkdocs-pages.marshal")
-"""The HTML mkdocs made of each page, by the page's key (cache/page_cache.py)."""
 STAMPS = Path("stamps")
 """The stamp of the last good build into each output folder (cache/stamp.py)."""
 

@@ -19,6 +19,7 @@ from conftest import REPO, tree_digest, write_entry
 from PIL import Image
 
 from pipeline.cache.charts import ChartCache
+from pipeline.cache.store import Store
 from pipeline.cli.main import main
 from pipeline.compose.edition import compose_editions
 from pipeline.load.sources import load_sources
@@ -270,7 +271,7 @@ def bundled_files(root: Path, charts: ChartCache) -> dict[str, bytes]:
 def test_data_page_is_the_same_after_a_new_edition(copy_repo_sources, tmp_path: Path) -> None:
     # Issue 8: a page that changes with every edition is converted and indexed on every build.
     root = copy_repo_sources()
-    charts = ChartCache(tmp_path / "charts")
+    charts = ChartCache(Store(tmp_path / "store", {}))
     before = bundled_files(root, charts)
     page = before["data.md"].decode()
     per_edition = [p for p in before if p.startswith("data/tokens-per-dollar-")]

@@ -17,6 +17,7 @@ import pytest
 from conftest import REPO
 
 from pipeline.cache import charts as build_charts
+from pipeline.cache.append_log import read_log
 from pipeline.cache.charts import ChartCache
 from pipeline.cache.store import BLOB_MIN_BYTES, Store
 from pipeline.compose.charts import ChartNote, ChartSeries, ChartSpec
@@ -181,21 +182,22 @@ def test_markdown_links_image_alt_and_csv() -> None:
 
 
 def test_cache_draws_a_chart_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    cache = ChartCache(tmp_path / "charts")
-    first = cache.chart(MONTHS)
-    assert (cache.hits, cache.misses) == (0, 1)
+    store = Store(tmp_path, {})
+    first = ChartCache(store).chart(MONTHS)
+    assert store.computed == {"charts": 1}
+    store.keep()
     # The SVG alone: an e-mail's PNG is drawn when the e-mail is made.
-    assert [p.suffix for p in (tmp_path / "charts").rglob("*.*")] == [".svg"]
+    assert b"<svg" in store.path("charts").read_bytes() and not list(tmp_path.rglob("*.png"))
 
     def no_drawing(spec: ChartSpec):
         raise AssertionError("drew a chart whose data had not changed")
 
     monkeypatch.setattr(build_charts, "drawn_of", no_drawing)
-    again = ChartCache(tmp_path / "charts").chart(MONTHS)
+    again = ChartCache(Store(tmp_path, {})).chart(MONTHS)
     assert again == first
     changed = ChartSpec(**{**MONTHS.__dict__, "series": (ChartSeries("Editions", (1.0, 3.0, 2.0)),)})
     with pytest.raises(AssertionError, match="drew a chart"):
-        ChartCache(tmp_path / "charts").chart(changed)
+        ChartCache(Store(tmp_path, {})).chart(changed)
 
 
 def test_check_does_not_import_matplotlib(tiny: Path) -> None:
@@ -227,46 +229,46 @@ def test_charts_drawn_by_workers_are_the_charts_drawn_here(tmp_path: Path) -> No
                           "series": (ChartSeries("Editions", (1.0, float(i), 2.0)),)})
              for i in range(6)]
     with Drawer(2) as drawer:
-        cache = ChartCache(tmp_path / "charts", drawer)
+        store = Store(tmp_path, {})
+        cache = ChartCache(store, drawer)
         assert cache.is_empty()
         handed = [cache.chart(spec) for spec in specs]
-        assert (cache.hits, cache.misses) == (0, 6)
+        assert store.computed == {"charts": 6}
         # Pages need only the spec's text, not the picture: ready before any drawing is.
         assert [c.alt for c in handed] == [alt_text(s) for s in specs]
         assert [c.drawing for c in handed] == [draw(s).drawing for s in specs]
-    # Each drawing was kept when it was asked for, so a later build reads them all.
-    assert len(list((tmp_path / "charts").rglob("*.svg"))) == 6 and not cache.is_empty()
-    again = ChartCache(tmp_path / "charts")
-    assert [again.chart(spec) for spec in specs] == handed
-    assert (again.hits, again.misses) == (6, 0)
+        store.keep()  # waits for each drawing, and keeps its bytes
+    assert not cache.is_empty()
+    again = Store(tmp_path, {})
+    assert [ChartCache(again).chart(spec) for spec in specs] == handed
+    assert again.computed == {"charts": 0}
 
 
 def test_a_build_prunes_the_drawings_it_no_longer_shows(tiny: Path) -> None:
-    charts_dir = tiny / ".cache" / "charts"
+    store = tiny / ".cache" / "store"
     series = tiny / "sources" / "editions.yaml"
     two_dates = series.read_text(encoding="utf-8")
+
+    def kept() -> set[str]:
+        [path] = store.glob("charts-*.log")
+        return set(read_log(path, pickle.loads).values)
+
     series.write_text(two_dates.replace("dates: [2026-09-05, 2026-09-12]", "dates: [2026-09-05]"),
                       encoding="utf-8")
     build_site(tiny, tiny / "public", today=dt.date(2026, 9, 12))
-    first = {p.name for p in charts_dir.rglob("*.*")}
+    first = kept()
     assert first  # the archive chart, drawn and kept
     # A second edition changes the archive chart (one more edition in its month).
     series.write_text(two_dates, encoding="utf-8")
     build_site(tiny, tiny / "public", today=dt.date(2026, 9, 12))
-    second = {p.name for p in charts_dir.rglob("*.*")}
+    second = kept()
     assert second and not first & second and len(second) == len(first)
-    (charts_dir / "0123456789abcdef").mkdir()  # drawings of an older version of the code
-    (charts_dir / "0123456789abcdef" / "x.svg").write_bytes(b"<svg/>")
-    ChartCache(charts_dir).prune()  # a run that asked for no chart
-    assert [p.name for p in charts_dir.iterdir()] == [ChartCache(charts_dir).folder.name]
-    assert not any(charts_dir.rglob("*.*"))
 
 
 def test_without_a_cache_folder_every_chart_is_drawn(tmp_path: Path) -> None:
-    cache = ChartCache(None)
+    cache = ChartCache()
     assert cache.is_empty()
-    assert cache.chart(MONTHS) == draw(MONTHS) and cache.misses == 1
-    cache.prune()
+    assert cache.chart(MONTHS) == draw(MONTHS) and cache.store.computed == {"charts": 1}
 
 
 def _fails(spec: ChartSpec) -> bytes:

@@ -19,6 +19,7 @@ from pipeline.cache import page_cache
 from pipeline.cache import stamp as build_stamp
 from pipeline.cache.code import stage_code
 from pipeline.cache.page_cache import PageStore, ReusePages, is_reusable, page_key
+from pipeline.cache.store import Store
 from pipeline.orchestrate.site import build_site
 from pipeline.orchestrate.site import build_site as build_at
 from pipeline.render import pages
@@ -72,7 +73,7 @@ def test_incremental_builds_equal_cold_builds(copy_repo_sources, tmp_path: Path,
     root = copy_repo_sources()
     public = root / "public"
     build_site(root, public, today=TODAY)
-    assert (root / ".cache" / "mkdocs-pages.marshal").is_file()
+    assert list((root / ".cache" / "store").glob("publish-*.log"))
     assert any((root / ".cache" / "store" / "blobs").iterdir())
     editions = len(list((public / "briefings").glob("*.txt")))
 
@@ -171,21 +172,24 @@ def test_page_key_changes_with_path_markdown_and_site() -> None:
 
 
 def test_store_keeps_only_pages_used_by_the_last_build(tmp_path: Path) -> None:
-    path = tmp_path / "pages.marshal"
-    store = PageStore(path)
-    store.put("a", "<html>a</html>", [{"location": "a/", "title": "A", "text": ""}])
-    store.put("b", "<html>b</html>", [])
-    store.save()
-    again = PageStore(path)
-    assert again.get("a") == ("<html>a</html>", [{"location": "a/", "title": "A", "text": ""}])
-    again.save()
-    assert set(PageStore(path).pages) == {"a"}
+    codes = {"publish": "p1"}
+    store = Store(tmp_path, codes)
+    pages = PageStore(store)
+    pages.put("a", "<html>a</html>", [{"location": "a/", "title": "A", "text": ""}])
+    pages.put("b", "<html>b</html>", [])
+    store.keep()
+    again = Store(tmp_path, codes)
+    assert PageStore(again).get("a") == ("<html>a</html>",
+                                         [{"location": "a/", "title": "A", "text": ""}])
+    again.keep()
+    last = Store(tmp_path, codes)
+    assert PageStore(last).get("a") is not None and PageStore(last).get("b") is None
 
 
 def test_a_damaged_store_is_ignored(tmp_path: Path) -> None:
-    path = tmp_path / "pages.marshal"
-    path.write_bytes(b"not marshal data")
-    assert PageStore(path).pages == {}
+    store = Store(tmp_path, {"publish": "p1"})
+    store.path("publish").write_bytes(b"not pickled data")
+    assert PageStore(store).get("a") is None
 
 
 def test_stub_renders_through_a_template_mkdocs_can_find(tmp_path: Path) -> None:
@@ -193,7 +197,7 @@ def test_stub_renders_through_a_template_mkdocs_can_find(tmp_path: Path) -> None
     # (and render something: mkdocs writes nothing for an empty page), and still every
     # template of the theme.
     (tmp_path / "main.html").write_text("theme page")
-    plugin = ReusePages(PageStore(None), "site", {})
+    plugin = ReusePages(PageStore(Store(None, {})), "site", {})
     env = plugin.on_env(jinja2.Environment(loader=jinja2.FileSystemLoader(tmp_path)),
                         config=None, files=None)
     assert f"template: {page_cache.STUB_TEMPLATE}" in page_cache.STUB_SOURCE

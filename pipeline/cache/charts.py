@@ -1,93 +1,42 @@
-"""Chart drawings kept between builds under `.cache/charts/`, by the content of their spec."""
+"""Edition charts, each drawn once: its drawing kept in the store (store.py) by its spec."""
 
 from __future__ import annotations
 
 import hashlib
-from pathlib import Path
+from functools import partial
 
-from pipeline.cache.code import stage_code
-from pipeline.cache.stamp import CHECKOUT, prune_versions
+from pipeline.cache.store import Store
 from pipeline.compose.charts import ChartSpec
 from pipeline.render.chart_figures import drawn as drawn_of
 from pipeline.render.charts import Chart, chart_of
-from pipeline.render.drawing import NOW, Draws, ready
-from pipeline.whole_files import write_whole
+from pipeline.render.drawing import NOW, Drawing, Draws, ready
 
 
 def spec_digest(spec: ChartSpec) -> str:
-    """Return a hash of a chart's content, the key under which its drawing is cached."""
+    """Return a hash of a chart's content, the key under which its drawing is kept."""
     # Its repr holds every field (floats in full): a twentieth of the time of JSON of asdict.
     return hashlib.sha256(repr(spec).encode()).hexdigest()
 
 
 class ChartCache:
-    """Draws charts, keeping each drawing under `folder` by content hash so it is drawn once
-    (with no folder, every chart is drawn).
+    """Draws charts, each drawing kept in `store`'s charts stage under the digest of its spec
+    (and of the drawing code, which the store adds to every key), so it is drawn once.
 
-    The key covers the spec and `code` (the digest of the code and library versions,
-    cache/code.py, the drawing code's), so a change to either draws afresh. Missing drawings go to `drawer`
-    (its workers draw them while the build goes on; without one they are drawn right away).
-    Entries are written whole (temporary file, then rename), so a killed build never leaves
-    half an SVG to be reused; `prune` deletes the drawings a build did not ask for. Only the
-    site's SVGs are kept: an e-mail's PNG is drawn when the e-mail is made.
-    """
+    A missing drawing goes to `drawer` (its workers draw it while the build goes on; without one
+    it is drawn right away) and is kept, as its bytes, when the store is kept (after the site is
+    built); what no build asked for is pruned with the rest of the store. Only the site's SVGs
+    are kept: an e-mail's PNG is drawn when the e-mail is made."""
 
-    def __init__(self, folder: Path | None, drawer: Draws = NOW,
-                 code: str | None = None) -> None:
-        self.root = folder
-        salt = (code if code is not None else stage_code(CHECKOUT).charts)[:16]
-        # One subfolder per salt: after a change to the code or to matplotlib, the drawings of
-        # this version are all missing at once, and `is_empty` says so.
-        self.folder = folder / salt if folder is not None else None
+    def __init__(self, store: Store | None = None, drawer: Draws = NOW) -> None:
+        self.store = store if store is not None else Store(None, {})
         self.drawer = drawer
-        self.hits = 0
-        self.misses = 0
-        self.used: set[str] = set()
 
     def is_empty(self) -> bool:
-        """Is no drawing of this version kept yet (a build that draws every chart)?"""
-        return (self.folder is None or not self.folder.is_dir()
-                or next(self.folder.glob("*.svg"), None) is None)
-
-    def _path(self, spec: ChartSpec) -> Path | None:
-        if self.folder is None:
-            return None
-        key = spec_digest(spec)
-        self.used.add(key)
-        return self.folder / f"{key}.svg"
-
-    def _keep(self, path: Path, svg: bytes) -> None:
-        try:
-            write_whole(path, svg)
-        except OSError:
-            # A read-only checkout still builds; it only draws every time.
-            pass
+        """Is no drawing of this code kept yet (a build that draws every chart)?"""
+        return self.store.is_empty("charts")
 
     def chart(self, spec: ChartSpec) -> Chart:
-        """Return the chart of `spec`, read from the cache or handed to the drawer."""
-        path = self._path(spec)
-        if path is not None:
-            try:
-                svg = path.read_bytes()
-                self.hits += 1
-                return chart_of(spec, ready(svg))
-            except OSError:
-                pass
-        self.misses += 1
-        return chart_of(spec, self.drawer.submit(
-            drawn_of, spec, then=None if path is None else lambda d: self._keep(path, d)))
-
-    def prune(self) -> None:
-        """Delete the drawings no chart of this run asked for, and those of other versions
-        (after a good build: one chart an edition, and a change to the drawing code or to
-        matplotlib leaves every earlier drawing behind). Half-written files of killed builds go
-        too; a build writing at the same moment then only fails to keep its drawing."""
-        if self.root is None or self.folder is None or not self.root.is_dir():
-            return
-        prune_versions(self.folder)
-        try:
-            for path in self.folder.iterdir() if self.folder.is_dir() else ():
-                if path.stem not in self.used:
-                    path.unlink(missing_ok=True)
-        except OSError:
-            pass  # a read-only cache: nothing was kept either
+        """Return the chart of `spec`, its drawing kept or handed to the drawer."""
+        drawing = self.store.cached("charts", partial(self.drawer.submit, drawn_of, spec),
+                                    ("edition-chart", spec_digest(spec)))
+        return chart_of(spec, drawing if isinstance(drawing, Drawing) else ready(drawing))

@@ -18,7 +18,6 @@ the index keeps mkdocs' page order. The output is byte-identical to a cold build
 from __future__ import annotations
 
 import hashlib
-import marshal
 import sys
 from pathlib import Path
 from typing import Any
@@ -26,7 +25,7 @@ from typing import Any
 import jinja2
 from mkdocs.plugins import BasePlugin, event_priority
 
-from pipeline.cache.append_log import read_log, save_log
+from pipeline.cache.store import Store
 from pipeline.publish.output import link_published
 from pipeline.render.pages import template_cache
 
@@ -62,28 +61,17 @@ def is_reusable(markdown: bytes) -> bool:
 
 
 class PageStore:
-    """Rendered pages by key (HTML and search entries), in one append-only file under `.cache/`
-    (append_log.py)."""
+    """Rendered pages by key (HTML and search entries), the publish stage's values in the store
+    (store.py)."""
 
-    def __init__(self, path: Path | None) -> None:
-        self.path = path
-        self.log = read_log(path, marshal.loads)
-        self.pages: dict[str, tuple[str, list[dict[str, Any]]]] = dict(self.log.values)
-        self.used: set[str] = set()
+    def __init__(self, store: Store) -> None:
+        self.store = store
 
     def get(self, key: str) -> tuple[str, list[dict[str, Any]]] | None:
-        found = self.pages.get(key)
-        if found is not None:
-            self.used.add(key)
-        return found
+        return self.store.get("publish", (key,))
 
     def put(self, key: str, html: str, entries: list[dict[str, Any]]) -> None:
-        self.pages[key] = (html, entries)
-        self.used.add(key)
-
-    def save(self) -> None:
-        """Keep the pages this build used (adding the new ones; dropping the rest in time)."""
-        save_log(self.path, self.log, {k: self.pages[k] for k in self.used}, marshal.dumps)
+        self.store.put("publish", (key,), (html, entries))
 
 
 def _render_nothing(page: Any) -> Any:

@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from pipeline.cli.terminal import ROOT, reports_errors
-from pipeline.paths import CHART_DRAWINGS, SERIES
+from pipeline.paths import SERIES
 from pipeline.problems import BuildError
 
 
@@ -24,12 +24,11 @@ def _date(text: str) -> dt.date:
 def _mail_parts(root: Path, day: dt.date):
     """Return the MailParts of the edition of `day` (render/channels.py), its charts' PNGs
     drawn now."""
-    from pipeline.cache.charts import ChartCache
-    from pipeline.cache.stamp import cache_dir
     from pipeline.compose.edition import compose_editions
     from pipeline.load.sources import load_sources
     from pipeline.orchestrate.files import edition_charts
     from pipeline.render.channels import mail_parts
+    from pipeline.render.chart_figures import draw
 
     sources = load_sources(root)
     dates = [d for d in sources.series.edition_dates(max(day, dt.date.today())) if d <= day]
@@ -37,11 +36,8 @@ def _mail_parts(root: Path, day: dt.date):
         known = ", ".join(d.isoformat() for d in dates[-5:]) or "none"
         raise BuildError(f"{day} is not an edition date (latest editions up to it: {known})")
     editions = compose_editions(sources, dates)
-    cache = cache_dir(root)
-    # Only this edition's charts: the message carries no other. Their SVGs (which the message
-    # does not show) come from the build's cache when it has them.
-    charts = edition_charts(sources, editions[-1:],
-                            ChartCache(cache / CHART_DRAWINGS if cache else None).chart)
+    # Only this edition's charts: the message carries no other, each as a PNG drawn now.
+    charts = edition_charts(sources, editions[-1:], draw)
     return mail_parts(editions[-1], editions, sources.series, charts[day])
 
 

@@ -28,9 +28,7 @@ from pipeline.models.sources import Sources
 from pipeline.orchestrate.compose import edition_inputs
 from pipeline.orchestrate.files import site_files
 from pipeline.paths import (
-    CHART_DRAWINGS,
     MKDOCS_CONFIG,
-    PAGE_HTML,
     PARSED_FILES,
     STORE,
     TEMPLATE_BYTECODE,
@@ -51,7 +49,6 @@ class Reuse:
         self.cache, self.templates = cache, code.templates
         self.code = stage_code(code)
         self.parsed = ParseCache(cache / PARSED_FILES if cache else None, self.code.load)
-        self.charts = ChartCache(cache / CHART_DRAWINGS if cache else None, code=self.code.charts)
         # Compiled templates depend on the code that sets up their environments (settings,
         # filters) and on library versions, not only on their source: kept per render code.
         self.bytecode = (cache / TEMPLATE_BYTECODE / self.code.render[:16]) if cache else None
@@ -59,8 +56,9 @@ class Reuse:
                                                       if self.bytecode else None)
         self.store = Store(cache / STORE if cache else None, {
             "compose": self.code.compose, "render": self.code.render,
-            "charts": self.code.charts}, **({} if files_apart_from is None else
+            "charts": self.code.charts, "publish": self.code.publish}, **({} if files_apart_from is None else
                                             {"blob_min_bytes": files_apart_from}))
+        self.charts = ChartCache(self.store)
         self._pages: PageStore | None = None
         self._parts: Parts | None = None
         self._keys: LaneKeys | None = None
@@ -98,7 +96,7 @@ class Reuse:
     def page_plugin(self, sources: Sources, files: dict[str, Any], published: Path,
                     topic_feeds: list[dict[str, str]]) -> ReusePages:
         """Return the mkdocs plugin that reuses the HTML of unchanged pages."""
-        self._pages = PageStore(self.cache / PAGE_HTML if self.cache else None)
+        self._pages = PageStore(self.store)
         # Each page's head links the topic feeds: they are part of every page's key.
         site = site_key(MKDOCS_CONFIG, [THEME_OVERRIDES], site_url=str(sources.series.site_url),
                         extra=f"{self.code.publish} {topic_feeds!r}")
@@ -108,13 +106,10 @@ class Reuse:
     def keep(self) -> dict[str, str]:
         """Keep what this build used for the next one; return the digest of each data file
         kept on disk, by its path in the site (the next build links those)."""
-        if self._pages is not None:
-            self._pages.save()
         return self.store.keep()
 
     def prune(self) -> None:
         """Delete what no build of this code needs (call once the site is swapped in)."""
-        self.charts.prune()
         self.store.prune()
         if self.bytecode is not None:
             build_stamp.prune_versions(self.bytecode)
