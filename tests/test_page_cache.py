@@ -270,3 +270,22 @@ def test_templates_compiled_by_other_code_are_not_reused(
     assert tree_digest(root / "public") == cold_digest(root, tmp_path / "cold", monkeypatch, other)
     assert [p.name for p in (root / ".cache" / "jinja").iterdir()] == [
         stage_code(other).render[:16]]
+
+
+@pytest.mark.parametrize("off", build_stamp.REUSES)
+def test_a_build_with_a_reuse_turned_off_is_the_same_site(
+        tiny: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, off: str) -> None:
+    """BRIEF_REUSE_OFF (what benchmarks/reuse.py times) changes how a build gets its values,
+    never the site: after a new entry, a build with one reuse off makes the cold build's bytes,
+    and the stamp turned off builds a tree with nothing changed again."""
+    public = tiny / "public"
+    build_site(tiny, public, today=TODAY)
+    inode = public.stat().st_ino
+    write_entry(tiny, "2026-09-11", "late-story", headline="A late story")
+    monkeypatch.setenv("BRIEF_REUSE_OFF", off)
+    build_site(tiny, public, today=TODAY)
+    assert tree_digest(public) == cold_digest(tiny, tmp_path / "cold", monkeypatch)
+    built = public.stat().st_ino
+    assert built != inode
+    build_site(tiny, public, today=TODAY)  # nothing changed since
+    assert (public.stat().st_ino != built) == (off == "stamp")

@@ -56,6 +56,19 @@ def cache_dir(root: Path) -> Path | None:
     return root / CACHE
 
 
+REUSES = ("stamp", "load", "compose", "render", "charts", "publish", "bytecode")
+"""What a build can reuse: the whole output (the stamp), parsed files, each store stage
+(store.py), jinja2's compiled templates."""
+
+
+def reuse_off() -> frozenset[str]:
+    """Return the reuses `BRIEF_REUSE_OFF` (comma-separated, of REUSES) turns off: the build
+    computes those afresh, and still keeps what it computed. For benchmarks/reuse.py, which
+    measures what each reuse saves."""
+    named = {name.strip() for name in os.environ.get("BRIEF_REUSE_OFF", "").split(",")}
+    return frozenset(named & set(REUSES))
+
+
 def _tree_signature(top: Path, digest: hashlib._Hash, skip: frozenset[str] = frozenset()) -> int:
     """Feed (path, size, mtime_ns, inode) of every file under `top` to `digest`; return the count."""
     count = 0

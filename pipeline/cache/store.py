@@ -59,11 +59,11 @@ class Store:
 
     def __init__(self, folder: Path | None, codes: Mapping[str, str],
                  blob_min_bytes: int = BLOB_MIN_BYTES,
-                 dumps: Mapping[str, Callable[[Any], bytes]] | None = None) -> None:
+                 ignored: frozenset[str] = frozenset()) -> None:
         self.folder, self.codes = folder, dict(codes)
+        self.ignored = ignored
+        """Stages whose kept values are not read (stamp.reuse_off), each computed afresh."""
         self.blob_min_bytes = blob_min_bytes
-        self._dumps = dict(dumps or {})
-        """A stage's own pickling of its values (the parsed files' line maps, parse_cache.py)."""
         self._logs: dict[str, Log] = {}
         self._known: dict[str, dict[str, Any]] = {}
         self.used: dict[str, dict[str, Any]] = {}
@@ -78,7 +78,7 @@ class Store:
     def known(self, stage: str) -> dict[str, Any]:
         """Return the values an earlier build kept for `stage`, read when first asked for."""
         if stage not in self._known:
-            log = read_log(self.path(stage), pickle.loads)
+            log = read_log(None if stage in self.ignored else self.path(stage), pickle.loads)
             self._logs[stage] = log
             located = {k: _located(v, self.folder / "blobs") for k, v in log.values.items()}
             self._known[stage] = {k: v for k, v in located.items() if v is not None}
@@ -138,7 +138,7 @@ class Store:
             except OSError:
                 continue  # a full or read-only cache: the next build computes again
             self.used[stage] = stored  # as kept: prune() keeps the blobs they name
-            save_log(self.path(stage), self._logs[stage], stored, self._dumps.get(stage, _dump))
+            save_log(self.path(stage), self._logs[stage], stored, _dump)
             kept |= {name: blob.digest for value in stored.values() if isinstance(value, dict)
                      for name, blob in value.items() if isinstance(blob, Blob)}
         return kept

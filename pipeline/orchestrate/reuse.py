@@ -48,16 +48,20 @@ class Reuse:
                  files_apart_from: int | None = None) -> None:
         self.cache, self.templates = cache, code.templates
         self.code = stage_code(code)
-        self.parsed = ParseCache(cache / PARSED_FILES if cache else None, self.code.load)
+        off = build_stamp.reuse_off()
+        self.parsed = ParseCache(cache / PARSED_FILES if cache and "load" not in off else None,
+                                 self.code.load)
         # Compiled templates depend on the code that sets up their environments (settings,
         # filters) and on library versions, not only on their source: kept per render code.
-        self.bytecode = (cache / TEMPLATE_BYTECODE / self.code.render[:16]) if cache else None
+        self.bytecode = (cache / TEMPLATE_BYTECODE / self.code.render[:16]
+                         if cache and "bytecode" not in off else None)
         environment(code.templates).bytecode_cache = (template_cache(self.bytecode)
                                                       if self.bytecode else None)
-        self.store = Store(cache / STORE if cache else None, {
-            "compose": self.code.compose, "render": self.code.render,
-            "charts": self.code.charts, "publish": self.code.publish}, **({} if files_apart_from is None else
-                                            {"blob_min_bytes": files_apart_from}))
+        codes = {"compose": self.code.compose, "render": self.code.render,
+                 "charts": self.code.charts, "publish": self.code.publish}
+        self.store = Store(cache / STORE if cache else None, codes, ignored=off,
+                           **({} if files_apart_from is None
+                              else {"blob_min_bytes": files_apart_from}))
         self.charts = ChartCache(self.store)
         self._pages: PageStore | None = None
         self._parts: Parts | None = None

@@ -30,7 +30,8 @@ def build_site(root: Path, out: Path, *, today: dt.date, code: build_stamp.Code 
     inputs = build_stamp.inputs_signature(root, out, today, code, strict=strict)
     with output.build_lock(out):
         stamp = build_stamp.read_stamp(cache, out)
-        if build_stamp.is_up_to_date(stamp, inputs, out):
+        if "stamp" not in build_stamp.reuse_off() and build_stamp.is_up_to_date(
+                stamp, inputs, out):
             assert stamp is not None
             return BuildResult(editions=stamp.editions, files=stamp.files, out=out)
     frozen_by_caller = gc.get_freeze_count() > 0
