@@ -230,6 +230,22 @@ def repr_value(value: float | None) -> str:
     return str(int(value)) if float(value).is_integer() else repr(float(value))
 
 
+def cleared(fig: Any, ax: Any) -> tuple[Any, Any]:
+    """Return a figure reused from the last chart, and its axes, as new ones would be: its bars,
+    lines, patches, texts and legend removed, the colour cycle at its first colour, the limits to
+    come from the next chart's data alone."""
+    for container in list(ax.containers):
+        container.remove()
+    for artist in [*ax.patches, *ax.collections, *ax.lines, *ax.texts]:
+        artist.remove()
+    if ax.legend_ is not None:
+        ax.legend_.remove()
+    ax.set_prop_cycle(None)
+    ax.relim()
+    ax.set_autoscale_on(True)
+    return fig, ax
+
+
 def svg_bytes(fig, **savefig: Any) -> bytes:
     """Return a matplotlib figure as SVG, the same bytes on every build: a fixed hash salt for
     its ids and no date (STACK-NOTES.md), and text kept as text (`svg.fonttype: none`: smaller,

@@ -24,7 +24,7 @@ from pipeline.render.chart_figures import (
     line_height_pt,
     text_width_pt,
 )
-from pipeline.render.charts import svg_bytes
+from pipeline.render.charts import cleared, svg_bytes
 from pipeline.tables.hardware import target_text
 from pipeline.tables.hardware_costs import Group
 
@@ -58,18 +58,7 @@ def _axes(kind: str) -> tuple[Any, Any]:
         ax.xaxis.label.set_fontsize(LABEL_PT)
         ax.yaxis.label.set_fontsize(LABEL_PT)
         _figures[kind] = fig, ax
-    fig, ax = _figures[kind]
-    for container in list(ax.containers):
-        container.remove()
-    for artist in [*ax.patches, *ax.collections, *ax.texts]:
-        artist.remove()
-    if ax.legend_ is not None:
-        ax.legend_.remove()
-    # As a new axes: the first colour of the cycle, limits from this chart's data alone.
-    ax.set_prop_cycle(None)
-    ax.relim()
-    ax.set_autoscale_on(True)
-    return fig, ax
+    return cleared(*_figures[kind])
 
 
 def _tick_labels(axis) -> list[str]:

@@ -11,7 +11,7 @@ from pipeline.compose.model_pages import METER_NAMES, METERS, ModelPage
 from pipeline.compose.numbers import money
 from pipeline.compose.prices_page import PriceHistory
 from pipeline.models.links import is_allowed_link
-from pipeline.render.charts import svg_bytes
+from pipeline.render.charts import cleared, svg_bytes
 from pipeline.render.escape import md_cell
 
 
@@ -103,16 +103,7 @@ def _history_axes() -> tuple[Any, Any]:
         ax.xaxis.set_label_coords(0.5, 0.0)
         ax.yaxis.set_label_coords(0.0, 0.5)
         _history_figure = fig, ax
-    fig, ax = _history_figure
-    for artist in [*ax.lines, *ax.texts]:
-        artist.remove()
-    if ax.legend_ is not None:
-        ax.legend_.remove()
-    # As a new axes: the first colour of the cycle, limits from this chart's data alone.
-    ax.set_prop_cycle(None)
-    ax.relim()
-    ax.set_autoscale_on(True)
-    return fig, ax
+    return cleared(*_history_figure)
 
 
 def chart_svg(chart: PriceHistory) -> bytes:
