@@ -88,8 +88,6 @@ PARSED_FILES = Path("parsed")
 STORE = Path("store")
 """What the stages computed, by the digest of the stage's code and of what each value is computed
 from: one file of values per stage, large bytes apart by their digest (cache/store.py)."""
-TEMPLATE_BYTECODE = Path("jinja")
-"""jinja2's compiled templates, a folder per code digest."""
 STAMPS = Path("stamps")
 """The stamp of the last good build into each output folder (cache/stamp.py)."""
 

@@ -5,6 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import jinja2
+import pytest
+
+from pipeline.cache.bytecode import StoreBytecode
 from pipeline.cache.store import BLOB_MIN_BYTES, Store
 from pipeline.publish.output import DiskBody, body_bytes
 from pipeline.render.drawing import ready
@@ -118,3 +122,23 @@ def test_without_a_folder_values_are_computed_once_a_build(tmp_path: Path) -> No
     for _ in range(2):
         store.cached("render", lambda: calls.append(1), ("k",))
     assert calls == [1] and store.keep() == {}
+
+
+def test_compiled_templates_are_kept_as_a_stages_values(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    def env(store: Store) -> jinja2.Environment:
+        return jinja2.Environment(loader=jinja2.DictLoader({"a.md": "{{ x }} and {{ y }}"}),
+                                  bytecode_cache=StoreBytecode(store, "render"))
+
+    first = Store(tmp_path, CODES)
+    assert env(first).get_template("a.md").render(x=1, y=2) == "1 and 2"
+    first.keep()
+    again = env(Store(tmp_path, CODES))
+    monkeypatch.setattr(again, "compile", lambda *a, **k: pytest.fail("compiled again"))
+    assert again.get_template("a.md").render(x=3, y=4) == "3 and 4"
+    # Other render code: compiled afresh.
+    other = env(Store(tmp_path, {**CODES, "render": "r2"}))
+    compiled = []
+    original = other.compile
+    monkeypatch.setattr(other, "compile", lambda *a, **k: compiled.append(1) or original(*a, **k))
+    assert other.get_template("a.md").render(x=5, y=6) == "5 and 6" and compiled == [1]

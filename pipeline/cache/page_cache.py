@@ -27,7 +27,6 @@ from mkdocs.plugins import BasePlugin, event_priority
 
 from pipeline.cache.store import Store
 from pipeline.publish.output import link_published
-from pipeline.render.pages import template_cache
 
 STUB_TEMPLATE = "brief-cached-page.html"
 STUB_SOURCE = f"---\ntemplate: {STUB_TEMPLATE}\n---\n"
@@ -88,13 +87,14 @@ class ReusePages(BasePlugin):
     """An mkdocs plugin, added in-process, that reuses the cached HTML of unchanged pages."""
 
     def __init__(self, store: PageStore, site: str, markdown: dict[str, bytes],
-                 bytecode_dir: Path | None = None, published: Path | None = None) -> None:
+                 bytecode: jinja2.BytecodeCache | None = None,
+                 published: Path | None = None) -> None:
         super().__init__()
         self.store = store
         self.published = published
         """The site as the last build published it: a reused page whose HTML is there already
         is hard-linked from it rather than written again (see `_link_published`)."""
-        self.bytecode_dir = bytecode_dir
+        self.bytecode = bytecode
         """Where jinja2 keeps the theme's compiled templates: compiling them took ~0.5 s a build."""
         self.site = site
         self.markdown = markdown
@@ -126,8 +126,8 @@ class ReusePages(BasePlugin):
     def on_env(self, env: jinja2.Environment, *, config: Any, files: Any) -> jinja2.Environment:
         # Non-empty: mkdocs writes nothing for an empty page, and the stub's output is replaced.
         env.loader = jinja2.ChoiceLoader([jinja2.DictLoader({STUB_TEMPLATE: "stub"}), env.loader])
-        if self.bytecode_dir is not None:
-            env.bytecode_cache = template_cache(self.bytecode_dir)
+        if self.bytecode is not None:
+            env.bytecode_cache = self.bytecode
         return env
 
     @event_priority(100)  # before the search plugin indexes the page

@@ -18,7 +18,6 @@ import hashlib
 import json
 import os
 import re
-import shutil
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -109,21 +108,6 @@ def versions() -> str:
                 dist, version = entry[:-len(".dist-info")].rsplit("-", 1)
                 found.setdefault(wanted.get(re.sub(r"[-_.]+", "_", dist).lower(), ""), version)
     return ",".join(f"{name}={found.get(name, '-')}" for name in VERSIONED)
-
-
-def prune_versions(current: Path) -> None:
-    """Delete everything beside `current` in its folder: what builds of other code or library
-    versions kept there (call after a good build). A read-only cache keeps it."""
-    try:
-        for other in current.parent.iterdir():
-            if other == current:
-                continue
-            if other.is_dir() and not other.is_symlink():
-                shutil.rmtree(other)
-            else:
-                other.unlink()
-    except OSError:
-        pass
 
 
 def inputs_signature(root: Path, out: Path, today: dt.date, code: Code = CHECKOUT, *,

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Self
 
 from pipeline.cache import stamp as build_stamp
+from pipeline.cache.bytecode import StoreBytecode
 from pipeline.cache.charts import ChartCache
 from pipeline.cache.code import stage_code
 from pipeline.cache.keys import LaneKeys, ModelDigests
@@ -31,12 +32,11 @@ from pipeline.paths import (
     MKDOCS_CONFIG,
     PARSED_FILES,
     STORE,
-    TEMPLATE_BYTECODE,
     THEME_OVERRIDES,
 )
 from pipeline.publish import output
 from pipeline.render.drawing import Drawing
-from pipeline.render.pages import environment, template_cache
+from pipeline.render.pages import environment
 
 
 class Reuse:
@@ -51,23 +51,22 @@ class Reuse:
         off = build_stamp.reuse_off()
         self.parsed = ParseCache(cache / PARSED_FILES if cache and "load" not in off else None,
                                  self.code.load)
-        # Compiled templates depend on the code that sets up their environments (settings,
-        # filters) and on library versions, not only on their source: kept per render code.
-        self.bytecode = (cache / TEMPLATE_BYTECODE / self.code.render[:16]
-                         if cache and "bytecode" not in off else None)
-        environment(code.templates).bytecode_cache = (template_cache(self.bytecode)
-                                                      if self.bytecode else None)
         codes = {"compose": self.code.compose, "render": self.code.render,
                  "charts": self.code.charts, "publish": self.code.publish}
         self.store = Store(cache / STORE if cache else None, codes, ignored=off,
                            **({} if files_apart_from is None
                               else {"blob_min_bytes": files_apart_from}))
         self.charts = ChartCache(self.store)
+        compiled = cache is not None and "bytecode" not in off
+        env = environment(code.templates)  # one a process: it must not hold on to this store
+        env.bytecode_cache = StoreBytecode(self.store, "render") if compiled else None
+        self._theme = StoreBytecode(self.store, "publish") if compiled else None
         self._pages: PageStore | None = None
         self._parts: Parts | None = None
         self._keys: LaneKeys | None = None
         self._opened = ExitStack()
         self._opened.callback(self.store.close)
+        self._opened.callback(setattr, env, "bytecode_cache", None)
 
     def __enter__(self) -> Self:
         return self
@@ -105,7 +104,7 @@ class Reuse:
         site = site_key(MKDOCS_CONFIG, [THEME_OVERRIDES], site_url=str(sources.series.site_url),
                         extra=f"{self.code.publish} {topic_feeds!r}")
         return ReusePages(self._pages, site, files, published=published,
-                          bytecode_dir=self.bytecode)
+                          bytecode=self._theme)
 
     def keep(self) -> dict[str, str]:
         """Keep what this build used for the next one; return the digest of each data file
@@ -115,5 +114,3 @@ class Reuse:
     def prune(self) -> None:
         """Delete what no build of this code needs (call once the site is swapped in)."""
         self.store.prune()
-        if self.bytecode is not None:
-            build_stamp.prune_versions(self.bytecode)

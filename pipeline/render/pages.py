@@ -8,7 +8,7 @@ import itertools
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 import jinja2
 
@@ -37,28 +37,6 @@ def environment(templates: Path = TEMPLATES) -> jinja2.Environment:
     # snapshot is judged here, where it is rendered, not only at ingest.
     env.tests["link"] = lambda url: bool(url) and is_allowed_link(str(url))
     return env
-
-
-class _TemplateCache(jinja2.FileSystemBytecodeCache):
-    """jinja2's bytecode cache, but a template it cannot keep is no error: the cache only saves
-    compiling it again."""
-
-    def dump_bytecode(self, bucket: Any) -> None:
-        try:
-            super().dump_bytecode(bucket)
-        except OSError:
-            pass
-
-
-def template_cache(folder: Path) -> jinja2.BytecodeCache | None:
-    """Return a cache of compiled templates in `folder` (None when it cannot be made: a
-    read-only cache, and templates are compiled as without one). Compiling mkdocs' theme took
-    ~0.5 s a build, ours ~0.02 s."""
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError:
-        return None
-    return _TemplateCache(str(folder))
 
 
 def _numbers(edition: Edition) -> dict[str, int]:
