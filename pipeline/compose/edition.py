@@ -29,6 +29,7 @@ from pipeline.compose.types import (
 )
 from pipeline.models.sourced import CuratedEntry
 from pipeline.models.sources import Sources
+from pipeline.tables.round_quotes import ByValue
 
 __all__ = ["FIRST_EDITION_LOOKBACK", "Parts", "compose_editions"]
 
@@ -57,11 +58,14 @@ def curated_item(c: CuratedEntry) -> Item:
 @dataclass(frozen=True)
 class EditionInputs:
     """What an edition is made of besides the series: its window's curated entries, each
-    lane's items (compose/lanes.py) and the feed stories of each of its asks."""
+    lane's items (compose/lanes.py), the feed stories of each of its asks, and the hardware
+    results by value, which its stories' figures are looked up in (compose/round_notes.py;
+    made once for all the editions, Parts.results_by_value)."""
 
     entries: list[CuratedEntry]
     lanes: dict[str, LaneItems]
     feeds: dict[FeedAsk, list[Item]]
+    results: ByValue
 
 
 def feed_asks(sources: Sources, chosen: list[CuratedEntry]) -> list[FeedAsk]:
@@ -84,7 +88,8 @@ def edition_inputs(parts: Parts, date: dt.date, previous: dt.date | None) -> Edi
     return EditionInputs(
         chosen, {lane.name: lane.items(parts, date, previous)
                  for lane in present_lanes(parts.sources)},
-        {ask: parts.feed_items(date, previous, ask) for ask in feed_asks(parts.sources, chosen)})
+        {ask: parts.feed_items(date, previous, ask) for ask in feed_asks(parts.sources, chosen)},
+        parts.results_by_value())
 
 
 def compose_edition(sources: Sources, date: dt.date, previous: dt.date | None,
@@ -111,7 +116,7 @@ def compose_edition(sources: Sources, date: dt.date, previous: dt.date | None,
         else:
             items += computed.get(section.id, [])
         # A story quoting a round the site leaves out of its figures says so beside them.
-        items = [noted(i, sources.hardware_rows, date) for i in items[: section.quota]]
+        items = [noted(i, inputs.results, date) for i in items[: section.quota]]
         sections.append(SectionContent(section.id, section.title, tuple(items)))
     corrections = tuple((x.date, c.id, x.note) for c in chosen for x in c.entry.corrections)
     corrections += figure_corrections(sources.printed, date)

@@ -35,6 +35,7 @@ from pipeline.tables.cost import day_end
 from pipeline.tables.hardware import usd_at_ecb_rates
 from pipeline.tables.moves import Moves, meter_moves
 from pipeline.tables.quotes import Quotes, instant, micros, quotes
+from pipeline.tables.round_quotes import ByValue, by_value
 
 LaneItems = tuple[list[Item], list[Item]]
 """What a lane contributes to an edition: (Context & numbers items, On the radar items)."""
@@ -74,6 +75,7 @@ class Parts:
         self._catalogue_changes: pd.DataFrame | None = None
         self._curated_since: dict[tuple[str, str], dt.date] | None = None
         self._catalogue_windows: dict[tuple[dt.date, dt.date | None], pd.DataFrame] = {}
+        self._by_value: ByValue | None = None
 
     def quotes(self, *dates: dt.date) -> Quotes:
         """Return the blended prices at the end of each edition date and of the week before the
@@ -175,6 +177,12 @@ class Parts:
             return [c for c in entries if in_window(c.entry.date, previous, date)]
         start = 0 if previous is None else bisect.bisect_right(days, previous)
         return entries[start:bisect.bisect_right(days, date)]
+
+    def results_by_value(self) -> ByValue:
+        """Return the hardware results by value, built once (tables.round_quotes.by_value)."""
+        if self._by_value is None:
+            self._by_value = by_value(self.sources.hardware_rows)
+        return self._by_value
 
     def hardware_index(self) -> FigureIndex:
         """Return the hardware rows indexed for figures, built once, when first needed."""

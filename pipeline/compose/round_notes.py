@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from pipeline.compose.types import Figure, Item, Story
 from pipeline.models.hardware_results import HardwareRow
 from pipeline.normalize.items import md_text
-from pipeline.tables.round_quotes import RoundQuote, left_out_quotes, stated
+from pipeline.tables.round_quotes import ByValue, RoundQuote, left_out_quotes, stated
 
 # The end of the sentence a figure is in: a full stop (escaped or not), ! or ?, then a space or
 # the end of the text; a closing parenthesis or quote (escaped or not) may follow the stop.
@@ -46,9 +46,10 @@ def round_note(quotes: Sequence[RoundQuote]) -> str:
                    f"{' and '.join(rounds)}: the site's figures and comparisons leave {leave}.)")
 
 
-def with_round_note(text_md: str, rows: Sequence[HardwareRow], date: dt.date) -> str:
+def with_round_note(text_md: str, rows: Sequence[HardwareRow] | ByValue, date: dt.date) -> str:
     """Return `text_md` with the note after the sentence that holds the last figure it quotes
-    from a round left out as of `date`; unchanged when it quotes none."""
+    from a round left out as of `date`; unchanged when it quotes none. `rows`: the results, or
+    tables.round_quotes.by_value of them (made once for many texts)."""
     quotes = left_out_quotes(text_md, rows, date)
     if not quotes:
         return text_md
@@ -58,7 +59,7 @@ def with_round_note(text_md: str, rows: Sequence[HardwareRow], date: dt.date) ->
     return f"{text_md[:at]} {round_note(quotes)}{text_md[at:]}"
 
 
-def noted(item: Item, rows: Sequence[HardwareRow], date: dt.date) -> Item:
+def noted(item: Item, rows: Sequence[HardwareRow] | ByValue, date: dt.date) -> Item:
     """Return a story or an editor's figure with the note its quoted figures call for. The site's
     own figures are left alone: they never read a left-out round."""
     if isinstance(item, Story):

@@ -38,7 +38,8 @@ def edition_inputs(parts: Parts, dates: list[dt.date], store: Store,
                                      keys.lane(lane.name, date, previous)) for lane in lanes},
             {ask: store.cached("compose", partial(parts.feed_items, date, previous, ask),
                                keys.feeds(date, previous, ask))
-             for ask in feed_asks(parts.sources, entries)})
+             for ask in feed_asks(parts.sources, entries)},
+            parts.results_by_value())
     return inputs
 
 

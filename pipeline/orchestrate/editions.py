@@ -52,10 +52,11 @@ def edition_files(sources: Sources, editions: list[Edition],
             ("channel", digest(edition), neighbours(editions, edition)[0], _links(charts),
              email, *extra))
 
+    # A cut is keyed by itself (its digest covers the items the topic's tags selected), not
+    # by every entry's tags: a new edition's entries would change the key of every cut.
     tags = entry_tags(sources.entries)
-    tagged = hashlib.sha256(repr(sorted((k, sorted(v)) for k, v in tags.items())).encode())
     cuts = {(topic.id, cut.date): html(cut, topic_charts(topic, charts_of, cut.date), topic.id,
-                                       tagged.hexdigest(), email=False)
+                                       email=False)
             for topic in series.topics for cut in topic_cuts(topic, editions, tags)}
     files.update(channel_files(
         editions, series, charts_of, tags, templates=templates, cut_html=cuts,

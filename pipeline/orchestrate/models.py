@@ -1,5 +1,5 @@
-"""The tracked models' pages and charts, a chart drawn again only when what it plots changed
-(by the digest of its numbers, as the Prices page's rarely changing charts)."""
+"""The tracked models' pages and charts, each rendered or drawn again only when what it shows
+changed (by its value, as the Prices page's rarely changing charts)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,10 @@ def model_files(sources: Sources, as_of: dt.date, store: Store,
              for provider, model in tracked_models(sources)]
     files: dict[str, str | bytes | Drawing] = {"models/index.md": models_index_md(pages)}
     for page in pages:
-        files[f"models/{page.slug}.md"] = model_page_md(page)
+        # By the page's value (its repr holds every price, date and link it shows): a year's
+        # 1,200 pages took 2.4 s a build to render, most of them unchanged.
+        files[f"models/{page.slug}.md"] = store.cached("render", partial(model_page_md, page),
+                                                       ("model-page", page))
         if page.lists:
             files[chart_path(page)] = store.cached(
                 "charts", partial(drawer.submit, chart_svg, page.chart), ("model", page.chart))
