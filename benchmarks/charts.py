@@ -58,8 +58,8 @@ def bare_svg_text() -> bytes:
 
 def drawings(day: dt.date) -> dict[str, Callable[[], object]]:
     """Return the drawings to time, by name, from the bundled sources."""
-    from pipeline.compose.edition import Parts
     from pipeline.compose.model_pages import model_page, tracked_models
+    from pipeline.compose.parts import Parts
     from pipeline.load.sources import load_sources
     from pipeline.render.chart_figures import drawn
     from pipeline.render.hardware_page import interactivity_chart, tokens_per_dollar_chart

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from pipeline.compose.corrections import figure_corrections
 from pipeline.compose.lanes import present_lanes
-from pipeline.compose.parts import FIRST_EDITION_LOOKBACK, FeedAsk, LaneItems, Parts
+from pipeline.compose.parts import FeedAsk, LaneItems, Parts
 from pipeline.compose.radar import radar_section
 from pipeline.compose.round_notes import noted
 from pipeline.compose.types import (
@@ -30,8 +30,6 @@ from pipeline.compose.types import (
 from pipeline.models.sourced import CuratedEntry
 from pipeline.models.sources import Sources
 from pipeline.tables.round_quotes import ByValue
-
-__all__ = ["FIRST_EDITION_LOOKBACK", "Parts", "compose_editions"]
 
 
 def entry_citations(c: CuratedEntry) -> tuple[Citation, ...]:
