@@ -186,10 +186,11 @@ def test_market_page_sorts_filters_and_fits_a_phone(page, site_url: str) -> None
     # market.js puts the calculator's Cost and Tokens per $ after Model: Input is the 5th column.
     assert page.locator("#market-table th").nth(2).inner_text() == "Cost, $"
     # Without a click the order is the build's: output price ascending, free models last.
-    free = rows.evaluate_all("rs => rs.map(r => [r.cells[4], r.cells[7]].some("
+    # Input and Output: the columns a reader needs first come first (issue 39).
+    free = rows.evaluate_all("rs => rs.map(r => [r.cells[4], r.cells[6]].some("
                              "c => c.textContent === 'free'))")
     assert free == sorted(free) and 0 < sum(free) < total
-    outputs = [float(v) for v, f in zip(column(8), free) if v and not f]
+    outputs = [float(v) for v, f in zip(column(7), free) if v and not f]
     assert outputs == sorted(outputs) and outputs[0] > 0
     shot(page, "20-market-by-output", full_page=False)  # 3,000 rows: the top
     page.locator("#market-table th").nth(4).locator("button").click()  # Input, ascending

@@ -213,10 +213,15 @@ def visit_every_page(public: Path, browser) -> tuple[list[str], list[str], list[
 def test_ids_with_markup_stay_text_on_every_page_feed_and_email(unchecked_site: Path,
                                                                   browser) -> None:  # noqa: F811
     public = unchecked_site
-    model_pages = [p for p in public.glob("models/*/index.html")]
-    assert len(model_pages) == 1  # the payload's model has its page, titled by the payload
-    title = re.search(r"<title>(.*?)</title>", model_pages[0].read_text("utf-8"))[1]
-    assert title == "acme &lt;/title&gt;&lt;img src=x onerror=alert(9)&gt; - Inference Brief"
+    # The payload's model has two pages, each titled by the payload: its provider's dated
+    # history, and the model across its providers (a shell page, render/shell_page.py).
+    titles = sorted(re.search(r"<title>(.*?)</title>", p.read_text("utf-8"))[1]
+                    for p in public.glob("models/*/index.html"))
+    # The provider's page is titled by its curated name (a payload too) and the id; the other
+    # by the canonical id (the id's last path part, spaces as `-`: normalize/model_ids.py).
+    assert titles == ["Acme &lt;img src=x onerror=alert(8)&gt; &lt;/title&gt;&lt;img src=x "
+                      "onerror=alert(9)&gt; - Inference Brief",
+                      "title&gt;&lt;img-src=x-onerror=alert(9)&gt; - Inference Brief"]
     paths, dialogs, findings = visit_every_page(public, browser)
     assert "prices/index.html" in paths and len(paths) > 20
     assert dialogs == []

@@ -57,6 +57,12 @@ class ModelPage:
     elsewhere: tuple[ListMove, ...] = ()
     """Moves in a list the blends do not quote, which no other list moved with: marked on the
     chart and told under it (compose/list_moves.py)."""
+    provider_name: str = ""
+    """The provider's name as its curated file writes it (`DeepSeek`); its id without one."""
+
+    @property
+    def title(self) -> str:
+        return f"{self.provider_name or self.provider} {self.model}"
 
 
 def model_slug(provider: str, model: str) -> str:
@@ -104,10 +110,11 @@ def model_page(sources: Sources, provider: str, model: str, as_of: dt.date) -> M
          else METER_NAMES[x.meter], usd) for x in m.meters
         if x.meter in METER_NAMES and (usd := m.usd(x)) is not None)) for m in elsewhere
         if unit == "USD")
-    chart = PriceHistory(f"{provider} {model}: base prices, {unit} per Mtok", end, tuple(lines),
+    name = sourced.model.name if sourced is not None else provider
+    chart = PriceHistory(f"{name} {model}: base prices, {unit} per Mtok", end, tuple(lines),
                          marks)
     return ModelPage(provider, model, model_slug(provider, model), tuple(lists), chart,
-                     tuple(elsewhere))
+                     tuple(elsewhere), sourced.model.name if sourced is not None else "")
 
 
 def _curated_list(name: str, plist: PriceList, model: str,

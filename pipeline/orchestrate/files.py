@@ -18,7 +18,7 @@ from pipeline.compose.types import Edition
 from pipeline.models.sources import Sources
 from pipeline.orchestrate.compose import chart_spec
 from pipeline.orchestrate.editions import edition_files
-from pipeline.orchestrate.models import model_files
+from pipeline.orchestrate.models import market_model_files
 from pipeline.orchestrate.prices import price_files
 from pipeline.paths import TEMPLATES
 from pipeline.problems import BuildError
@@ -32,7 +32,6 @@ from pipeline.render.datasets_lanes import LANE_DATA_FILES
 from pipeline.render.discrepancies_page import discrepancies_page_md
 from pipeline.render.drawing import NOW, Drawing
 from pipeline.render.hardware_page import hardware_files
-from pipeline.render.market_page import market_files
 from pipeline.render.pages import archive_page
 from pipeline.render.prices_page import cheapest_chart_data, history_chart_data
 from pipeline.render.sources_page import sources_page
@@ -102,12 +101,11 @@ def site_files(sources: Sources, editions: list[Edition], store: Store | None = 
     files.update(price_files(sources, [e.date for e in editions], store, parts, keys, drawer))
     files["sources.md"] = sources_page(sources, editions[-1])
     changes = parts.catalogue_changes()
-    files.update(market_files(sources, as_of, changes))
+    files.update(market_model_files(sources, as_of, changes, store, drawer))
     # Each page in the navigation is written, saying so where the repository has nothing for it.
     files["changes.md"] = changes_page_md(changes, sources.published_catalogues(),
                                           curated_models(sources, as_of), as_of)
     files["discrepancies.md"] = discrepancies_page_md(sources, as_of)
-    files.update(model_files(sources, as_of, store, drawer))
     for c in itertools.chain(archive_charts, *charts_of.values()):
         files.update(c.files())
     # Popped as they are encoded, so the text and its bytes are not both held for every file.

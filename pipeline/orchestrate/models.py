@@ -1,30 +1,72 @@
-"""The tracked models' pages and charts, each rendered or drawn again only when what it shows
-changed (by its value, as the Prices page's rarely changing charts)."""
+"""The Market page and the models' pages: a page per model across its providers (put into a
+shell, render/shell_page.py), the tracked models' dated histories, the index of them all, and
+their charts, each drawn again only when what it shows changed (by its value)."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from functools import partial
 
+import pandas as pd
+
 from pipeline.cache.store import Store
+from pipeline.compose.model_groups import model_groups, row_anchors
 from pipeline.compose.model_pages import model_page, tracked_models
 from pipeline.models.sources import Sources
+from pipeline.normalize.model_ids import canonical_model
 from pipeline.render.drawing import NOW, Drawing, Draws
-from pipeline.render.model_page import chart_path, chart_svg, model_page_md, models_index_md
+from pipeline.render.market_page import market_files, market_table_of
+from pipeline.render.model_group_page import chart_path as group_chart_path
+from pipeline.render.model_group_page import group_page, groups_index_md, page_path
+from pipeline.render.model_page import chart_path, chart_svg, model_page_md, tracked_table_md
+from pipeline.render.shell_page import ShellPage
+from pipeline.tables.catalogue_history import snapshot_time
+from pipeline.tables.cost import day_end
+from pipeline.tables.market import calculator_profiles, preset_figures
+
+Files = dict[str, str | bytes | Drawing | ShellPage]
 
 
-def model_files(sources: Sources, as_of: dt.date, store: Store,
-                drawer: Draws = NOW) -> dict[str, str | bytes | Drawing]:
-    """Return `models/index.md`, each tracked model's page and its chart, as of `as_of`."""
+def market_model_files(sources: Sources, as_of: dt.date, changes: pd.DataFrame, store: Store,
+                       drawer: Draws = NOW) -> Files:
+    """Return the Market page and its data, every model's page across its providers and its
+    chart, each tracked model's page and chart, and `models/index.md`, as of `as_of`."""
     pages = [model_page(sources, provider, model, as_of)
              for provider, model in tracked_models(sources)]
-    files: dict[str, str | bytes | Drawing] = {"models/index.md": models_index_md(pages)}
+    tracked = {(p.provider, p.model): p.slug for p in pages}
+    table = market_table_of(sources, as_of)
+    profiles = calculator_profiles(sources.series.profiles)
+    groups, anchors, row_pages = [], [], []
+    if table is not None:
+        anchors = row_anchors(table)
+        blends = preset_figures(table, profiles)[[f"{p.id}_usd_per_mtok" for p in profiles]]
+        histories = {c.name: sources.price_histories[c.id]
+                     for c in sources.published_catalogues()}
+        groups = model_groups(table, blends, anchors, histories, snapshot_time(day_end(as_of)),
+                              tracked)
+        # A model's page never takes the path of a tracked model's (`models/<provider>-<model>`).
+        taken = set(tracked.values())
+        groups = [g if g.slug not in taken else dataclasses.replace(g, slug=f"{g.slug}-model")
+                  for g in groups]
+        slugs = {g.canonical: g.slug for g in groups}
+        row_pages = [slugs[canonical_model(m)] for m in table["model"]]
+    files: Files = dict(market_files(sources, as_of, changes, table, row_pages, anchors))
+    files["models/index.md"] = groups_index_md(groups, tracked_table_md(pages))
+    across = {(item.provider, item.model): g.slug for g in groups for item in g.listings}
     for page in pages:
         # By the page's value (its repr holds every price, date and link it shows): a year's
         # 1,200 pages took 2.4 s a build to render, most of them unchanged.
-        files[f"models/{page.slug}.md"] = store.cached("render", partial(model_page_md, page),
-                                                       ("model-page", page))
+        link = across.get((page.provider, page.model))
+        files[f"models/{page.slug}.md"] = store.cached(
+            "render", partial(model_page_md, page, link), ("model-page", page, link))
         if page.lists:
             files[chart_path(page)] = store.cached(
                 "charts", partial(drawer.submit, chart_svg, page.chart), ("model", page.chart))
+    for group in groups:
+        files[page_path(group)] = group_page(group, profiles, as_of)
+        if group.history is not None:
+            files[group_chart_path(group)] = store.cached(
+                "charts", partial(drawer.submit, chart_svg, group.history),
+                ("model", group.history))
     return files

@@ -13,7 +13,9 @@ from typing import Any
 from pipeline.paths import MKDOCS_CONFIG, SITE_DOCS
 from pipeline.problems import BuildError
 from pipeline.publish.output import DiskBody, kill_point, link_unchanged, write_or_link
+from pipeline.publish.shell_pages import ShellPages
 from pipeline.render.drawing import Drawing
+from pipeline.render.shell_page import ShellPage
 
 
 @contextmanager
@@ -50,9 +52,11 @@ class _Publish:
     name of a file outside it (the repository, the theme), so editing the site changes nothing
     else."""
 
-    def __init__(self, files: Mapping[str, bytes | DiskBody], published: Path | None,
+    def __init__(self, files: Mapping[str, bytes | DiskBody | ShellPage], published: Path | None,
                  kept: Mapping[str, list] | None = None) -> None:
-        self.files = files
+        self.shell = ShellPages({p: b for p, b in files.items() if isinstance(b, ShellPage)})
+        self.files = {p: b for p, b in files.items() if not isinstance(b, ShellPage)}
+        self.files.update({p: md.encode() for p, md in self.shell.sources().items()})
         self.published = published
         self.kept = kept or {}
         """What the last build published from DiskBody files, by path (output.published_state)."""
@@ -66,9 +70,19 @@ class _Publish:
         kill_point("mid-write")  # every page and static file written, no chart yet
         for dest, drawing, published in self.drawings:
             write_or_link(dest, drawing.result(), published)
+        if self.shell.pages:
+            self.shell.write(self.site_dir, self.published, self.site_url)
+
+    def on_post_page(self, output: str, *, page: Any, config: Any) -> str:
+        return self.shell.capture(page.file.src_uri, page.url, output)
+
+    # After every other plugin, the page cache's too: it keeps the shell's HTML as any page's.
+    on_post_page.mkdocs_priority = -200  # type: ignore[attr-defined]  # as event_priority sets
 
     def on_files(self, files: Any, *, config: Any) -> Any:
         from mkdocs.structure.files import File, Files
+
+        self.site_dir, self.site_url = Path(config.site_dir), config.site_url or ""
 
         for path, body in self.files.items():
             if files.get_file_from_path(path) is not None:
@@ -136,7 +150,7 @@ def _walk_order(file: Any) -> tuple:
     return tuple(folders), (os.path.splitext(name)[0] not in ("index", "README"), name)
 
 
-def build_mkdocs(files: Mapping[str, bytes | DiskBody], site_dir: Path, *, site_url: str,
+def build_mkdocs(files: Mapping[str, bytes | DiskBody | ShellPage], site_dir: Path, *, site_url: str,
                  epoch: int, published: Path | None = None,
                  kept: Mapping[str, list] | None = None, docs_dir: Path = SITE_DOCS,
                  config_file: Path = MKDOCS_CONFIG,

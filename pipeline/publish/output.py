@@ -26,6 +26,7 @@ from pipeline.limits import MAX_DATA_FILE_BYTES, MAX_PAGE_BYTES, MAX_SITE_BYTES
 from pipeline.problems import BuildError
 from pipeline.render.bodies import DiskBody
 from pipeline.render.drawing import Drawing, drawn
+from pipeline.render.shell_page import ShellPage
 
 _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
@@ -170,12 +171,14 @@ def write_or_link(target: Path, body: bytes, published: Path | None) -> None:
         target.write_bytes(body)
 
 
-def refuse_oversized(files: Mapping[str, bytes | str | DiskBody | Drawing]) -> None:
+def refuse_oversized(files: Mapping[str, bytes | str | DiskBody | Drawing | ShellPage]) -> None:
     """Raise BuildError for the first generated file over its limit (pipeline/limits.py:
     MAX_DATA_FILE_BYTES for a data file, MAX_PAGE_BYTES for the rest), naming it, its size and
     the limit. Kept data files (DiskBody) passed when they were made, and charts are small: the
     pages and data made in this build are what is weighed."""
     for path, body in files.items():
+        if isinstance(body, ShellPage):
+            body = body.body_html
         size = len(body.encode("utf-8")) if isinstance(body, str) else (
             len(body) if isinstance(body, bytes) else 0)
         data = path.startswith("data/")

@@ -15,12 +15,12 @@ from __future__ import annotations
 import datetime as dt
 import html
 import math
-from collections.abc import Collection, Mapping
+from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
 from pipeline.compose.list_moves import ListMove, newest_list_moves
-from pipeline.compose.model_pages import model_slug, tracked_models
+from pipeline.compose.model_pages import model_slug
 from pipeline.formats.numbers import finite
 from pipeline.models.links import is_allowed_link
 from pipeline.models.prices import WorkloadProfile
@@ -45,12 +45,17 @@ HISTORY_COLUMNS = ("catalogue", *PERIOD_COLUMNS)
 """The columns of `data/price-history.csv`: every period of every published catalogue."""
 SHOWN = (("provider", "Provider", False), ("model", "Model", False),
          ("input_usd_per_mtok", "Input", True), ("cached_input_usd_per_mtok", "Cached input", True),
-         ("cache_write_usd_per_mtok", "Cache write", True),
          ("output_usd_per_mtok", "Output", True),
-         ("batch_output_usd_per_mtok", "Batch output", True),
          ("context_window_tokens", "Context", True),
+         ("cache_write_usd_per_mtok", "Cache write", True),
+         ("batch_output_usd_per_mtok", "Batch output", True),
          ("currency", "List", False), ("source", "Source", False),
          ("last_change", "Since", False))
+"""The table's columns, those a reader needs first first: without JavaScript, on a narrow
+screen, the table is read from the left."""
+ON_A_PHONE = {"provider", "model", "input_usd_per_mtok", "output_usd_per_mtok"}
+"""The columns shown at a phone's width (assets/market.css hides the others); the rest of a row
+is on its model's page, one tap away."""
 
 
 def _price(value: float) -> str:
@@ -152,13 +157,19 @@ def calculator_html(profiles: list[WorkloadProfile]) -> str:
         "</form>"])
 
 
+def _more(column: str) -> str:
+    return "" if column in ON_A_PHONE else ' class="market-more"'
+
+
 def market_page_md(table: pd.DataFrame, as_of: dt.date,
                    profiles: list[WorkloadProfile] | None = None,
-                   pages: Collection[tuple[str, str]] = (), held: int = 0,
+                   pages: Sequence[str] = (), held: int = 0,
                    other_modes: Mapping[str, int] | None = None,
-                   elsewhere: Mapping[tuple[str, str], ListMove] | None = None) -> str:
+                   elsewhere: Mapping[tuple[str, str], ListMove] | None = None,
+                   anchors: Sequence[str] = ()) -> str:
     """Return the Market page: a count, how to read it, the calculator (presets: `profiles`),
-    the filters and the table; the models of `pages` (provider, model) link to their pages.
+    the filters and the table; `pages`: the slug of each row's model page (models/<slug>/),
+    `anchors`: each row's id, in the table's order.
     `held`: the catalogue listings held back as implausible; `other_modes`: the listings of
     each mode other than text, left out (both said on the page). `elsewhere`: the models whose
     last change was in a list the row does not show (compose/list_moves.py), whose Since names
@@ -173,8 +184,8 @@ def market_page_md(table: pd.DataFrame, as_of: dt.date,
                 figures[f"{p.id}_tokens_per_usd"].to_numpy()) for p in profiles]
     # data-column: market.js finds the prices it prices a workload with by it, not by position.
     head = "".join(f'<th scope="col" data-kind="{"number" if number else "text"}" '
-                   f'data-column="{column}"><button type="button">{html.escape(title)}</button></th>'
-                   for column, title, number in SHOWN)
+                   f'data-column="{column}"{_more(column)}><button type="button">'
+                   f"{html.escape(title)}</button></th>" for column, title, number in SHOWN)
     rows = []
     for i, row in enumerate(table.itertuples(index=False)):
         cells = []
@@ -182,10 +193,11 @@ def market_page_md(table: pd.DataFrame, as_of: dt.date,
             value = getattr(row, column)
             if column == "context_window_tokens":
                 cells.append(_tokens(value))
-            elif column == "model" and (row.provider, value) in pages:
-                # A tracked model links to its page (the HTML is raw: the built page's URL).
-                slug = model_slug(row.provider, value)
-                cells.append(f'<td><a href="../models/{slug}/">{html.escape(str(value))}</a></td>')
+            elif column == "model" and pages:
+                # Its page across providers: every price of the row, one tap away on a phone
+                # (the HTML is raw: the built page's URL).
+                cells.append(f'<td><a href="../models/{html.escape(pages[i])}/">'
+                             f"{html.escape(str(value))}</a></td>")
             elif number:
                 cells.append(_price(value))
             elif column == "last_change" and (row.provider, row.model) in elsewhere:
@@ -202,11 +214,15 @@ def market_page_md(table: pd.DataFrame, as_of: dt.date,
             else:
                 cells.append(f"<td>{html.escape(str(value))}</td>")
         attrs = _row_attributes(row, [(k, usd[i], tokens[i]) for k, usd, tokens in columns])
-        rows.append(f'<tr {attrs}>{"".join(cells)}</tr>')
+        cells = [c.replace("<td", f"<td{_more(column)}", 1)
+                 for c, (column, _, _) in zip(cells, SHOWN, strict=True)]
+        anchor = f' id="{html.escape(anchors[i])}"' if anchors else ""
+        rows.append(f'<tr{anchor} {attrs}>{"".join(cells)}</tr>')
     options = "".join(f'<option value="{html.escape(p)}">{html.escape(p)}</option>'
                       for p in providers)
     return "\n".join([
-        "---", "search:", "  exclude: true", "---", "",
+        # Full width: thirteen columns (with the calculator's two) fit beside no navigation.
+        "---", "search:", "  exclude: true", "hide:", "  - navigation", "  - toc", "---", "",
         "# Market: every model with a token price", "",
         (f"{len(table):,} models from {len(providers)} providers as of {as_of.isoformat()}, in "
          "US dollars per million tokens: the rest-of-week, base-band, realtime prices (batch "
@@ -255,23 +271,34 @@ def _left_out(held: int, other_modes: Mapping[str, int]) -> str:
     return text
 
 
-def market_files(sources: Sources, as_of: dt.date,
-                 changes: pd.DataFrame) -> dict[str, str | bytes]:
-    """Return the Market page and its data files as of the newest edition (a page that says so
-    when the repository follows no catalogue and has no prices); `changes`: every move of the
-    published catalogues (compose.edition.Parts.catalogue_changes), for data/changes.csv."""
-    published = sources.published_catalogues()
-    rows = [catalogue_rows(sources.price_histories[c.id], c, as_of) for c in published]
+def market_table_of(sources: Sources, as_of: dt.date) -> pd.DataFrame | None:
+    """Return the Market's table as of the end of `as_of` (tables/market.py), with the columns
+    beside COLUMNS the calculator needs; None when the repository follows no catalogue and has
+    no prices."""
+    rows = [catalogue_rows(sources.price_histories[c.id], c, as_of)
+            for c in sources.published_catalogues()]
     curated = (curated_rows(sources.prices, sources.rates, as_of)
                if sources.prices and sources.rates is not None else None)
     if curated is None and not rows:
+        return None
+    return market_table([*([] if curated is None else [curated]), *rows])
+
+
+def market_files(sources: Sources, as_of: dt.date, changes: pd.DataFrame,
+                 table: pd.DataFrame | None, pages: Sequence[str] = (),
+                 anchors: Sequence[str] = ()) -> dict[str, str | bytes]:
+    """Return the Market page of `table` (market_table_of) and its data files as of the newest
+    edition (a page that says so when there is no table); `changes`: every move of the published
+    catalogues (compose.edition.Parts.catalogue_changes), for data/changes.csv; `pages` and
+    `anchors`: each row's model page and id (market_page_md)."""
+    if table is None:
         return {"market.md": "# Market\n\nNo prices in this repository.\n"}
-    table = market_table([*([] if curated is None else [curated]), *rows])
+    published = sources.published_catalogues()
     held = sum(held_per_catalogue(sources.held_prices).values())
     elsewhere = (newest_list_moves(sources.prices, sources.rates, day_end(as_of))
-                 if curated is not None else {})
-    page = market_page_md(table, as_of, sources.series.profiles, set(tracked_models(sources)),
-                          held, sources.other_modes, elsewhere)
+                 if sources.prices and sources.rates is not None else {})
+    page = market_page_md(table, as_of, sources.series.profiles, pages, held,
+                          sources.other_modes, elsewhere, anchors)
     files: dict[str, str | bytes] = {"market.md": page,
                                      "data/market.csv": market_csv(table),
                                      "data/market.json": market_json(table)}

@@ -20,9 +20,10 @@ def chart_path(page: ModelPage) -> str:
     return f"charts/model-{page.slug}.svg"
 
 
-def model_page_md(page: ModelPage) -> str:
-    """Return the page: what it shows, the chart, and one table per list of every dated price."""
-    name = f"{md_cell(page.provider)} {md_cell(page.model)}"
+def model_page_md(page: ModelPage, across: str | None = None) -> str:
+    """Return the page: what it shows, the chart, and one table per list of every dated price;
+    `across`: the slug of the model's page across its providers, where it has one."""
+    name = md_cell(page.title)
     lines = ["---", "search:", "  exclude: true", "---", "", f"# {name}", "",
              # No date here: the page changes only when its prices do.
              (f"Every dated base price of {name} we have up to the newest edition (realtime, "
@@ -32,7 +33,8 @@ def model_page_md(page: ModelPage) -> str:
               # The built pages' URLs, not their .md: a page linking no Markdown file keeps
               # its HTML between builds (cache/page_cache.py), and there are many of these.
               "the [Data](../../data/) page; the current prices on the [Market](../../market/) "
-              "page."), ""]
+              "page" + (f", and every provider's on [{md_cell(page.model)} across providers]"
+                        f"(../{across}/)." if across else ".")), ""]
     if not page.lists:
         return "\n".join([*lines, "No price of this model is recorded yet.", ""])
     meters = ", ".join(n for n, _ in page.chart.lines).lower() or "no"
@@ -57,14 +59,13 @@ def model_page_md(page: ModelPage) -> str:
     return "\n".join(lines)
 
 
-def models_index_md(pages: list[ModelPage]) -> str:
-    """Return the index of the tracked models' pages, with each one's newest base prices."""
-    lines = ["---", "search:", "  exclude: true", "---", "", "# Tracked models", "",
-             # No date, and links to built URLs: the page keeps its HTML between builds.
-             (f"{len(pages)} models with a page of their own: those our "
-              "curated provider files price, and those `sources/catalogues.yaml` tracks from "
-              "the public catalogues. Their newest base prices per million tokens, in the "
-              "currency of the list charted on each page."), "",
+def tracked_table_md(pages: list[ModelPage]) -> str:
+    """Return the table of the tracked models' pages, with each one's newest base prices in the
+    currency of the list charted on its page (models/index.md)."""
+    lines = [(f"{len(pages)} models with a dated history of their own: those our curated "
+              "provider files price, and those `sources/catalogues.yaml` tracks from the public "
+              "catalogues. Their newest base prices per million tokens, in the currency of the "
+              "list charted on each page."), "",
              "| Model | " + " | ".join(METER_NAMES[m] for m in METERS) + " | Since |",
              "|---|" + "---:|" * len(METERS) + "---|"]
     for page in pages:
@@ -75,7 +76,7 @@ def models_index_md(pages: list[ModelPage]) -> str:
                              for p in last.prices) if last and history else " | ".join(
                   [""] * len(METERS)))
         since = last.date.isoformat() if last else ""
-        lines.append(f"| [{md_cell(page.provider)} {md_cell(page.model)}]({page.slug}/) | "
+        lines.append(f"| [{md_cell(page.title)}]({page.slug}/) | "
                      f"{prices} | {since} |")
     return "\n".join([*lines, ""])
 

@@ -70,12 +70,14 @@
         th.scope = "col";
         th.setAttribute("data-kind", "number");
         th.setAttribute("data-column", c[0]);
+        th.className = "market-more";  // on a phone, the listed prices only (market.css)
         button.type = "button";
         button.textContent = c[1];
         th.appendChild(button);
         headers[0].parentNode.insertBefore(th, headers[cost + k]);
         rows.forEach(function (row) {
           var td = document.createElement("td");
+          td.className = "market-more";
           td.setAttribute("data-value", "");
           row.insertBefore(td, row.cells[cost + k]);
         });

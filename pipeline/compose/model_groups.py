@@ -1,0 +1,185 @@
+"""Pure: one page's worth per model across its providers, from the Market table as of the
+newest edition: every provider that lists the model (grouped by canonical id,
+normalize/model_ids.py), cheapest first, with each listing's price history where a catalogue
+shows it moving.
+
+"Cheapest" is the first workload profile's blended price (the calculator's first preset, as on
+the Market page), then the output price; free listings come last, never ranked.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+import re
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from pipeline.compose.prices_page import PriceHistory
+from pipeline.normalize.model_ids import canonical_model
+from pipeline.normalize.units import METER_TITLES
+from pipeline.tables.catalogue_history import base_prices
+
+HISTORY_METERS = ("input", "cached_input", "output")
+
+
+@dataclass(frozen=True)
+class Listing:
+    """One row of the Market: a provider's listing of the model."""
+
+    provider: str
+    model: str
+    anchor: str
+    """The id of its row on the Market page."""
+    usd_per_mtok: tuple[float | None, ...]
+    """Input, cached input, cache write, output, batch input, batch output (None: not given)."""
+    context_tokens: int | None
+    blends: tuple[float | None, ...]
+    """USD per Mtok of each calculator profile's workload (None: not priced)."""
+    free: bool
+    currency: str
+    source: str
+    source_url: str
+    since: str
+    tracked: str | None = None
+    """The slug of the provider's own page of this model, where it has one."""
+
+
+@dataclass(frozen=True)
+class ModelGroup:
+    canonical: str
+    slug: str
+    title: str
+    family: str
+    listings: tuple[Listing, ...]
+    spellings: tuple[str, ...]
+    """The ids the providers list it under, as written."""
+    history: PriceHistory | None
+    """The moves of each listing a catalogue shows moving; None when no price moved."""
+    flat_since: str
+    """The first snapshot of the catalogues' histories of its listings, for a flat history."""
+
+
+PRICE_COLUMNS = ("input_usd_per_mtok", "cached_input_usd_per_mtok", "cache_write_usd_per_mtok",
+                 "output_usd_per_mtok", "batch_input_usd_per_mtok", "batch_output_usd_per_mtok")
+
+
+def slug(text: str) -> str:
+    """Return a file stem or anchor for an id: lower case, runs of anything else as `-`."""
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "model"
+
+
+def row_anchors(table: pd.DataFrame) -> list[str]:
+    """Return the id of each Market row, in the table's order: `m-` and its provider and model
+    as a slug, numbered from the second where two rows would share one."""
+    seen: Counter[str] = Counter()
+    out = []
+    for provider, model in zip(table["provider"], table["model"], strict=True):
+        base = f"m-{slug(f'{provider}-{model}')}"
+        seen[base] += 1
+        out.append(base if seen[base] == 1 else f"{base}-{seen[base]}")
+    return out
+
+
+def family(canonical: str) -> str:
+    """Return a model's family, the letters its canonical id starts with: `gpt-oss-120b` →
+    `gpt`, `qwen3-coder` → `qwen`, `claude-sonnet-4-5` → `claude`."""
+    match = re.match(r"[a-z]+", canonical)
+    return match.group(0) if match else canonical[:1] or "other"
+
+
+def display_title(canonical: str, spellings: Sequence[str]) -> str:
+    """Return a model's readable name: the most common way its providers write its last path
+    part with capitals (`DeepSeek-R1-0528` for `deepseek-ai/DeepSeek-R1-0528`), else its
+    canonical id."""
+    cased = Counter(s.rsplit("/", 1)[-1] for s in spellings
+                    if s.rsplit("/", 1)[-1] != s.rsplit("/", 1)[-1].lower()
+                    and canonical_model(s) == canonical)
+    return cased.most_common(1)[0][0] if cased else canonical
+
+
+def model_groups(table: pd.DataFrame, blends: pd.DataFrame, anchors: Sequence[str],
+                 histories: Mapping[str, pd.DataFrame], end: str,
+                 tracked: Mapping[tuple[str, str], str]) -> list[ModelGroup]:
+    """Return a group per canonical model of the Market `table`, listings cheapest first, in
+    the order of their slugs. `blends`: the calculator profiles' USD per Mtok, one column each,
+    row for row with `table`; `anchors`: each row's id on the Market page; `histories`: each
+    published catalogue's periods, by its name (the Market's `source`); `end`: the last
+    snapshot time shown (snapshot_time); `tracked`: the slug of each (provider, model) with a
+    page of its own."""
+    moves, first_seen = _moves(histories, end)
+    first = (blends.iloc[:, 0].to_numpy() if blends.shape[1]
+             else np.full(len(table), np.nan))
+    # One sort of the whole table, then a walk over it: per group, pandas took 20 s for the
+    # bundled sources' 1,600 models.
+    order = pd.DataFrame({"canonical": table["model"].map(canonical_model).to_numpy(),
+                          "free": table["free"].to_numpy(), "blend": first,
+                          "output": table["output_usd_per_mtok"].to_numpy(),
+                          "provider": table["provider"].to_numpy()})
+    order = order.sort_values(["canonical", "free", "blend", "output", "provider"],
+                              na_position="last", kind="stable")
+    columns = ["provider", "model", *PRICE_COLUMNS, "context_window_tokens", "free",
+               "currency", "source", "source_url", "last_change"]
+    rows = list(table[columns].itertuples(index=False, name=None))
+    blend_rows = blends.to_numpy().tolist()
+    groups = []
+    # The frame's index is each row's position in `table`.
+    for name, positions in itertools.groupby(zip(order["canonical"], order.index),
+                                             key=lambda pair: pair[0]):
+        listings = tuple(_listing(rows[p], blend_rows[p], anchors[p], tracked)
+                         for _, p in positions)
+        lines = tuple(line for item in listings for line in moves.get(
+            (item.source, item.provider, item.model), ()))
+        history = None
+        if lines:
+            last = max(point[0] for _, points in lines for point in points)
+            history = PriceHistory(f"{name}: base prices that moved, USD per Mtok", last,
+                                   tuple(sorted(lines)))
+        seen = [first_seen[k] for item in listings
+                if (k := (item.source, item.provider, item.model)) in first_seen]
+        spellings = tuple(sorted({item.model for item in listings}))
+        groups.append(ModelGroup(str(name), slug(str(name)), display_title(str(name), spellings),
+                                 family(str(name)), listings, spellings, history,
+                                 min(seen)[:10] if seen else ""))
+    return sorted(groups, key=lambda g: g.slug)
+
+
+def _number(value: object) -> float | None:
+    return None if value is None or pd.isna(value) else float(value)
+
+
+def _listing(row: tuple, blends: Sequence[float], anchor: str,
+             tracked: Mapping[tuple[str, str], str]) -> Listing:
+    provider, model, *prices, context, free, currency, source, url, since = row
+    return Listing(str(provider), str(model), anchor, tuple(_number(v) for v in prices),
+                   None if pd.isna(context) or context <= 0 else int(context),
+                   tuple(_number(v) for v in blends), bool(free), str(currency), str(source),
+                   str(url), str(since), tracked.get((str(provider), str(model))))
+
+
+def _moves(histories: Mapping[str, pd.DataFrame], end: str) -> tuple[
+        dict[tuple[str, str, str], list], dict[tuple[str, str, str], str]]:
+    """Return, by (catalogue name, provider, model): the chart lines of each listing whose base
+    price moved in its catalogue's history up to `end` (one per meter, labelled by provider and
+    meter), and the first snapshot that showed each listing."""
+    lines: dict[tuple[str, str, str], list] = {}
+    first: dict[tuple[str, str, str], str] = {}
+    for name, history in histories.items():
+        h = base_prices(history[history["first_seen"] <= end], HISTORY_METERS)
+        if h.empty:
+            continue
+        seen = h.groupby(["provider", "model"], sort=False)["first_seen"].min()
+        first.update({(name, str(p), str(m)): str(at) for (p, m), at in seen.items()})
+        prices = h.groupby(["provider", "model", "meter"], sort=False)["usd_per_mtok"]
+        moved = h[prices.transform("nunique") > 1].sort_values("first_seen", kind="stable")
+        for (provider, model, meter), periods in moved.groupby(["provider", "model", "meter"]):
+            points = tuple((dt.datetime.fromisoformat(at.replace("Z", "+00:00")), float(usd))
+                           for at, usd in zip(periods["first_seen"], periods["usd_per_mtok"],
+                                              strict=True))
+            lines.setdefault((name, str(provider), str(model)), []).append(
+                (f"{provider}, {METER_TITLES[str(meter)]}", points))
+    return lines, first

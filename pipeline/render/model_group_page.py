@@ -1,0 +1,153 @@
+"""Pure: the page of a model across its providers (compose/model_groups.py), as the HTML body
+of a shell page (render/shell_page.py), and the index of them by family and by provider, as
+Markdown. Every id, name and link is escaped: they come from third-party catalogues."""
+
+from __future__ import annotations
+
+import datetime as dt
+import html
+from collections import defaultdict
+from collections.abc import Sequence
+
+from pipeline.compose.model_groups import Listing, ModelGroup
+from pipeline.models.links import is_allowed_link
+from pipeline.models.prices import WorkloadProfile
+from pipeline.render.escape import md_cell
+from pipeline.render.shell_page import ShellPage
+
+HEADS = ("Input", "Cached input", "Cache write", "Output", "Batch input", "Batch output")
+MARKET = "../../market/"
+"""The Market page from a model page (models/<slug>/)."""
+
+
+def chart_path(group: ModelGroup) -> str:
+    """Return the path of the model's price-history chart in the docs."""
+    return f"charts/models/{group.slug}.svg"
+
+
+def page_path(group: ModelGroup) -> str:
+    return f"models/{group.slug}/index.html"
+
+
+def _usd(value: float | None) -> str:
+    if value is None:
+        return ""
+    return "free" if value == 0 else f"${value:.4g}" if value < 0.1 else f"${value:,.2f}"
+
+
+def _tokens(value: int | None) -> str:
+    if value is None:
+        return ""
+    return f"{value / 1e6:.3g}M" if value >= 1e6 else f"{value / 1e3:.4g}K"
+
+
+def _cell(text: str, number: bool = False) -> str:
+    return f'<td class="brief-num">{text}</td>' if number else f"<td>{text}</td>"
+
+
+def _row(item: Listing) -> str:
+    model = html.escape(item.model)
+    if item.tracked:
+        model += f' (<a href="../{html.escape(item.tracked)}/">its own page</a>)'
+    source = html.escape(item.source)
+    if is_allowed_link(item.source_url):
+        source = f'<a href="{html.escape(item.source_url)}">{source}</a>'
+    cells = [f'<th scope="row"><a href="{MARKET}#{html.escape(item.anchor)}">'
+             f"{html.escape(item.provider)}</a></th>", _cell(model),
+             *(_cell(_usd(v), True) for v in item.usd_per_mtok),
+             _cell(_tokens(item.context_tokens), True),
+             *(_cell(_usd(v), True) for v in item.blends),
+             _cell(html.escape(item.since)), _cell(source)]
+    return f'<tr>{"".join(cells)}</tr>'
+
+
+def group_body(group: ModelGroup, profiles: Sequence[WorkloadProfile], as_of: dt.date,
+               chart: str | None) -> str:
+    """Return the page's HTML body; `chart`: the chart's URL from the page, if it has one."""
+    n = len(group.listings)
+    providers = sorted({item.provider for item in group.listings})
+    spellings = ", ".join(f"<code>{html.escape(s)}</code>" for s in group.spellings)
+    parts = [
+        f"<p>{html.escape(group.title)} (<code>{html.escape(group.canonical)}</code>) as "
+        f"{len(providers)} provider{'s' if len(providers) != 1 else ''} list it on the "
+        f'<a href="{MARKET}">Market</a> as of {as_of.isoformat()}: {n} listing'
+        f"{'s' if n != 1 else ''}, cheapest first"
+        + (f" by the {html.escape(profiles[0].title)} workload's blended price"
+           if profiles else " by output price")
+        + ". Prices are in US dollars per million tokens: rest-of-week, base band, realtime, "
+        "batch beside; a price in another currency is converted at the ECB rate of its "
+        "record's date. Each provider links to its row on the Market page; Since is the date "
+        f"of the listing's last change. Listed as: {spellings}.</p>"]
+    # A profile's short name heads its column; its whole title is told under the table.
+    blend_heads = [f"{html.escape(p.title.split(' (', 1)[0])} blend" for p in profiles]
+    head = "".join(f'<th scope="col">{h}</th>' for h in
+                   ["Provider", "Model id", *HEADS, "Context", *blend_heads, "Since", "Source"])
+    # No class on the table: Material styles a table of its own without one.
+    parts.append('<div class="brief-scroll"><table><thead><tr>'
+                 f'{head}</tr></thead><tbody>{"".join(_row(i) for i in group.listings)}'
+                 "</tbody></table></div>")
+    if profiles:
+        told = "; ".join(f"{html.escape(p.title.split(' (', 1)[0])}: {html.escape(p.title)}"
+                         for p in profiles)
+        parts.append(f"<p>Blends are USD per million tokens of a workload profile ({told}), "
+                     "as the Market page's calculator prices it.</p>")
+    parts.append("<h2>Price history</h2>")
+    if group.history is None:
+        since = f" since {group.flat_since}" if group.flat_since else ""
+        parts.append("<p>No base price of these listings moved in the catalogues' "
+                     f"snapshots{since}; a curated listing's own page has its dated "
+                     "history.</p>")
+    else:
+        moved = "; ".join(html.escape(label) for label, _ in group.history.lines)
+        parts.append(f'<p><img src="{html.escape(chart)}" alt="Base prices over time of the '
+                     f'listings that moved: {moved}." class="brief-chart"></p>' if chart else "")
+        parts.append(_moves_table(group))
+    return "".join(parts)
+
+
+def _moves_table(group: ModelGroup) -> str:
+    """The chart's numbers: each moved price from the snapshot that first showed it."""
+    assert group.history is not None
+    rows = "".join(f"<tr><td>{html.escape(label)}</td><td>{at:%Y-%m-%d}</td>"
+                   f'<td class="brief-num">{_usd(usd)}</td></tr>'
+                   for label, points in group.history.lines for at, usd in points)
+    return ('<div class="brief-scroll"><table><thead><tr><th scope="col">Listing, meter</th>'
+            '<th scope="col">From</th><th scope="col">USD per Mtok</th></tr></thead>'
+            f"<tbody>{rows}</tbody></table></div>")
+
+
+def group_page(group: ModelGroup, profiles: Sequence[WorkloadProfile],
+               as_of: dt.date) -> ShellPage:
+    """Return the shell page of a model across its providers."""
+    chart = f"../../{chart_path(group)}" if group.history is not None else None
+    # The search index holds every model: only its ids, so it stays small enough for a phone.
+    ids = dict.fromkeys([group.canonical, *(s.rsplit("/", 1)[-1] for s in group.spellings)])
+    return ShellPage(group.title, group_body(group, profiles, as_of, chart),
+                     " ".join(i for i in ids if i != group.title))
+
+
+def groups_index_md(groups: Sequence[ModelGroup], tracked_index: str) -> str:
+    """Return `models/index.md`: the tracked models' table (`tracked_index`, without its
+    heading), then every model by family and by provider, each linked to its page."""
+    families: dict[str, list[ModelGroup]] = defaultdict(list)
+    by_provider: dict[str, list[ModelGroup]] = defaultdict(list)
+    for group in groups:
+        families[group.family].append(group)
+        for provider in {item.provider for item in group.listings}:
+            by_provider[provider].append(group)
+
+    def links(items: list[ModelGroup]) -> str:
+        return ", ".join(f"[{md_cell(g.title)}]({g.slug}/)" for g in
+                         sorted(items, key=lambda g: g.title.casefold()))
+
+    lines = ["---", "search:", "  exclude: true", "---", "", "# Models", "",
+             (f"{len(groups):,} models the Market lists, each with a page of every provider "
+              "that lists it, cheapest first. Grouped below by family (the letters a model's "
+              "id starts with) and by provider; the models we track closely come first."), "",
+             "## Tracked models", "", tracked_index, "", "## By family", ""]
+    lines += [f"- **{md_cell(name)}** ({len(items)}): {links(items)}"
+              for name, items in sorted(families.items())]
+    lines += ["", "## By provider", ""]
+    lines += [f"- **{md_cell(name)}** ({len(items)}): {links(items)}"
+              for name, items in sorted(by_provider.items())]
+    return "\n".join([*lines, ""])
