@@ -8,6 +8,7 @@ real `brief serve`; the browser's view of the same is in test_browser_chrome.py.
 from __future__ import annotations
 
 import datetime as dt
+import http.client
 import json
 import os
 import socket
@@ -20,11 +21,14 @@ from collections.abc import Iterator
 from email.message import Message
 from html.parser import HTMLParser
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 import yaml
+from click.testing import CliRunner
 from conftest import REPO, SERIES, write_entry
 
+from pipeline.cli.main import main
 from pipeline.compose.titles import edition_title
 from pipeline.compose.types import Citation, Edition, Figure, SectionContent, Story
 from pipeline.models.series import Series
@@ -247,12 +251,37 @@ def _get(url: str, method: str = "GET") -> tuple[int, Message, bytes]:
         return err.code, err.headers, err.read()
 
 
+def _redirect(url: str) -> tuple[int, str | None]:
+    """Return the status and Location of a request, without following a redirect."""
+    parts = urlsplit(url)
+    connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=10)
+    try:
+        connection.request("GET", parts.path)
+        response = connection.getresponse()
+        return response.status, response.getheader("Location")
+    finally:
+        connection.close()
+
+
 def _checks_as_a_host(base: str, site: Path) -> None:
     not_found = (site / "404.html").read_bytes()
-    for path in ("/no-such-page", "/brief/no/such/page/", "/briefings/2026-09-13/"):
+    # Folders the build leaves without an index.html (issue 39): a host answers them with the
+    # 404 page, with or without the last slash; the stdlib listed their files.
+    assert not (site / "briefings" / "index.html").exists()
+    assert not (site / "search" / "index.html").exists()
+    for path in ("/no-such-page", "/brief/no/such/page/", "/briefings/2026-09-13/",
+                 "/briefings/", "/brief/briefings/", "/briefings", "/search/", "/brief/search/",
+                 "/brief/assets/"):
         status, headers, body = _get(base + path)
+        assert b"Directory listing" not in body, path
         assert (status, headers["Content-Type"], body) == (404, "text/html; charset=utf-8",
                                                           not_found), path
+        assert _redirect(base + path)[0] == 404, path  # at once, not after a redirect
+    # A folder with an index.html: its page, and a path without the slash is sent to it.
+    for path in ("/market", "/brief/market"):
+        assert _redirect(base + path) == (301, path + "/")
+        status, headers, body = _get(base + path + "/")
+        assert (status, body) == (200, (site / "market" / "index.html").read_bytes()), path
     status, headers, body = _get(base + "/brief/nothing", method="HEAD")
     assert (status, headers["Content-Length"], body) == (404, str(len(not_found)), b"")
     for link in _not_found_links(site / "404.html"):  # /brief/…: the site under its path
@@ -296,6 +325,26 @@ def test_brief_serve_no_build_serves_the_built_site(site: Path) -> None:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+def test_brief_serve_says_when_its_port_is_in_use(site: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = subprocess.run(
+            [sys.executable, "-m", "pipeline.cli.main", "serve", "--no-build", "--root",
+             str(site.parent), "--port", str(port)], capture_output=True, text=True,
+            env={**os.environ, "PYTHONPATH": str(REPO)}, timeout=60)
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr == f"error: port {port} is in use; pick another with --port\n"
+
+
+def test_brief_serve_refuses_a_port_that_cannot_be(site: Path) -> None:
+    result = CliRunner().invoke(main, ["serve", "--no-build", "--root", str(site.parent),
+                                       "--port", "70000"])
+    assert result.exit_code == 2  # click's usage error, before anything is read
+    assert "Invalid value for '--port': 70000 is not in the range 0<=x<=65535." in result.output
 
 
 def test_brief_serve_says_when_there_is_nothing_built(tmp_path: Path) -> None:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import errno
 import sys
 from pathlib import Path
 from typing import ClassVar
@@ -111,7 +112,8 @@ def seal(root: Path, today: str | None) -> None:
 
 @main.command()
 @ROOT
-@click.option("--port", default=8000, show_default=True, help="Port on 127.0.0.1.")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
+              help="Port on 127.0.0.1 (0: any free port).")
 @click.option("--no-build", is_flag=True, help="Serve public/ as it is, without building first.")
 @reports_errors
 def serve(root: Path, port: int, no_build: bool) -> None:
@@ -132,7 +134,16 @@ def serve(root: Path, port: int, no_build: bool) -> None:
     if series is None:
         raise SourceError(problems)
     site_path = urlsplit(str(series.model.site_url)).path
-    with preview_server(public, port, site_path=site_path) as server:
+    try:
+        server = preview_server(public, port, site_path=site_path)
+    except OSError as err:
+        if err.errno != errno.EADDRINUSE:
+            raise
+        # The OS error names no file, so reports_errors would say "error: .: Address already in use".
+        click.echo(f"error: port {port} is in use; pick another with --port", err=True)
+        raise failed() from None
+    with server:
+        port = server.server_address[1]  # the one the OS chose, for --port 0
         also = f" and under {site_path}" if site_path != "/" else ""
         click.echo(f"serving {public} on http://127.0.0.1:{port}/{also} (Ctrl-C to stop)")
         try:

@@ -1,8 +1,10 @@
 """The preview server of `brief serve`: the built site on 127.0.0.1, served as a host serves it.
 
-Three things the standard library's file server does differently from a host such as GitHub
-Pages, each of which a reader of the preview would take for a fault of the site (issue 21):
+Four things the standard library's file server does differently from a host such as GitHub
+Pages, each of which a reader of the preview would take for a fault of the site (issues 21, 39):
 - a missing path gets its plain error page, not the site's 404.html;
+- a folder without an index.html (/briefings/, /search/, /assets/) gets a listing of its files,
+  where a host answers with the 404 page;
 - text files go out without a charset, so a browser reads the UTF-8 text edition as Windows-1252
   ("â€”" for "—");
 - the site is only at /, while the pages mkdocs renders with absolute links (404.html) point
@@ -13,17 +15,22 @@ from __future__ import annotations
 
 import functools
 import http.server
+import os
 from http import HTTPStatus
 from pathlib import Path
+from typing import BinaryIO
 
 # What the build writes as text besides text/*: all of it UTF-8.
 _TEXT_TYPES = frozenset({"application/json", "application/feed+json", "application/atom+xml",
                          "application/xml", "application/javascript", "image/svg+xml"})
 NOT_FOUND_PAGE = "404.html"
+# The pages the stdlib serves for a folder, in its order (Python 3.11 has no index_pages).
+_INDEX_PAGES = ("index.html", "index.htm")
 
 
 class PreviewHandler(http.server.SimpleHTTPRequestHandler):
-    """The stdlib file server of a built site, with its 404 page, charsets and site path."""
+    """The stdlib file server of a built site, with its 404 page (for folders without an index
+    too, never a listing), charsets and site path."""
 
     def __init__(self, *args, site_path: str = "/", **kwargs) -> None:
         self.site_path = site_path.rstrip("/")
@@ -41,6 +48,21 @@ class PreviewHandler(http.server.SimpleHTTPRequestHandler):
         if kind.startswith("text/") or kind in _TEXT_TYPES:
             return f"{kind}; charset=utf-8"
         return kind
+
+    def send_head(self) -> BinaryIO | None:
+        # A folder without an index is a 404 at once, as on a host; the stdlib would first
+        # redirect /briefings to /briefings/, then list it.
+        path = self.translate_path(self.path)
+        if os.path.isdir(path) and not any(os.path.isfile(os.path.join(path, index))
+                                           for index in _INDEX_PAGES):
+            self.send_error(HTTPStatus.NOT_FOUND, "File not found")
+            return None
+        return super().send_head()
+
+    def list_directory(self, path: str | os.PathLike[str]) -> None:
+        # Never a listing: reached only if the index went between send_head's look and the
+        # stdlib's (a build swapping public/ meanwhile).
+        self.send_error(HTTPStatus.NOT_FOUND, "File not found")
 
     def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
         page = Path(self.directory) / NOT_FOUND_PAGE
