@@ -105,7 +105,7 @@ def model_page(sources: Sources, provider: str, model: str, as_of: dt.date) -> M
         if x.meter in METER_NAMES and (usd := m.usd(x)) is not None)) for m in elsewhere
         if unit == "USD")
     chart = PriceHistory(f"{provider} {model}: base prices, {unit} per Mtok", end, tuple(lines),
-                         marks)
+                         marks, f"{unit} per Mtok")
     return ModelPage(provider, model, model_slug(provider, model), tuple(lists), chart,
                      tuple(elsewhere))
 
