@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from pathlib import Path
 
 import pytest
@@ -100,3 +101,108 @@ def test_a_model_chart_shows_every_label_inside_and_apart(browser, site_url: str
     drawn = _laid_out(browser, f"{site_url}charts/model-deepseek-deepseek-v4-flash.svg")
     _assert_readable(drawn, ["Input", "Cached input", "Output", "CNY list cut on 2026-09-10",
                              "CNY list, ≈ USD"])
+
+
+# Every page that shows charts: an edition, the Prices page, a model's page, Hardware, Archive.
+CHART_PAGES = ["briefings/2026-09-12/", "prices/", "models/deepseek-deepseek-v4-flash/",
+               "hardware/", "archive/"]
+PHONE_PX, DESKTOP_PX = 390, 1280
+LEAST_TEXT_PX = 11
+"""The smallest text a chart may show, in CSS px, at a 390 px viewport (issue 39)."""
+
+# Of each <img> whose source is an SVG: how wide it shows, its natural width, its filter, and
+# from the SVG itself (fetched and parsed, not shown): its viewBox width (the unit of its font
+# sizes), every text's font size, and the fill of each background patch (the figure's, each
+# axes', a legend's frame or a label's box, all `g#patch_…`; hatching lives in <defs>).
+CHART_IMAGES = """async () => {
+    const out = [];
+    for (const img of document.querySelectorAll('img')) {
+        if (!new URL(img.src).pathname.endsWith('.svg')) continue;
+        img.scrollIntoView();
+        const svg = new DOMParser().parseFromString(await (await fetch(img.src)).text(),
+                                                    'image/svg+xml').documentElement;
+        const style = (e, key) => ((e.getAttribute('style') || '').match(
+            new RegExp(key + ':\\\\s*([^;]+)')) || [null, null])[1];
+        out.push({src: img.src, shown: img.getBoundingClientRect().width,
+                  natural: img.naturalWidth, filter: getComputedStyle(img).filter,
+                  viewBox: svg.viewBox.baseVal.width,
+                  sizes: [...svg.querySelectorAll('text')].map(t => parseFloat(style(t, 'font-size'))),
+                  fills: [...svg.querySelectorAll('g[id^="patch"] > path')].map(p => style(p, 'fill'))});
+    }
+    return out;
+}"""
+WHITE = {"#ffffff", "#fff", "white", "rgb(255, 255, 255)"}
+
+# The plot areas (each axes' first patch) and the legends of a drawing, as the browser lays it out.
+LEGENDS_AND_PLOTS = """() => {
+    const box = e => { const b = e.getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; };
+    return {plots: [...document.querySelectorAll('g[id^="axes_"] > g[id^="patch"]:first-child')].map(box),
+            legends: [...document.querySelectorAll('g[id^="legend_"]')].map(box)};
+}"""
+
+
+def _chart_images(browser, url: str, width: int) -> list[dict]:  # noqa: F811
+    context = browser.new_context(viewport={"width": width, "height": 900}, color_scheme="dark")
+    page = context.new_page()
+    page.goto(url)
+    # Material follows the reader's scheme on a first visit; set it as its toggle does, too.
+    page.evaluate("document.body.setAttribute('data-md-color-scheme', 'slate')")
+    images = page.evaluate(CHART_IMAGES)
+    context.close()
+    return images
+
+
+@pytest.mark.parametrize("width", [PHONE_PX, DESKTOP_PX])
+@pytest.mark.parametrize("path", CHART_PAGES)
+def test_every_chart_reads_in_the_dark_and_on_a_phone(browser, site_url: str,  # noqa: F811
+                                                      path: str, width: int) -> None:
+    images = _chart_images(browser, site_url + path, width)
+    assert images, f"no chart on {path}"
+    for image in images:
+        name = image["src"].rsplit("/", 1)[-1]
+        # Transparent: no white figure, axes or label box that stays a white block on slate,
+        # and the drawing turned light on dark (assets/charts.css).
+        assert not WHITE & set(image["fills"]), (name, image["fills"])
+        assert "invert(1)" in image["filter"], (name, image["filter"])
+        # At most its natural width, never wider than the column.
+        assert image["shown"] <= image["natural"] + 0.5, (name, image["shown"], image["natural"])
+        # Its smallest text as shown: font size in the SVG's units × shown width / viewBox width.
+        shown_px = min(image["sizes"]) * image["shown"] / image["viewBox"]
+        if width == PHONE_PX:
+            assert shown_px >= LEAST_TEXT_PX, (name, min(image["sizes"]), image["shown"],
+                                               image["viewBox"], shown_px)
+
+
+@pytest.mark.parametrize("path", ["prices/", "models/deepseek-deepseek-v4-flash/", "hardware/"])
+def test_no_legend_is_drawn_over_the_data(browser, site_url: str, path: str) -> None:  # noqa: F811
+    context = browser.new_context(viewport={"width": DESKTOP_PX, "height": 900})
+    page = context.new_page()
+    for image in _chart_images(browser, site_url + path, DESKTOP_PX):
+        page.goto(image["src"])
+        drawn = page.evaluate(LEGENDS_AND_PLOTS)
+        for legend in drawn["legends"]:
+            for plot in drawn["plots"]:
+                apart = (legend[2] <= plot[0] or plot[2] <= legend[0] or legend[3] <= plot[1]
+                         or plot[3] <= legend[1])
+                assert apart, (image["src"], legend, plot)
+    context.close()
+
+
+def test_date_axes_read_as_dates(browser, site_url: str) -> None:  # noqa: F811
+    # Each tick a whole date ("Jul 2026"), not ConciseDateFormatter's "Jul · 2026 · Jul".
+    for name in ("price-history", "model-deepseek-deepseek-v4-flash"):
+        ticks = [t for t, *_ in _laid_out(browser, f"{site_url}charts/{name}.svg")["texts"]
+                 if re.fullmatch(r"(\d{1,2} )?[A-Z][a-z]{2} 20\d\d|20\d\d", t)]
+        assert len(ticks) >= 2, (name, ticks)
+        assert all(re.search(r"20\d\d$", t) for t in ticks), (name, ticks)
+
+
+def test_every_value_axis_names_its_unit(browser, site_url: str) -> None:  # noqa: F811
+    units = {"price-history": "USD per Mtok (log)", "hour-of-week": "USD per Mtok, input",
+             "cheapest": "million tokens per USD",
+             "model-deepseek-deepseek-v4-flash": "USD per Mtok",
+             "hardware-mlperf-inference-v5-1-deepseek-r1-99-offline-closed":
+                 "million tokens per US dollar"}
+    for name, unit in units.items():
+        texts = {t for t, *_ in _laid_out(browser, f"{site_url}charts/{name}.svg")["texts"]}
+        assert unit in texts, (name, unit)

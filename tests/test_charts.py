@@ -329,3 +329,41 @@ def test_a_drawing_pickles_as_what_it_drew(tmp_path: Path) -> None:
     kept = Store(tmp_path, {}).cached("charts", lambda: None, ("k",))
     assert kept["charts/big.svg"].read() == b"x" * BLOB_MIN_BYTES
     assert len(list((tmp_path / "blobs").iterdir())) == 1
+
+
+def _site_drawings() -> dict[str, bytes]:
+    from pipeline.compose.prices_page import HourOfWeek
+    from pipeline.render import prices_page
+
+    week = tuple(0.5 if 8 <= h % 24 < 20 else 0.25 for h in range(168))
+    return {"edition": chart_figures.drawn(NOTED), "model": chart_svg(HISTORY),
+            "price history": prices_page.svg(OTHER_HISTORY),
+            "hour of week": prices_page.svg(HourOfWeek("input", (("acme-alpha (USD)", week),),
+                                                       ("USD",)))}
+
+
+def test_every_site_drawing_is_transparent_5_in_wide_with_12_pt_text() -> None:
+    # Issue 39: no white block in the dark scheme (assets/charts.css inverts the drawing), and
+    # 12 pt in 360 pt shows at 11.9 px in a phone's 358 px column.
+    for name, svg in _site_drawings().items():
+        assert b'width="360pt"' in svg, name
+        assert min(float(x) for x in re.findall(rb"font-size: ([\d.]+)px", svg)) >= 12, name
+        patches = re.findall(rb'<g id="patch_\d+">\s*<path d="[^"]*" style="([^"]*)"', svg)
+        assert patches and not [p for p in patches if b"fill: #ffffff" in p], name
+
+
+def test_an_email_png_keeps_its_white_background() -> None:
+    from PIL import Image
+
+    chart_figures.drawn(BARS)  # the SVG drawn first, transparent, on the same figure
+    with Image.open(io.BytesIO(chart_figures.png(BARS))) as png:
+        assert png.convert("RGBA").getpixel((0, 0)) == (255, 255, 255, 255)
+
+
+def test_the_hour_of_week_axis_names_its_currency() -> None:
+    from pipeline.compose.prices_page import HourOfWeek
+    from pipeline.render.prices_page import hours_unit
+
+    assert hours_unit(HourOfWeek("cached_input", (), ("USD",))) == "USD per Mtok, cached input"
+    assert hours_unit(HourOfWeek("input", (), ("CNY", "USD"))) == (
+        "input per Mtok, in the\ncurrency each name gives")

@@ -112,7 +112,7 @@ def model_page(sources: Sources, provider: str, model: str, as_of: dt.date) -> M
         if unit == "USD")
     name = sourced.model.name if sourced is not None else provider
     chart = PriceHistory(f"{name} {model}: base prices, {unit} per Mtok", end, tuple(lines),
-                         marks)
+                         marks, f"{unit} per Mtok")
     return ModelPage(provider, model, model_slug(provider, model), tuple(lists), chart,
                      tuple(elsewhere), sourced.model.name if sourced is not None else "")
 

@@ -88,6 +88,8 @@ class PriceHistory:
     marks: tuple[tuple[dt.date, str, tuple[tuple[str, float], ...]], ...] = ()
     """Moves in a list the lines do not show (a model page's: compose/list_moves.py): (when, a
     short label, (the line's label, the moved price in the lines' unit) of each moved meter)."""
+    unit: str = "USD per Mtok"
+    """What the lines' values are in, as the value axis names it."""
 
 
 @dataclass(frozen=True)
@@ -98,6 +100,8 @@ class HourOfWeek:
     lines: tuple[tuple[str, tuple[float, ...]], ...]
     """(label, the price per Mtok in the list's currency at each of the week's 168 hours, NaN
     where there is none)."""
+    currencies: tuple[str, ...] = ()
+    """The currencies of the lines' lists, each once, in order: what the value axis names."""
 
 
 @dataclass(frozen=True)
@@ -158,6 +162,7 @@ def hour_of_week(files: Mapping[str, Sourced[PriceFile]], week_monday: dt.date,
     whose list has windows and whose price varies in that week."""
     start = dt.datetime.combine(week_monday, dt.time(0), dt.UTC)
     lines = []
+    currencies: list[str] = []
     for _, sourced in sorted(files.items()):
         for plist in sourced.model.lists:
             if not plist.windows:
@@ -170,7 +175,9 @@ def hour_of_week(files: Mapping[str, Sourced[PriceFile]], week_monday: dt.date,
                 if any(values) and len({v.per_mtok for v in values if v}) > 1:
                     lines.append((f"{model} ({plist.currency})",
                                   tuple(v.per_mtok if v else float("nan") for v in values)))
-    return HourOfWeek(meter, tuple(lines))
+                    if plist.currency not in currencies:
+                        currencies.append(plist.currency)
+    return HourOfWeek(meter, tuple(lines), tuple(currencies))
 
 
 def cheapest(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,

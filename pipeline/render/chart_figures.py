@@ -17,7 +17,7 @@ from typing import Any
 from pipeline.compose.charts import ChartSpec
 from pipeline.render.charts import (
     FIGSIZE_IN,
-    HBAR_FONT_PT,
+    FONT_PT,
     LEGEND_ROW_CHARS,
     MOVED,
     PALETTE,
@@ -44,8 +44,8 @@ LEGEND_GAP_PT = 6.0
 """Between the axis' label and the legend."""
 # A legend entry as matplotlib's legend draws one at fontsize 12: its handle 1.2 em by 0.7 em,
 # the label 0.8 em right of it, rows 0.5 em apart, columns 1 em.
-HANDLE_W_PT, HANDLE_H_PT = 1.2 * HBAR_FONT_PT, 0.7 * HBAR_FONT_PT
-HANDLE_PAD_PT, ROW_GAP_PT, COLUMN_GAP_PT = 0.8 * HBAR_FONT_PT, 0.5 * HBAR_FONT_PT, HBAR_FONT_PT
+HANDLE_W_PT, HANDLE_H_PT = 1.2 * FONT_PT, 0.7 * FONT_PT
+HANDLE_PAD_PT, ROW_GAP_PT, COLUMN_GAP_PT = 0.8 * FONT_PT, 0.5 * FONT_PT, FONT_PT
 VALUE_OFFSET_PT = 4.0
 """Between a bar's end and its figure."""
 BAR_HEIGHT = 0.7
@@ -54,9 +54,12 @@ MAX_LABEL_SHARE = 0.8
 """At most this share of the plot's width is left right of the longest bar for its figure."""
 
 
-def text_width_pt(text: str, size_pt: float = HBAR_FONT_PT) -> float:
+@functools.lru_cache(maxsize=4096)
+def text_width_pt(text: str, size_pt: float = FONT_PT) -> float:
     """Return the width in points of text in the charts' font (its longest line), as
-    matplotlib measures it when it lays the text out in an SVG."""
+    matplotlib measures it when it lays the text out in an SVG. Kept: the same names, legend
+    entries and tick labels come back chart after chart, and a legend is measured in every
+    number of columns it might take (render/chart_layout.py)."""
     from matplotlib.font_manager import FontProperties
     from matplotlib.textpath import text_to_path
 
@@ -66,7 +69,7 @@ def text_width_pt(text: str, size_pt: float = HBAR_FONT_PT) -> float:
 
 
 @functools.cache
-def line_height_pt(size_pt: float = HBAR_FONT_PT) -> tuple[float, float]:
+def line_height_pt(size_pt: float = FONT_PT) -> tuple[float, float]:
     """Return (the height of a line of text, the gap between two lines of a text) in points,
     from the font's own metrics, as matplotlib lays text out (Text._get_layout): a text of n > 1
     lines is n × (line + gap) high."""
@@ -81,7 +84,7 @@ def line_height_pt(size_pt: float = HBAR_FONT_PT) -> tuple[float, float]:
     return (hhea["ascent"] - hhea["descent"]) * scale, hhea["lineGap"] * scale
 
 
-def text_height_pt(text: str, size_pt: float = HBAR_FONT_PT) -> float:
+def text_height_pt(text: str, size_pt: float = FONT_PT) -> float:
     """Return the height in points matplotlib gives a text of one or more lines."""
     lines = text.count("\n") + 1
     line_pt, gap_pt = line_height_pt(size_pt)
@@ -102,14 +105,14 @@ def _hbar_axes() -> tuple[Any, Any]:
         # The object-oriented API, not pyplot: no global figure registry, no GUI backend.
         fig = Figure(dpi=PNG_DPI, facecolor="white")
         ax = fig.add_axes((0, 0, 1, 1))
-        ax.tick_params(labelsize=HBAR_FONT_PT, colors=TEXT, length=0, pad=TICK_PAD_PT, axis="y")
-        ax.tick_params(labelsize=HBAR_FONT_PT, colors=TEXT, pad=TICK_PAD_PT, axis="x")
+        ax.tick_params(labelsize=FONT_PT, colors=TEXT, length=0, pad=TICK_PAD_PT, axis="y")
+        ax.tick_params(labelsize=FONT_PT, colors=TEXT, pad=TICK_PAD_PT, axis="x")
         for side in ("top", "right", "left"):
             ax.spines[side].set_visible(False)
         ax.spines["bottom"].set_color(TEXT)
         ax.grid(axis="x", color="#bbbbbb", linewidth=0.6)
         ax.set_axisbelow(True)
-        ax.xaxis.label.set(fontsize=HBAR_FONT_PT, color=TEXT, va="top")
+        ax.xaxis.label.set(fontsize=FONT_PT, color=TEXT, va="top")
         # No y label: placed, it is not measured against the names at each draw.
         ax.yaxis.set_label_coords(0.0, 0.5)
         _hbar_figure = fig, ax
@@ -174,7 +177,7 @@ def hbar_chart(spec: ChartSpec):
         [(end, text_width_pt(text)) for _, end, text in labels], plot_w_pt))
     for y, end, text in labels:
         ax.annotate(text, (end, y), xytext=(VALUE_OFFSET_PT, 0), textcoords="offset points",
-                    va="center", fontsize=HBAR_FONT_PT, color=TEXT)
+                    va="center", fontsize=FONT_PT, color=TEXT)
     # Flush right under the axis: the plot is narrower than the figure, the names take the rest.
     ax.set_xlabel(spec.y_label, loc="right")
     ax.xaxis.set_label_coords(1.0, -(bottom_pt - label_top_pt) / plot_h_pt)
@@ -199,7 +202,7 @@ def _draw_legend(fig, entries: list[tuple[dict[str, Any] | None, str]], top_pt: 
                                          HANDLE_W_PT / 72, HANDLE_H_PT / 72, transform=inch,
                                          **handle))
             fig.text((x_pt + HANDLE_W_PT + HANDLE_PAD_PT) / 72, y_pt / 72, label, transform=inch,
-                     va="top", fontsize=HBAR_FONT_PT, color=TEXT)
+                     va="top", fontsize=FONT_PT, color=TEXT)
             x_pt += HANDLE_W_PT + HANDLE_PAD_PT + text_width_pt(label) + COLUMN_GAP_PT
         y_pt -= max(text_height_pt(label) for _, label in row) + ROW_GAP_PT
 
@@ -252,9 +255,9 @@ def _figure(spec: ChartSpec):
 
     fig = Figure(figsize=FIGSIZE_IN, dpi=PNG_DPI, facecolor="white", layout="constrained")
     ax = fig.add_subplot()
-    ax.set_xlabel(spec.x_label, fontsize=HBAR_FONT_PT, color=TEXT)
-    ax.set_ylabel(spec.y_label, fontsize=HBAR_FONT_PT, color=TEXT)
-    ax.tick_params(labelsize=HBAR_FONT_PT, colors=TEXT)
+    ax.set_xlabel(spec.x_label, fontsize=FONT_PT, color=TEXT)
+    ax.set_ylabel(spec.y_label, fontsize=FONT_PT, color=TEXT)
+    ax.tick_params(labelsize=FONT_PT, colors=TEXT)
     ax.spines[["top", "right"]].set_visible(False)
     ax.grid(axis="y", color="#bbbbbb", linewidth=0.6)
     ax.set_axisbelow(True)
@@ -285,7 +288,7 @@ def line_chart(spec: ChartSpec):
                 linewidth=2, label=s.name)
     _ticks(ax, spec.categories)
     if len(spec.series) > 1:
-        ax.legend(frameon=False, fontsize=HBAR_FONT_PT, labelcolor=TEXT)
+        ax.legend(frameon=False, fontsize=FONT_PT, labelcolor=TEXT)
     return fig
 
 
@@ -304,7 +307,7 @@ def bar_chart(spec: ChartSpec):
     ax.yaxis.get_major_locator().set_params(integer=all(
         v is None or float(v).is_integer() for s in spec.series for v in s.values))
     if len(spec.series) > 1:
-        ax.legend(frameon=False, fontsize=HBAR_FONT_PT, labelcolor=TEXT)
+        ax.legend(frameon=False, fontsize=FONT_PT, labelcolor=TEXT)
     return fig
 
 
@@ -322,9 +325,8 @@ def _laid_out(spec: ChartSpec):
 
 def drawn(spec: ChartSpec) -> bytes:
     """Return the SVG of a spec, for the site: what a worker of the drawer sends back."""
-    # Transparent: on the page's own background (assets/charts.css turns it light on dark for
-    # the dark theme).
-    return svg_bytes(_laid_out(spec), transparent=True)
+    # Transparent (svg_bytes), on the page's own background.
+    return svg_bytes(_laid_out(spec))
 
 
 def png(spec: ChartSpec) -> bytes:

@@ -27,15 +27,18 @@ PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F
 
 # Fixed size and resolution: part of what makes the bytes repeatable. 5 × 3.4 in at 100 dpi gives
 # a 500 × 340 PNG, which fits a mail client's 600 px column as it is; on the site, 12 pt text in
-# a 5 in drawing reads at about 12 px on a phone (see HBAR_WIDTH_IN).
+# a 5 in drawing reads at about 12 px on a phone (see WIDTH_IN).
 FIGSIZE_IN = (5.0, 3.4)
 PNG_DPI = 100
 HASH_SALT = "inference-brief"
 
-# Horizontal bars are read on phones: 5 in wide (500 px at most on the page, as its width says),
-# so at the 358 px of a 390 px screen's column a 12 pt text shows at 12 × 358 / 360 ≈ 11.9 px.
-HBAR_WIDTH_IN = 5.0
-HBAR_FONT_PT = 12.0
+# Every chart of the site is read on phones (issue 39): 5 in wide (at most its natural 480 CSS px
+# on the page, assets/charts.css), so at the 358 px of a 390 px screen's column its 12 pt text
+# shows at 12 × 358 / 360 ≈ 11.9 px; a wider drawing or smaller text falls under 11 px.
+# tests/test_browser_charts.py checks every chart of the site against it.
+WIDTH_IN = 5.0
+FONT_PT = 12.0
+"""The size of every text of every chart: tick labels, axis labels, legends, titles, notes."""
 HBAR_ROW_IN = 0.36
 """Height of one bar's row: a 12 pt name and the gap to the next."""
 HBAR_FRAME_IN = 1.3
@@ -73,7 +76,7 @@ def figure_size_in(spec: ChartSpec) -> tuple[float, float]:
         notes = note_lines(spec)
         # One more legend row for the earlier figure's entry when the notes take rows of their own.
         extra = sum(len(n) for n in notes) + (1 if notes else 0)
-        return HBAR_WIDTH_IN, round(HBAR_FRAME_IN + HBAR_ROW_IN * max(1, len(spec.categories))
+        return WIDTH_IN, round(HBAR_FRAME_IN + HBAR_ROW_IN * max(1, len(spec.categories))
                                     + NOTE_LINE_IN * extra, 2)
     return FIGSIZE_IN
 
@@ -246,15 +249,19 @@ def cleared(fig: Any, ax: Any) -> tuple[Any, Any]:
     return fig, ax
 
 
-def svg_bytes(fig, **savefig: Any) -> bytes:
+def svg_bytes(fig) -> bytes:
     """Return a matplotlib figure as SVG, the same bytes on every build: a fixed hash salt for
     its ids and no date (STACK-NOTES.md), and text kept as text (`svg.fonttype: none`: smaller,
-    selectable, no glyph turned into a path). Every chart of the site is written by this."""
+    selectable, no glyph turned into a path). Every chart of the site is written by this.
+
+    Transparent, figure and axes alike: drawn on the page's own background, which
+    assets/charts.css turns light on dark for the dark scheme (issue 39); an opaque white
+    figure stayed a white block there. An e-mail's PNG keeps its white (chart_figures.png)."""
     import matplotlib
 
     with matplotlib.rc_context({"svg.hashsalt": HASH_SALT, "svg.fonttype": "none"}):
         buf = io.BytesIO()
-        fig.savefig(buf, format="svg", metadata={"Date": None}, **savefig)
+        fig.savefig(buf, format="svg", metadata={"Date": None}, transparent=True)
     return buf.getvalue()
 
 

@@ -3,7 +3,7 @@ basis, and InferenceX throughput per GPU against interactivity, as SVG.
 
 Drawn as the edition's and the model charts are (render/chart_figures.py, render/model_page.py):
 each kind on one figure kept for the process and cleared of the last chart's data, its axes
-placed from the texts' measured sizes and its legend at a fixed place outside them. Before, a
+placed from the texts' measured sizes (render/chart_layout.py) and its legend under them. Before, a
 chart was a new figure, saved with `bbox_inches="tight"` (a whole extra draw to measure the
 box), its legend at matplotlib's "best" place (tried against every data point): about 0.5 s a
 chart, against 0.1 s for a model chart (issue 38; python -m benchmarks.charts).
@@ -22,21 +22,26 @@ from pipeline.render.chart_figures import (
     PAD_PT,
     TICK_PAD_PT,
     line_height_pt,
+    text_height_pt,
     text_width_pt,
 )
-from pipeline.render.charts import cleared, svg_bytes
+from pipeline.render.chart_layout import (
+    TICK_LEN_PT,
+    TITLE_PAD_PT,
+    WIDTH_PT,
+    legend_below,
+    legend_height_pt,
+    place_axes,
+    wrapped,
+)
+from pipeline.render.charts import FONT_PT, cleared, svg_bytes
 from pipeline.tables.hardware import target_text
 from pipeline.tables.hardware_costs import Group
 
-WIDTH_IN, HEIGHT_IN = 7.0, 3.6
-"""The figure's size; wider only when its title needs it."""
-TITLE_PT, TICK_PT, LABEL_PT, LEGEND_PT = 9.0, 10.0, 10.0, 7.0
-"""Font sizes: the title, tick labels, axis labels, the legend and its title."""
-TICK_LEN_PT = 3.5
-TITLE_PAD_PT = 6.0
-"""Between the axes' top and the title (matplotlib's default)."""
-# A legend as matplotlib lays one out, in units of its font size (its defaults).
-BORDER_PAD, LABEL_SPACING, HANDLE_LENGTH, HANDLE_TEXT_PAD, COLUMN_SPACING = 0.4, 0.5, 2.0, 0.8, 2.0
+PLOT_H_PT = 190.0
+"""The plot's height; the figure is as high as its title, names and legend need besides."""
+ROTATION = 30
+"""Of the accelerators' names, when side by side they would run into each other."""
 
 Bar = tuple[str, float, bool]
 """A bar of the tokens per dollar chart: (accelerator, million tokens per US dollar, whether its
@@ -52,66 +57,27 @@ def _axes(kind: str) -> tuple[Any, Any]:
     if kind not in _figures:
         from matplotlib.figure import Figure
 
-        fig = Figure(figsize=(WIDTH_IN, HEIGHT_IN))
+        fig = Figure()
         ax = fig.add_axes((0, 0, 1, 1))
-        ax.tick_params(labelsize=TICK_PT, pad=TICK_PAD_PT, length=TICK_LEN_PT)
-        ax.xaxis.label.set_fontsize(LABEL_PT)
-        ax.yaxis.label.set_fontsize(LABEL_PT)
+        ax.tick_params(labelsize=FONT_PT, pad=TICK_PAD_PT, length=TICK_LEN_PT)
+        ax.xaxis.label.set_fontsize(FONT_PT)
         _figures[kind] = fig, ax
     return cleared(*_figures[kind])
 
 
-def _tick_labels(axis) -> list[str]:
-    """Return the tick labels an axis will draw at its current size and limits."""
-    low, high = sorted(axis.get_view_interval())
-    locs = [x for x in axis.get_majorticklocs() if low <= x <= high]
-    return [label for label in axis.get_major_formatter().format_ticks(locs) if label]
+def _titled(ax, title: str) -> float:
+    """Set the title, wrapped to the figure's width, flush with the figure's left edge over the
+    y labels; return the room above the axes it takes."""
+    from matplotlib.transforms import blended_transform_factory
 
-
-def _legend_size_pt(title: str, labels: Sequence[str], columns: int) -> tuple[float, float]:
-    """Return the (width, height) of a frameless legend in `columns` columns, in points, as
-    matplotlib lays it out (Legend._init_legend_box): every column as wide as the widest label."""
-    em, (line_pt, _) = LEGEND_PT, line_height_pt(LEGEND_PT)
-    rows = math.ceil(len(labels) / columns)
-    column_pt = (HANDLE_LENGTH + HANDLE_TEXT_PAD) * em + max(
-        text_width_pt(label, LEGEND_PT) for label in labels)
-    width_pt = max(columns * column_pt + (columns - 1) * COLUMN_SPACING * em,
-                   text_width_pt(title, LEGEND_PT) if title else 0.0)
-    height_pt = rows * line_pt + (rows - 1) * LABEL_SPACING * em
-    if title:
-        height_pt += line_pt + LABEL_SPACING * em
-    return width_pt + 2 * BORDER_PAD * em, height_pt + 2 * BORDER_PAD * em
-
-
-def _lay_out(fig, ax, title: str, y_label: str, bottom_pt: float, right_pt: float,
-             x_label: str = "", x_label_pt: float = 0.0) -> tuple[float, float, float]:
-    """Place the axes `bottom_pt` and `right_pt` from the figure's bottom and right, under the
-    title, and left of them room for the y tick labels and the y label, the figure widened if
-    the title needs it; set the title and the labels at fixed places (`x_label_pt` from the axes'
-    bottom to the x label's top): placed, matplotlib does not measure the tick labels against
-    them at each draw. Return the figure's width and height, and the room left of the axes, in
-    points."""
-    height_pt = HEIGHT_IN * 72
-    top_pt = PAD_PT + line_height_pt(TITLE_PT)[0] + TITLE_PAD_PT
-    plot_h_pt = height_pt - bottom_pt - top_pt
-    # The y ticks hang on the axes' height alone (and the data): placed in height first, the
-    # axes give the tick labels to measure.
-    ax.set_position((0.5, bottom_pt / height_pt, 0.1, plot_h_pt / height_pt))
-    ticks_pt = max((text_width_pt(t, TICK_PT) for t in _tick_labels(ax.yaxis)), default=0.0)
-    left_pt = (PAD_PT + line_height_pt(LABEL_PT)[0] + LABEL_PAD_PT + ticks_pt + TICK_PAD_PT
-               + TICK_LEN_PT)
-    width_pt = max(WIDTH_IN * 72, left_pt + text_width_pt(title, TITLE_PT) + PAD_PT)
-    plot_w_pt = width_pt - left_pt - right_pt
-    fig.set_size_inches(width_pt / 72, HEIGHT_IN)
-    ax.set_position((left_pt / width_pt, bottom_pt / height_pt, plot_w_pt / width_pt,
-                     plot_h_pt / height_pt))
-    ax.set_title(title, loc="left", fontsize=TITLE_PT, y=1.0, pad=TITLE_PAD_PT)
-    # Turned upright, the y label's bottom is its right side; the figure's pad is left of it.
-    ax.set_ylabel(y_label)
-    ax.yaxis.set_label_coords(-(left_pt - PAD_PT - line_height_pt(LABEL_PT)[0]) / plot_w_pt, 0.5)
-    ax.set_xlabel(x_label)
-    ax.xaxis.set_label_coords(0.5, -x_label_pt / plot_h_pt)
-    return width_pt, height_pt, left_pt
+    text = wrapped(title, WIDTH_PT - 2 * PAD_PT)
+    # As a text of the axes, not their title: a title would be measured against the tick labels
+    # at each draw. Left at the figure's pad, bottom TITLE_PAD_PT above the axes.
+    ax.set_title("")
+    ax.annotate(text, (PAD_PT / WIDTH_PT, 1.0), xytext=(0, TITLE_PAD_PT), textcoords="offset points",
+                xycoords=blended_transform_factory(ax.get_figure().transFigure, ax.transAxes),
+                fontsize=FONT_PT, va="bottom", ha="left")
+    return PAD_PT + text_height_pt(text) + TITLE_PAD_PT
 
 
 def tokens_per_dollar_chart(key: Group, bars: Sequence[tuple[str, Sequence[Bar]]]) -> bytes:
@@ -135,36 +101,46 @@ def tokens_per_dollar_chart(key: Group, bars: Sequence[tuple[str, Sequence[Bar]]
     ax.set_xticks([j + width * (len(bars) - 1) / 2 for j in range(len(accelerators))],
                   accelerators)
     suite, round_, model, target, scenario, division = key
-    title = (f"{model} ({target_text(target)}) {scenario} ({suite} {round_}, {division}): "
-             "tokens per dollar by cost basis")
+    top_pt = _titled(ax, f"{model} ({target_text(target)}) {scenario} ({suite} {round_}, "
+                         f"{division}): tokens per dollar by cost basis")
     legend_title = "cost basis (hatched: placeholder cost)"
 
     # Every text measured; the axes placed from them, in points from the figure's edges. The
-    # legend, a row of the cost bases under its title, goes under the accelerators' names, at
-    # the figure's left edge.
-    line_pt = line_height_pt(TICK_PT)[0]
-    names_pt = max((text_width_pt(a, TICK_PT) for a in accelerators), default=0.0)
-    columns = max(1, len(labels))
-    while columns > 1 and _legend_size_pt(legend_title, labels, columns)[0] > WIDTH_IN * 72 - 2 * PAD_PT:
-        columns -= 1
-    legend_h_pt = _legend_size_pt(legend_title, labels, columns)[1] if labels else 0.0
-    ticks_pt = TICK_LEN_PT + TICK_PAD_PT + line_pt
-    bottom_pt = PAD_PT + legend_h_pt + LEGEND_GAP_PT + ticks_pt
+    # legend, the cost bases under its title, goes under the accelerators' names, at the
+    # figure's left edge. Names that would run into each other side by side are slanted: the
+    # room each has is known once the axes are placed, the y labels left of them.
+    line_pt = line_height_pt()[0]
+    names_pt = [text_width_pt(a) for a in accelerators]
+    legend_pt = legend_height_pt(labels, legend_title)
     # Half a name right of the axes: the last name is centred on its bars, near the edge.
-    right_pt = PAD_PT + names_pt / 2
-    width_pt, height_pt, _ = _lay_out(fig, ax, title, "million tokens per US dollar",
-                                      bottom_pt, right_pt)
-    if labels:
-        ax.legend(fontsize=LEGEND_PT, title=legend_title, title_fontsize=LEGEND_PT,
-                  loc="upper left", ncols=columns, frameon=False, borderaxespad=0,
-                  bbox_to_anchor=(PAD_PT / width_pt, (PAD_PT + legend_h_pt) / height_pt),
-                  bbox_transform=fig.transFigure)
+    right_pt = PAD_PT + (names_pt[-1] / 2 if names_pt else 0.0)
+    ticks_pt = TICK_LEN_PT + TICK_PAD_PT + line_pt
+    left_pt = place_axes(fig, ax, top_pt=top_pt, plot_h_pt=PLOT_H_PT,
+                         bottom_pt=PAD_PT + legend_pt + LEGEND_GAP_PT + ticks_pt,
+                         right_pt=right_pt, y_label="million tokens per US dollar")
+    slot_pt = (WIDTH_PT - left_pt - right_pt) / max(1, len(accelerators))
+    if any(n + TICK_PAD_PT > slot_pt for n in names_pt):
+        ax.tick_params(axis="x", labelrotation=ROTATION)
+        for name in ax.get_xticklabels():
+            name.set(ha="right", rotation_mode="anchor")
+        # Turned, a name is as high as its width's and its line's share.
+        turn = math.radians(ROTATION)
+        ticks_pt = (TICK_LEN_PT + TICK_PAD_PT + max(names_pt) * math.sin(turn)
+                    + line_pt * math.cos(turn))
+        place_axes(fig, ax, top_pt=top_pt, plot_h_pt=PLOT_H_PT,
+                   bottom_pt=PAD_PT + legend_pt + LEGEND_GAP_PT + ticks_pt,
+                   right_pt=PAD_PT, y_label="million tokens per US dollar")
+    else:
+        ax.tick_params(axis="x", labelrotation=0)
+        for name in ax.get_xticklabels():
+            name.set(ha="center", rotation_mode="default")
+    legend_below(fig, ax, labels, legend_title)
     return svg_bytes(fig)
 
 
 def interactivity_chart(rows: Sequence[HardwareRow], model: str, scenario: str) -> bytes:
     """Return an SVG scatter: InferenceX throughput per GPU against interactivity, per
-    accelerator, the legend of accelerators right of it."""
+    accelerator, the legend of accelerators under it."""
     fig, ax = _axes("scatter")
     chosen = [r for r in rows if r.suite == "InferenceX" and r.model == model
               and r.scenario == scenario and r.interactivity_tok_s_user is not None]
@@ -172,21 +148,18 @@ def interactivity_chart(rows: Sequence[HardwareRow], model: str, scenario: str) 
     for accelerator in accelerators:
         pts = sorted((r.interactivity_tok_s_user, r.value_per_accelerator)
                      for r in chosen if r.accelerator == accelerator)
-        ax.scatter([p[0] for p in pts], [p[1] for p in pts], s=12, label=accelerator)
-    title = f"InferenceX {model} {scenario}"
+        ax.scatter([p[0] for p in pts], [p[1] for p in pts], s=16, label=accelerator)
+    top_pt = _titled(ax, f"InferenceX {model} {scenario}")
 
-    line_pt = line_height_pt(TICK_PT)[0]
-    ticks_pt = TICK_LEN_PT + TICK_PAD_PT + line_pt
-    bottom_pt = PAD_PT + line_height_pt(LABEL_PT)[0] + LABEL_PAD_PT + ticks_pt
-    legend_w_pt = _legend_size_pt("", accelerators, 1)[0] if accelerators else 0.0
-    right_pt = PAD_PT + legend_w_pt + LEGEND_GAP_PT
-    width_pt, _, left_pt = _lay_out(fig, ax, title, "throughput per GPU (tokens/s)", bottom_pt,
-                                    right_pt, "interactivity (tokens/s per user)",
-                                    ticks_pt + LABEL_PAD_PT)
-    # Right of the axes, its top at theirs. The last x tick label, centred on the axes' right
-    # edge at most, reaches half its width past it, into the legend's column: far below the
-    # legend, and narrower than it.
-    if accelerators:
-        ax.legend(fontsize=LEGEND_PT, loc="upper left", frameon=False, borderaxespad=0,
-                  bbox_to_anchor=(1 + LEGEND_GAP_PT / (width_pt - left_pt - right_pt), 1.0))
+    line_pt = line_height_pt()[0]
+    axis_pt = TICK_LEN_PT + TICK_PAD_PT + line_pt + LABEL_PAD_PT + line_pt
+    bottom_pt = PAD_PT + legend_height_pt(accelerators) + LEGEND_GAP_PT + axis_pt
+    # The last x tick label, centred on the axes' right edge at most, reaches half its width
+    # past it: room for five digits.
+    right_pt = PAD_PT + text_width_pt("00000") / 2
+    place_axes(fig, ax, top_pt=top_pt, plot_h_pt=PLOT_H_PT, bottom_pt=bottom_pt,
+               right_pt=right_pt, y_label="throughput per GPU (tokens/s)")
+    ax.set_xlabel("interactivity (tokens/s per user)")
+    ax.xaxis.set_label_coords(0.5, -(axis_pt - line_pt) / PLOT_H_PT)
+    legend_below(fig, ax, accelerators)
     return svg_bytes(fig)

@@ -11,7 +11,10 @@ from pipeline.compose.model_pages import METER_NAMES, METERS, ModelPage
 from pipeline.compose.numbers import money
 from pipeline.compose.prices_page import PriceHistory
 from pipeline.models.links import is_allowed_link
-from pipeline.render.charts import cleared, svg_bytes
+from pipeline.render.chart_figures import LEGEND_GAP_PT, PAD_PT, line_height_pt
+from pipeline.render.chart_layout import legend_below, legend_height_pt, place_axes, x_ticks_pt
+from pipeline.render.charts import FONT_PT, cleared, svg_bytes
+from pipeline.render.date_ticks import set_date_axis
 from pipeline.render.escape import md_cell
 
 
@@ -83,26 +86,24 @@ def tracked_table_md(pages: list[ModelPage]) -> str:
 
 _history_figure: tuple[Any, Any] | None = None
 """The figure and axes every model chart of this process is drawn on."""
+MODEL_PLOT_H_PT = 150.0
+"""The plot's height; the figure is as high as its legend needs besides."""
 
 
 def _history_axes() -> tuple[Any, Any]:
     """Return the figure and axes of a model's price history, empty: made once a process with
-    fixed margins and a date axis, cleared of the last chart's lines, texts and legend after
-    (cProfile: a new figure and its axes took an eighth of a drawing, their first ticks a sixth)."""
+    a date axis, cleared of the last chart's lines, texts and legend after (cProfile: a new
+    figure and its axes took an eighth of a drawing, their first ticks a sixth)."""
     global _history_figure
     if _history_figure is None:
-        from matplotlib.dates import AutoDateLocator, ConciseDateFormatter
         from matplotlib.figure import Figure
 
-        fig = Figure(figsize=(6, 2.6))
-        fig.subplots_adjust(left=0.11, right=0.8, bottom=0.16, top=0.88)
+        fig = Figure()
         ax = fig.add_subplot()
-        locator = AutoDateLocator(maxticks=5)
-        ax.xaxis.set_major_locator(locator)
-        ax.xaxis.set_major_formatter(ConciseDateFormatter(locator))
-        # No axis labels: placed, they are not measured against the tick labels at each draw.
+        set_date_axis(ax.xaxis)
+        ax.tick_params(labelsize=FONT_PT)
+        # No x label (the ticks are dates); placed, it is not measured at each draw.
         ax.xaxis.set_label_coords(0.5, 0.0)
-        ax.yaxis.set_label_coords(0.0, 0.5)
         _history_figure = fig, ax
     return cleared(*_history_figure)
 
@@ -110,9 +111,9 @@ def _history_axes() -> tuple[Any, Any]:
 def chart_svg(chart: PriceHistory) -> bytes:
     """Return the drawing of a model's price history: one step line per meter to `chart.end`.
 
-    Small and plain, with fixed margins and a linear axis from zero: a year of sources has a
-    page per curated model (1,200 in the benchmark's), and this drawing takes half the time of
-    the Prices page's log-scale one (0.05 s against 0.09 s)."""
+    Plain, laid out by hand (render/chart_layout.py) and with a linear axis from zero: a year of
+    sources has a page per curated model (1,200 in the benchmark's). 5 in wide with 12 pt text
+    as every chart, its legend under it, so it reads on a phone and hides no line (issue 39)."""
     fig, ax = _history_axes()
     first = min((points[0][0] for _, points in chart.lines), default=chart.end)
     # One price, never changed: a day wide, so the date axis has a range to place ticks in.
@@ -121,22 +122,21 @@ def chart_svg(chart: PriceHistory) -> bytes:
     for label, points in chart.lines:
         # Rows mark changes only, each a dot; the last value holds to the last change.
         drawn = ax.step(*zip(*[*points, (end, points[-1][1])]), where="post", label=label,
-                        marker="o", markersize=3, markevery=list(range(len(points))))
+                        marker="o", markersize=4, markevery=list(range(len(points))))
         colours[label] = drawn[0].get_color()
     for when, label, points in chart.marks:
-        # A move in a list the lines do not show: a dashed line on its day, and its prices at
-        # the ECB rate as crosses in the colour of their meter's line.
-        ax.axvline(when, color="#555555", linestyle="--", linewidth=0.8)
-        ax.annotate(label, (when, 0.5), xycoords=("data", "axes fraction"), xytext=(-3, 0),
-                    textcoords="offset points", ha="right", va="center", fontsize=7,
-                    bbox={"facecolor": "white", "edgecolor": "none", "pad": 1})
+        # A move in a list the lines do not show: a dashed line on its day, named in the legend
+        # (a label on the plot hid the lines under it), and its prices at the ECB rate as
+        # crosses in the colour of their meter's line.
+        ax.axvline(when, color="#555555", linestyle="--", linewidth=1, label=label)
         for i, (meter, usd) in enumerate(points):
-            ax.plot([when], [usd], marker="x", linestyle="none", markersize=6,
+            ax.plot([when], [usd], marker="x", linestyle="none", markersize=7,
                     color=colours.get(meter.split(",")[0], "#555555"),
                     label=f"{label.split(' ')[0]} list, ≈ USD" if i == 0 else "_nolegend_")
     ax.set_ylim(bottom=0)
-    # At the top of the axes, where matplotlib would put it after measuring the tick labels
-    # (none are above the axes).
-    ax.set_title(chart.title, loc="left", fontsize=9, y=1.0)
-    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+    labels = ax.get_legend_handles_labels()[1]
+    place_axes(fig, ax, top_pt=PAD_PT + line_height_pt()[0] / 2, plot_h_pt=MODEL_PLOT_H_PT,
+               bottom_pt=x_ticks_pt() + LEGEND_GAP_PT + legend_height_pt(labels) + PAD_PT,
+               right_pt=None, y_label=chart.unit)
+    legend_below(fig, ax, labels)
     return svg_bytes(fig)

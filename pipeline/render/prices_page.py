@@ -35,8 +35,11 @@ from pipeline.compose.prices_page import (
 from pipeline.models.prices import PriceFile, PriceList, PriceRecord, WorkloadProfile
 from pipeline.models.rates import RateTable
 from pipeline.models.sourced import Sourced, line_of
-from pipeline.render.charts import PALETTE, TEXT, svg_bytes
+from pipeline.render.chart_figures import LABEL_PAD_PT, LEGEND_GAP_PT, PAD_PT, line_height_pt
+from pipeline.render.chart_layout import legend_below, legend_height_pt, place_axes, x_ticks_pt
+from pipeline.render.charts import FONT_PT, PALETTE, TEXT, WIDTH_IN, svg_bytes
 from pipeline.render.datasets import EDITION_DATE, Column, DataFile
+from pipeline.render.date_ticks import set_date_axis
 from pipeline.render.escape import md_code, md_text
 from pipeline.tables.cost import day_end, tier_price
 from pipeline.tables.frames import text_cell
@@ -226,21 +229,16 @@ def _plain_log_formatter():
     return PlainLogFormatter(labelOnlyBase=False)
 
 
-FONT_PT = 12
-"""As the editions' bars (render/charts.py): charts 5 in wide, about 12 px on a 390 px screen."""
+HISTORY_PLOT_H_PT = 190.0
+"""The price history's plot; the figure is as high as its axis and legend need besides."""
 
 
 def _draw_price_history(chart: PriceHistory) -> bytes:
-    # Drawn on every new edition, so fixed margins rather than a layout engine (which measures
-    # every text twice: about half the drawing time). 5 in wide, as the editions' bars, so its
-    # text reads on a phone; the legend, one model a line, sits below the plot so it never
-    # covers a line and its names are never cut.
-    legend_in = 0.24 * len(chart.lines) + 0.2
-    plot_in, top_in, axis_in = 2.6, 0.2, 0.7
-    height = top_in + plot_in + axis_in + legend_in
-    fig = _figure(5, height)
-    fig.subplots_adjust(left=0.16, right=0.97, top=1 - top_in / height,
-                        bottom=(axis_in + legend_in) / height)
+    # Drawn on every new edition, so laid out by hand (render/chart_layout.py) rather than by a
+    # layout engine (which measures every text twice: about half the drawing time). 5 in wide
+    # with 12 pt text, as every chart, so it reads on a phone; the legend, in as many columns
+    # as fit, sits below the plot so it never covers a line and its names are never cut.
+    fig = _figure(WIDTH_IN, 4)
     ax = fig.add_subplot()
     for i, (label, points) in enumerate(chart.lines):
         # Rows mark changes only; the last value holds to the last instant.
@@ -249,25 +247,28 @@ def _draw_price_history(chart: PriceHistory) -> bytes:
         ax.step(*zip(*steps), where="post", label=label, linewidth=2,
                 linestyle=("-", "--")[i // 10 % 2])
     ax.set_yscale("log")
-    from matplotlib.dates import AutoDateLocator, ConciseDateFormatter
-
-    # Short date labels ("Sep", "15", the year once): full dates ran into each other.
-    locator = AutoDateLocator(maxticks=5)
-    ax.xaxis.set_major_locator(locator)
-    ax.xaxis.set_major_formatter(ConciseDateFormatter(locator, show_offset=False))
+    # Whole dates ("Jul 2026"), not ConciseDateFormatter's "Jul · 2026 · Jul" (issue 39).
+    set_date_axis(ax.xaxis)
     # Plain numbers (0.06, 1, 10), not 10^x: a price reads as one, and the default labels go
     # through mathtext, whose parsing was most of this chart's drawing time.
     for set_formatter in (ax.yaxis.set_major_formatter, ax.yaxis.set_minor_formatter):
         set_formatter(_plain_log_formatter())
     ax.tick_params(which="both", labelsize=FONT_PT, colors=TEXT)  # the log axis labels minors
-    ax.set_ylabel("USD per Mtok (log)", fontsize=FONT_PT, color=TEXT)
     ax.set_xlabel("Date (UTC)", fontsize=FONT_PT, color=TEXT, loc="right")
+    labels = [label for label, _ in chart.lines]
+    axis_pt = x_ticks_pt() + LABEL_PAD_PT + line_height_pt()[0]
+    legend_pt = legend_height_pt(labels)
+    place_axes(fig, ax, top_pt=PAD_PT + line_height_pt()[0] / 2, plot_h_pt=HISTORY_PLOT_H_PT,
+               bottom_pt=PAD_PT + legend_pt + (LEGEND_GAP_PT if labels else 0) + axis_pt,
+               right_pt=None, y_label=f"{chart.unit} (log)")
+    ax.yaxis.label.set_color(TEXT)
+    ax.xaxis.set_label_coords(1.0, -axis_pt / HISTORY_PLOT_H_PT)
+    ax.xaxis.label.set_va("bottom")
     if chart.lines:
-        fig.legend(loc="lower left", bbox_to_anchor=(0.02, 0.01), frameon=False,
-                   fontsize=FONT_PT, labelcolor=TEXT, handlelength=1.6)
+        legend_below(fig, ax, labels)
     else:
         _say_empty(ax, "No price has changed yet")
-    return svg_bytes(fig, transparent=True)
+    return svg_bytes(fig)
 
 
 def _say_empty(ax, text: str) -> None:
@@ -277,19 +278,29 @@ def _say_empty(ax, text: str) -> None:
 def _draw_hour_of_week(chart: HourOfWeek) -> bytes:
     # Redrawn only when a windowed price changes: a layout engine keeps any label inside.
     # 5 in wide, as the other charts, with 12 pt text: about 12 px on a 390 px screen.
-    fig = _figure(5, 3.2 + 0.25 * len(chart.lines), layout="constrained")
+    fig = _figure(WIDTH_IN, 3.2 + 0.25 * len(chart.lines), layout="constrained")
     ax = fig.add_subplot()
     for label, values in chart.lines:
         ax.step(range(168), values, where="post", label=label, linewidth=2)
     ax.set_xticks(range(0, 169, 24), ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun", ""])
     ax.tick_params(labelsize=FONT_PT, colors=TEXT)
-    ax.set_ylabel(f"{chart.meter.replace('_', ' ')} per Mtok", fontsize=FONT_PT, color=TEXT)
+    ax.set_ylabel(hours_unit(chart), fontsize=FONT_PT, color=TEXT)
     ax.set_xlabel("Hour of the week (UTC)", fontsize=FONT_PT, color=TEXT, loc="right")
     if chart.lines:
         fig.legend(loc="outside lower left", frameon=False, fontsize=FONT_PT, labelcolor=TEXT)
     else:
         _say_empty(ax, "No price varies with the hour this week")
-    return svg_bytes(fig, transparent=True)
+    return svg_bytes(fig)
+
+
+def hours_unit(chart: HourOfWeek) -> str:
+    """Return the hour-of-week chart's value axis label: its currency and meter, "USD per Mtok,
+    input"; lists in several currencies say that each line's name gives its own."""
+    meter = chart.meter.replace("_", " ")
+    if len(chart.currencies) == 1:
+        return f"{chart.currencies[0]} per Mtok, {meter}"
+    # Two lines: one would be longer than the axis is high.
+    return f"{meter} per Mtok, in the\ncurrency each name gives"
 
 
 def _draw_cheapest(chart: Cheapest) -> bytes:
@@ -298,7 +309,7 @@ def _draw_cheapest(chart: Cheapest) -> bytes:
     from matplotlib.transforms import blended_transform_factory
 
     rows = sum(max(1, len(bars)) for _, bars in chart.panels)
-    fig = _figure(5, 0.9 * len(chart.panels) + 0.36 * rows, layout="constrained")
+    fig = _figure(WIDTH_IN, 0.9 * len(chart.panels) + 0.36 * rows, layout="constrained")
     for i, (title, bars) in enumerate(chart.panels):
         ax = fig.add_subplot(len(chart.panels), 1, i + 1)
         # By position, labelled after: bars given as category names merge when two providers
@@ -317,7 +328,7 @@ def _draw_cheapest(chart: Cheapest) -> bytes:
         ax.set_xlabel("million tokens per USD", fontsize=FONT_PT, color=TEXT, loc="right")
         ax.tick_params(labelsize=FONT_PT, colors=TEXT)
         ax.spines[["top", "right"]].set_visible(False)
-    return svg_bytes(fig, transparent=True)
+    return svg_bytes(fig)
 
 
 def cheapest_chart_data(profile: WorkloadProfile) -> DataFile:
