@@ -344,6 +344,8 @@ def test_model_discrepancy_and_change_pages_load_and_fit_a_phone(
     """The models, discrepancies and changes pages at a desktop's and a phone's width: images
     loaded, the tables' columns, links out or within the site, no sideways scroll at 390 px."""
     page.goto(site_url + path)
+    # The Discrepancies and Changes pages fold their rows by model (issue 39): all opened.
+    page.evaluate("document.querySelectorAll('article details').forEach(d => d.open = true)")
     tables = page.locator("article table")
     assert tables.count() >= 1
     for n in range(tables.count() if every_table else 1):  # a model page: one per price list
@@ -370,6 +372,49 @@ def test_model_discrepancy_and_change_pages_load_and_fit_a_phone(
             assert page.evaluate("document.documentElement.scrollWidth") <= width, path
         assert page.errors == [], (path, width)
         shot(page, f"{name}-{width}px", full_page=False)
+
+
+# Each table of the page wider than the box it scrolls in (Material wraps each table in one).
+_SCROLLING_TABLES = """() => [...document.querySelectorAll('article table')].filter(t => {
+    const box = t.closest('.md-typeset__scrollwrap') ?? t.parentElement;
+    return box.scrollWidth > box.clientWidth;
+}).length"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_discrepancies_page_is_folded_by_model_and_fits_a_desktop_and_a_phone(
+        browser, site_url: str, scheme: str) -> None:
+    """Issue 39: the page was 31,000 px of three tables whose last columns were cut off at
+    1280 px. Now one closed group per model; opened, every table fits its column at 1280 px
+    and at 390 px, and the page never scrolls sideways, in either scheme."""
+    context = browser.new_context(color_scheme=scheme, viewport={"width": 1280, "height": 900})
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.goto(site_url + "discrepancies/")
+    # Material follows the reader's preference: its dark scheme is `slate`.
+    assert pg.evaluate("document.body.dataset.mdColorScheme") == (
+        "slate" if scheme == "dark" else "default")
+    groups = pg.locator("article details.model-group")
+    assert groups.count() > 50
+    assert pg.evaluate("[...document.querySelectorAll('article details')].every(d => !d.open)")
+    assert pg.evaluate("document.documentElement.scrollHeight") < 10_000
+    # A reader opens a group by its summary, which names the model.
+    first = groups.first
+    first.locator("summary").click()
+    assert first.evaluate("d => d.open") and first.locator("tbody tr").first.is_visible()
+    model = first.locator("summary h3").inner_text()
+    assert model and model in first.locator("tbody").inner_text().casefold()
+    pg.evaluate("document.querySelectorAll('article details').forEach(d => d.open = true)")
+    for width, height in ((1280, 900), (390, 844)):
+        pg.set_viewport_size({"width": width, "height": height})
+        assert pg.evaluate("document.documentElement.scrollWidth") <= width
+        assert pg.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        assert pg.evaluate(_SCROLLING_TABLES) == 0, (scheme, width)
+        first.scroll_into_view_if_needed()
+        shot(pg, f"27-discrepancies-open-{width}px-{scheme}", full_page=False)
+    context.close()
+    assert errors == []
 
 
 # The smallest text of an SVG chart as shown: font size × the width it is shown at ÷ the width it

@@ -1,12 +1,16 @@
 """Where two price lists disagree by more than 5 % for more than 7 days: catalogue lag against
-the curated record, and catalogues against each other."""
+the curated record, and catalogues against each other; and the page that shows them, folded
+by model (issue 39)."""
 
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 import pandas as pd
+from test_model_groups import groups_of
 
+from pipeline.normalize.model_ids import canonical_model
 from pipeline.tables.discrepancies import COLUMNS, PERIOD_COLUMNS, disagreements
 
 UTC = dt.UTC
@@ -265,3 +269,78 @@ def test_no_disagreement_is_an_empty_table_with_the_columns():
     for sources in ([], [one], [one, same]):
         found = disagreements(sources, day(20).to_pydatetime())
         assert list(found.columns) == COLUMNS and found.empty
+
+
+# The built page (issue 39): one closed group per model, the largest gap first --------------
+
+def _gap(difference: str) -> tuple[float, float]:
+    """Return how far apart a printed difference (+100.0%, -50.0%) may be, as a factor: the
+    least and the most, the figure being rounded to 0.1 %."""
+    share = float(difference.rstrip("%")) / 100
+    gaps = [max(r, 1 / r) for r in (1 + share - 0.0005, 1 + share + 0.0005)]
+    return min(gaps), max(gaps)
+
+
+def _not_rising(gaps: list[tuple[float, float]]) -> bool:
+    return all(a[1] >= b[0] for a, b in zip(gaps, gaps[1:]))
+
+
+def test_the_built_page_is_one_closed_group_per_model_the_largest_gap_first(bundled_site):
+    sections = groups_of(bundled_site / "discrepancies" / "index.html")
+    assert [re.sub(r" \([\d,]+\)$", "", t) for t in sections] == [
+        "", "Held back as implausible", "Catalogues against our curated prices",
+        "Between catalogues"]
+    for title, (first, second) in zip(list(sections)[2:], [("Curated", "Catalogue"),
+                                                           ("One catalogue", "The other")],
+                                      strict=True):
+        groups = sections[title]
+        assert sum(len(g.rows) for g in groups) == int(re.search(r"\(([\d,]+)\)", title)[1]) > 1
+        largest = []
+        for g in groups:
+            assert not g.open and g.rows, g.model
+            assert g.head == ["Provider", "Model", "Price", first, second, "Difference", "Since"]
+            assert {canonical_model(m) for m in g.column("Model")} == {g.model}
+            gaps = [_gap(d) for d in g.column("Difference")]
+            assert _not_rising(gaps), g.model  # within a group the largest gap first
+            said = re.fullmatch(r"(\d+) listings? (against our curated price|the catalogues "
+                                r"disagree on); the largest gap ([+-][\d,.]+%)", g.said)
+            assert said, g.said
+            assert int(said[1]) == len(set(zip(g.column("Provider"), g.column("Model"),
+                                               strict=True)))
+            assert said[3] == g.column("Difference")[0]
+            for since in g.column("Since"):
+                assert re.fullmatch(r"\d{4}-\d\d-\d\d \((still|until \d{4}-\d\d-\d\d); "
+                                    r"[\d,]+ days?\)", since), since
+            largest.append(gaps[0])
+        assert _not_rising(largest), title
+    gemini = next(g for g in sections["Catalogues against our curated prices (23)"]
+                  if g.model == "gemini-3.6-flash")
+    assert gemini.id == "curated-gemini-3-6-flash" and len(gemini.rows) == 3
+    assert ["google", "gemini-3.6-flash", "input", "$0.75 (Google (curated))",
+            "$1.50 (LiteLLM model price map)", "+100.0%", "2026-08-13 (still; 100 days)"
+            ] in gemini.rows
+
+
+def test_the_built_page_folds_the_held_prices_by_model_the_farthest_off_first(bundled_site):
+    (title, groups), = [(t, gs) for t, gs in groups_of(
+        bundled_site / "discrepancies" / "index.html").items() if t.startswith("Held back")]
+    assert sum(len(g.rows) for g in groups) == int(re.search(r"\(([\d,]+)\)", title)[1]) > 1
+    farthest = []
+    for g in groups:
+        assert not g.open and g.id.startswith("held-"), g.model
+        assert g.head == ["Catalogue", "Provider", "Model", "Price", "Listed", "Other providers",
+                          "Since", "Why"]
+        assert {canonical_model(m) for m in g.column("Model")} == {g.model}
+        said = re.fullmatch(r"(\d+) listings?, (\d+) prices? held back; the farthest ×([\d,]+) "
+                            r"(above|below) the (median|ceiling)", g.said)
+        assert said, g.said
+        assert int(said[2]) == len(g.rows)
+        assert int(said[1]) == len(set(zip(g.column("Catalogue"), g.column("Provider"),
+                                           g.column("Model"), strict=True)))
+        farthest.append(int(said[3].replace(",", "")))
+    assert farthest == sorted(farthest, reverse=True)
+    r1 = next(g for g in groups if g.model == "deepseek-r1-0528")
+    assert r1.said == "1 listing, 2 prices held back; the farthest ×220,000 above the median"
+    assert [row[1:5] for row in r1.rows] == [
+        ["wandb", "deepseek-ai/DeepSeek-R1-0528", "output", "$540,000.00"],
+        ["wandb", "deepseek-ai/DeepSeek-R1-0528", "input", "$135,000.00"]]

@@ -78,7 +78,7 @@ def test_the_built_pages(bundled_site):
     found = text_of(bundled_site / "discrepancies" / "index.html")
     # Google's curated gemini-3.6-flash (0.75/3.75 from 2026-08-13) against LiteLLM's map.
     assert ("google gemini-3.6-flash input $0.75 (Google (curated)) $1.50 (LiteLLM model price "
-            "map) +100.0% 2026-08-13 (still)") in found
+            "map) +100.0% 2026-08-13 (still; 100 days)") in found
 
 
 def test_a_catalogue_models_rows_carry_every_price_in_force_and_end_when_it_went(sources):

@@ -1,5 +1,6 @@
 """Pure: the Changes page: every price move the published catalogues' snapshots showed up to
-the newest edition, newest first, in the words the editions use.
+the newest edition, in the words the editions use: one folded group per canonical model, the
+model that moved last first, its moves newest first (render/model_groups.py).
 
 Catalogue text (providers, models) is third-party: every cell is escaped here.
 """
@@ -14,14 +15,16 @@ import pandas as pd
 
 from pipeline.compose.catalogue_moves import change_share, tier_words, usd_text
 from pipeline.models.catalogues import Catalogue
+from pipeline.normalize.model_ids import canonical_model
 from pipeline.render.escape import md_cell
+from pipeline.render.model_groups import count, group_ids, group_md
 from pipeline.tables.catalogue_history import day_changes, snapshot_time
 from pipeline.tables.cost import day_end
 
 MAX_ROWS = 2_000
 """Rows on the page; every move is in data/changes.csv."""
-
-
+HEAD = ["| First seen | Catalogue | Provider | Model | Price | Was | Now | Change |",
+        "|---|---|---|---|---|---|---|---|"]
 
 
 def _price(value: float) -> str:
@@ -31,24 +34,26 @@ def _price(value: float) -> str:
 def changes_page_md(changes: pd.DataFrame, catalogues: list[Catalogue],
                     curated: Collection[tuple[str, str]], as_of: dt.date) -> str:
     """Return the Changes page: the moves of `changes` (tables/catalogue_history
-    `catalogue_changes`) first seen by the end of `as_of`, newest first; `curated`: the
-    (provider, case-folded model) pairs our files price, marked."""
+    `catalogue_changes`) first seen by the end of `as_of`, one group per model, the one that
+    moved last first, each newest first; `curated`: the (provider, case-folded model) pairs
+    our files price, marked."""
     names = {c.id: c for c in catalogues}
     # A price withdrawn and listed again (or the reverse) within a day is said once.
     shown = day_changes(changes[changes["at"] <= snapshot_time(day_end(as_of))])
     shown = shown.iloc[::-1]
     models = shown[["catalogue", "provider", "model"]].drop_duplicates()
     lines = [
-        "---", "search:", "  exclude: true", "---", "",
         "# Price changes in the catalogues", "",
         # No date, and links to built URLs rather than .md files: the page then keeps its
         # HTML between builds until a move is added (cache/page_cache.py).
         (f"{len(shown):,} price moves of {len(models):,} models, as the snapshots of the public "
-         "catalogues showed them up to the newest edition, newest first: a move dates from the "
-         "first snapshot that showed it, not from a date the catalogue claims. US dollars per "
-         "million tokens. Where one of our curated provider files prices the model (marked "
-         "*curated*), the curated price is the site's and its own changes are in the editions "
-         "and on the [Prices](../prices/) page."
+         "catalogues showed them up to the newest edition: a move dates from the first "
+         "snapshot that showed it, not from a date the catalogue claims. One folded group per "
+         "model (its listings across providers and catalogues under one id), the model that "
+         "moved last first, its moves newest first. US dollars per million tokens. Where one "
+         "of our curated provider files prices the model (marked *curated*), the curated price "
+         "is the site's and its own changes are in the editions and on the "
+         "[Prices](../prices/) page."
          + (" Every move is in [changes.csv](data/changes.csv)." if catalogues else "")), ""]
     if shown.empty:
         said = ("No catalogue price has moved since its first snapshot." if catalogues
@@ -56,25 +61,37 @@ def changes_page_md(changes: pd.DataFrame, catalogues: list[Catalogue],
         return "\n".join([*lines, said, ""])
     if len(shown) > MAX_ROWS:
         lines += [f"The newest {MAX_ROWS:,} are below.", ""]
-    lines += ["| First seen | Catalogue | Provider | Model | Price | Was | Now | Change |",
-              "|---|---|---|---|---|---|---|---|"]
-    for row in shown.head(MAX_ROWS).itertuples(index=False):
-        catalogue = names.get(row.catalogue)
-        source = (f"[{md_cell(catalogue.name)}]({html.escape(str(catalogue.page))})"
-                  if catalogue else md_cell(row.catalogue))
-        share = change_share(row.old_usd_per_mtok, row.new_usd_per_mtok)
-        what = {"new": "new", "removed": "no longer listed",
-                "relisted": "no longer listed, then listed again the same day",
-                "withdrawn": "listed, then no longer listed the same day"}.get(
-            row.kind, "" if share is None else f"{share:+.1%}")
-        mark = " *curated*" if (row.provider, row.model.casefold()) in curated else ""
-        model = md_cell(row.model) + mark
-        # The catalogue's own id beside ours: two of its providers can be one company for us
-        # (gemini and vertex_ai are google), each with its own price.
-        provider = md_cell(row.provider) + ("" if row.catalogue_provider == row.provider
-                                            else f" ({md_cell(row.catalogue_provider)})")
-        lines.append(f"| {row.at[:10]} | {source} | {provider} | {model} | "
-                     f"{md_cell(tier_words(row))} | {_price(row.old_usd_per_mtok)} | "
-                     f"{_price(row.new_usd_per_mtok)} | {what} |")
-    return "\n".join([*lines, ""])
+    kept = shown.head(MAX_ROWS)
+    kept = kept.assign(canonical=kept["model"].map(canonical_model))
+    # Newest first already: a stable sort by each model's newest move keeps its moves so.
+    kept = kept.assign(newest=kept.groupby("canonical")["at"].transform("max")).sort_values(
+        ["newest", "canonical"], ascending=[False, True], kind="stable")
+    groups = kept.groupby("canonical", sort=False)
+    for (model, moves), anchor in zip(groups, group_ids("model", (m for m, _ in groups)),
+                                      strict=True):
+        listings = len(moves.drop_duplicates(["catalogue", "catalogue_provider", "model"]))
+        said = (f"{count(len(moves), 'move')} of {count(listings, 'listing')}, the newest first "
+                f"seen {moves['at'].iloc[0][:10]}")
+        lines += group_md(anchor, model, said,
+                          [*HEAD, *(_row(r, names, curated) for r in moves.itertuples(index=False))])
+    return "\n".join(lines)
 
+
+def _row(row, names: dict[str, Catalogue], curated: Collection[tuple[str, str]]) -> str:
+    catalogue = names.get(row.catalogue)
+    source = (f"[{md_cell(catalogue.name)}]({html.escape(str(catalogue.page))})"
+              if catalogue else md_cell(row.catalogue))
+    share = change_share(row.old_usd_per_mtok, row.new_usd_per_mtok)
+    what = {"new": "new", "removed": "no longer listed",
+            "relisted": "no longer listed, then listed again the same day",
+            "withdrawn": "listed, then no longer listed the same day"}.get(
+        row.kind, "" if share is None else f"{share:+.1%}")
+    mark = " *curated*" if (row.provider, row.model.casefold()) in curated else ""
+    model = md_cell(row.model) + mark
+    # The catalogue's own id beside ours: two of its providers can be one company for us
+    # (gemini and vertex_ai are google), each with its own price.
+    provider = md_cell(row.provider) + ("" if row.catalogue_provider == row.provider
+                                        else f" ({md_cell(row.catalogue_provider)})")
+    return (f"| {row.at[:10]} | {source} | {provider} | {model} | "
+            f"{md_cell(tier_words(row))} | {_price(row.old_usd_per_mtok)} | "
+            f"{_price(row.new_usd_per_mtok)} | {what} |")
