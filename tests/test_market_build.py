@@ -150,8 +150,9 @@ def test_two_snapshots_of_the_real_map_built(real_data, server, tmp_path):
     assert len(market) == len(shown) == len(pairs | curated) > 1500
     print(f"Market page: {len(market)} models with a token price")
     page = (out / "market" / "index.html").read_text()
-    assert page.count('<tr data-provider="') == len(market)
+    assert len(re.findall(r'<tr id="m-[^"]+" data-provider="', page)) == len(market)
     assert_implausible_held_back(out, market)
+    assert_model_page_lists_every_provider(out, doc, root, "deepseek-r1-0528")
 
     # No inf or nan as a value in any page, feed or data file.
     for path in out.rglob("*"):
@@ -175,7 +176,7 @@ def assert_implausible_held_back(out: Path, market: list[dict]) -> None:
             assert f"wandb,wandb,{model}," not in text and f"wandb,{model}," not in text, (path, model)
             assert f'"provider":"wandb","model":"{model}"' not in text, (path, model)
     for path in [out / "market" / "index.html", *(out / "models").rglob("*.html")]:
-        rows = re.findall(r'<tr data-provider="wandb".*?</tr>', path.read_text(), re.S)
+        rows = re.findall(r'<tr[^>]* data-provider="wandb".*?</tr>', path.read_text(), re.S)
         for model in WANDB_INFLATED:
             assert not any(f">{model}<" in r for r in rows), (path, model)
     held = " ".join(text_of(out / "discrepancies" / "index.html").split())
@@ -190,3 +191,41 @@ def assert_implausible_held_back(out: Path, market: list[dict]) -> None:
     assert "above the ceiling of $1,000 per Mtok" in section
     for model in WANDB_CORRECT:
         assert f"wandb {model}" not in section
+
+
+def assert_model_page_lists_every_provider(out: Path, doc: dict, root: Path,
+                                           canonical: str) -> None:
+    """Issue 39's acceptance: the model's page lists every provider the map prices it at (a
+    listing held back as implausible named apart, unpriced), cheapest first by the first
+    workload's blend, each linked to its own row on the Market page."""
+    from pipeline.normalize.model_ids import canonical_model
+    from pipeline.normalize.providers import our_provider
+
+    providers = yaml.safe_load((root / "sources" / "catalogues.yaml").read_text())["providers"]
+    expected = {(our_provider(entry["litellm_provider"], providers), key)
+                for key, entry in doc.items()
+                if isinstance(entry, dict) and entry.get("mode") == "chat"
+                and canonical_model(key) == canonical
+                and entry.get("input_cost_per_token") is not None}
+    assert len({p for p, _ in expected}) >= 8  # DeepSeek-R1-0528 is hosted widely
+    page = (out / "models" / canonical / "index.html").read_text()
+    table = page[page.index("<tbody>"):page.index("</tbody>")]
+    rows = re.findall(r'<tr><th scope="row"><a href="../../market/#([^"]+)">([^<]+)</a></th>'
+                      r"<td>([^<]+)(.*?)</tr>", table, re.S)
+    listed = {(html.unescape(p), html.unescape(m)) for _, p, m, _ in rows}
+    held = {(html.unescape(p), html.unescape(m)) for p, m in re.findall(
+        r"([\w-]+) \(<code>([^<]+)</code>\)", page[page.index("Held back as implausible"):])}
+    assert {p for p, _ in listed | held} == {p for p, _ in expected}
+    # Cheapest first: the first blend column (after the six meters and the context).
+    blends = [float(c.removeprefix("$").replace(",", "")) for _, _, _, rest in rows
+              if (c := re.findall(r'<td class="brief-num">([^<]*)</td>', rest)[7])
+              and c != "free"]
+    assert blends == sorted(blends) and len(blends) >= 8
+    market = (out / "market" / "index.html").read_text()
+    for anchor, provider, model, _ in rows:
+        row = re.search(rf'<tr id="{re.escape(anchor)}" data-provider="([^"]+)".*?</tr>',
+                        market, re.S)
+        assert row is not None, anchor
+        assert row.group(1) == provider and f">{model}</a>" in row.group(0), anchor
+        # And back: the row's model links to this page.
+        assert f'href="../models/{canonical}/"' in row.group(0)

@@ -62,6 +62,9 @@ class ModelGroup:
     """The moves of each listing a catalogue shows moving; None when no price moved."""
     flat_since: str
     """The first snapshot of the catalogues' histories of its listings, for a flat history."""
+    held: tuple[tuple[str, str], ...] = ()
+    """(provider, model id) of each listing held back as implausible (tables/plausibility.py):
+    named on the page, never priced."""
 
 
 PRICE_COLUMNS = ("input_usd_per_mtok", "cached_input_usd_per_mtok", "cache_write_usd_per_mtok",
@@ -98,29 +101,42 @@ def display_title(canonical: str, spellings: Sequence[str]) -> str:
     canonical id."""
     cased = Counter(s.rsplit("/", 1)[-1] for s in spellings
                     if s.rsplit("/", 1)[-1] != s.rsplit("/", 1)[-1].lower()
-                    and canonical_model(s) == canonical)
+                    and slug(canonical_model(s)) == slug(canonical))
     return cased.most_common(1)[0][0] if cased else canonical
 
 
 def model_groups(table: pd.DataFrame, blends: pd.DataFrame, anchors: Sequence[str],
                  histories: Mapping[str, pd.DataFrame], end: str,
-                 tracked: Mapping[tuple[str, str], str]) -> list[ModelGroup]:
+                 tracked: Mapping[tuple[str, str], str],
+                 held: pd.DataFrame | None = None) -> list[ModelGroup]:
     """Return a group per canonical model of the Market `table`, listings cheapest first, in
     the order of their slugs. `blends`: the calculator profiles' USD per Mtok, one column each,
     row for row with `table`; `anchors`: each row's id on the Market page; `histories`: each
     published catalogue's periods, by its name (the Market's `source`); `end`: the last
     snapshot time shown (snapshot_time); `tracked`: the slug of each (provider, model) with a
-    page of its own."""
+    page of its own; `held`: the listings held back as implausible (Sources.held_prices)."""
     moves, first_seen = _moves(histories, end)
+    held_by: dict[str, set[tuple[str, str]]] = {}
+    if held is not None and not held.empty:
+        # Held as the newest snapshot by `end` shows them (HELD_COLUMNS: one row a price).
+        now = held[(held["first_seen"] <= end)
+                   & ((held["gone_seen"] == "") | (held["gone_seen"] > end))]
+        for c, provider, model in zip(now["canonical"], now["provider"], now["model"],
+                                      strict=True):
+            held_by.setdefault(str(c), set()).add((str(provider), str(model)))
     first = (blends.iloc[:, 0].to_numpy() if blends.shape[1]
              else np.full(len(table), np.nan))
     # One sort of the whole table, then a walk over it: per group, pandas took 20 s for the
     # bundled sources' 1,600 models.
-    order = pd.DataFrame({"canonical": table["model"].map(canonical_model).to_numpy(),
+    canonical = table["model"].map(canonical_model)
+    # Grouped by the canonical id's slug: `jamba-1.5-large` and `jamba-1-5-large` are one
+    # model, and would be one page's path.
+    order = pd.DataFrame({"key": canonical.map(slug).to_numpy(),
+                          "canonical": canonical.to_numpy(),
                           "free": table["free"].to_numpy(), "blend": first,
                           "output": table["output_usd_per_mtok"].to_numpy(),
                           "provider": table["provider"].to_numpy()})
-    order = order.sort_values(["canonical", "free", "blend", "output", "provider"],
+    order = order.sort_values(["key", "free", "blend", "output", "provider"],
                               na_position="last", kind="stable")
     columns = ["provider", "model", *PRICE_COLUMNS, "context_window_tokens", "free",
                "currency", "source", "source_url", "last_change"]
@@ -128,10 +144,13 @@ def model_groups(table: pd.DataFrame, blends: pd.DataFrame, anchors: Sequence[st
     blend_rows = blends.to_numpy().tolist()
     groups = []
     # The frame's index is each row's position in `table`.
-    for name, positions in itertools.groupby(zip(order["canonical"], order.index),
-                                             key=lambda pair: pair[0]):
+    for key, members in itertools.groupby(zip(order["key"], order["canonical"], order.index),
+                                          key=lambda member: member[0]):
+        members = list(members)
+        # The id most of its listings are grouped by (the first in order on a tie).
+        name = Counter(c for _, c, _ in members).most_common(1)[0][0]
         listings = tuple(_listing(rows[p], blend_rows[p], anchors[p], tracked)
-                         for _, p in positions)
+                         for _, _, p in members)
         lines = tuple(line for item in listings for line in moves.get(
             (item.source, item.provider, item.model), ()))
         history = None
@@ -142,9 +161,11 @@ def model_groups(table: pd.DataFrame, blends: pd.DataFrame, anchors: Sequence[st
         seen = [first_seen[k] for item in listings
                 if (k := (item.source, item.provider, item.model)) in first_seen]
         spellings = tuple(sorted({item.model for item in listings}))
-        groups.append(ModelGroup(str(name), slug(str(name)), display_title(str(name), spellings),
+        groups.append(ModelGroup(str(name), str(key), display_title(str(name), spellings),
                                  family(str(name)), listings, spellings, history,
-                                 min(seen)[:10] if seen else ""))
+                                 min(seen)[:10] if seen else "",
+                                 tuple(sorted(set().union(*(held_by.get(str(c), ())
+                                                            for c in {c for _, c, _ in members}))))))
     return sorted(groups, key=lambda g: g.slug)
 
 

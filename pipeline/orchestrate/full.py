@@ -30,15 +30,17 @@ from pipeline.problems import BuildError
 from pipeline.publish import output
 from pipeline.publish.mkdocs_site import build_mkdocs
 from pipeline.render.drawing import Drawing
-from pipeline.render.shell_page import ShellPage, shell_page_md
+from pipeline.render.shell_page import SearchEntry, ShellPage, shell_page_md
 
-Files = dict[str, bytes | output.DiskBody | Drawing | ShellPage]
+Files = dict[str, bytes | output.DiskBody | Drawing | ShellPage | SearchEntry]
 
 
 def write_docs(docs: Path, files: Files) -> None:
     """Write the docs folder mkdocs builds from: site/docs and the generated files."""
     shutil.copytree(SITE_DOCS, docs, dirs_exist_ok=True)
     for path, body in files.items():
+        if isinstance(body, SearchEntry):
+            continue
         if isinstance(body, ShellPage):
             # As a page of its own, so plain mkdocs renders every page the site has.
             path, body = path.removesuffix("/index.html") + ".md", shell_page_md(body)

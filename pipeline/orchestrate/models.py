@@ -11,7 +11,7 @@ from functools import partial
 import pandas as pd
 
 from pipeline.cache.store import Store
-from pipeline.compose.model_groups import model_groups, row_anchors
+from pipeline.compose.model_groups import model_groups, row_anchors, slug
 from pipeline.compose.model_pages import model_page, tracked_models
 from pipeline.models.sources import Sources
 from pipeline.normalize.model_ids import canonical_model
@@ -20,12 +20,12 @@ from pipeline.render.market_page import market_files, market_table_of
 from pipeline.render.model_group_page import chart_path as group_chart_path
 from pipeline.render.model_group_page import group_page, groups_index_md, page_path
 from pipeline.render.model_page import chart_path, chart_svg, model_page_md, tracked_table_md
-from pipeline.render.shell_page import ShellPage
+from pipeline.render.shell_page import SearchEntry, ShellPage
 from pipeline.tables.catalogue_history import snapshot_time
 from pipeline.tables.cost import day_end
 from pipeline.tables.market import calculator_profiles, preset_figures
 
-Files = dict[str, str | bytes | Drawing | ShellPage]
+Files = dict[str, str | bytes | Drawing | ShellPage | SearchEntry]
 
 
 def market_model_files(sources: Sources, as_of: dt.date, changes: pd.DataFrame, store: Store,
@@ -44,14 +44,19 @@ def market_model_files(sources: Sources, as_of: dt.date, changes: pd.DataFrame, 
         histories = {c.name: sources.price_histories[c.id]
                      for c in sources.published_catalogues()}
         groups = model_groups(table, blends, anchors, histories, snapshot_time(day_end(as_of)),
-                              tracked)
+                              tracked, sources.held_prices)
         # A model's page never takes the path of a tracked model's (`models/<provider>-<model>`).
         taken = set(tracked.values())
-        groups = [g if g.slug not in taken else dataclasses.replace(g, slug=f"{g.slug}-model")
-                  for g in groups]
-        slugs = {g.canonical: g.slug for g in groups}
-        row_pages = [slugs[canonical_model(m)] for m in table["model"]]
+        final = {g.slug: g.slug if g.slug not in taken else f"{g.slug}-model" for g in groups}
+        groups = [dataclasses.replace(g, slug=final[g.slug]) for g in groups]
+        row_pages = [final[slug(canonical_model(m))] for m in table["model"]]
     files: Files = dict(market_files(sources, as_of, changes, table, row_pages, anchors))
+    if table is not None:
+        files["market/"] = SearchEntry(
+            "Market: every model with a token price",
+            f"{len(table):,} models from {table['provider'].nunique()} providers: input, "
+            "cached input and output prices per million tokens, context, batch, and a "
+            "calculator of a workload's cost and tokens per dollar.")
     files["models/index.md"] = groups_index_md(groups, tracked_table_md(pages))
     across = {(item.provider, item.model): g.slug for g in groups for item in g.listings}
     for page in pages:

@@ -15,7 +15,7 @@ from pipeline.problems import BuildError
 from pipeline.publish.output import DiskBody, kill_point, link_unchanged, write_or_link
 from pipeline.publish.shell_pages import ShellPages
 from pipeline.render.drawing import Drawing
-from pipeline.render.shell_page import ShellPage
+from pipeline.render.shell_page import SearchEntry, ShellPage
 
 
 @contextmanager
@@ -52,10 +52,13 @@ class _Publish:
     name of a file outside it (the repository, the theme), so editing the site changes nothing
     else."""
 
-    def __init__(self, files: Mapping[str, bytes | DiskBody | ShellPage], published: Path | None,
+    def __init__(self, files: Mapping[str, bytes | DiskBody | ShellPage | SearchEntry],
+                 published: Path | None,
                  kept: Mapping[str, list] | None = None) -> None:
-        self.shell = ShellPages({p: b for p, b in files.items() if isinstance(b, ShellPage)})
-        self.files = {p: b for p, b in files.items() if not isinstance(b, ShellPage)}
+        self.shell = ShellPages({p: b for p, b in files.items() if isinstance(b, ShellPage)},
+                                {p: b for p, b in files.items() if isinstance(b, SearchEntry)})
+        self.files = {p: b for p, b in files.items()
+                      if not isinstance(b, ShellPage | SearchEntry)}
         self.files.update({p: md.encode() for p, md in self.shell.sources().items()})
         self.published = published
         self.kept = kept or {}
@@ -70,7 +73,7 @@ class _Publish:
         kill_point("mid-write")  # every page and static file written, no chart yet
         for dest, drawing, published in self.drawings:
             write_or_link(dest, drawing.result(), published)
-        if self.shell.pages:
+        if self.shell.pages or self.shell.entries:
             self.shell.write(self.site_dir, self.published, self.site_url)
 
     def on_post_page(self, output: str, *, page: Any, config: Any) -> str:
@@ -150,7 +153,8 @@ def _walk_order(file: Any) -> tuple:
     return tuple(folders), (os.path.splitext(name)[0] not in ("index", "README"), name)
 
 
-def build_mkdocs(files: Mapping[str, bytes | DiskBody | ShellPage], site_dir: Path, *, site_url: str,
+def build_mkdocs(files: Mapping[str, bytes | DiskBody | ShellPage | SearchEntry], site_dir: Path,
+                 *, site_url: str,
                  epoch: int, published: Path | None = None,
                  kept: Mapping[str, list] | None = None, docs_dir: Path = SITE_DOCS,
                  config_file: Path = MKDOCS_CONFIG,

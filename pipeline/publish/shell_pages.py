@@ -13,14 +13,17 @@ from html import escape
 from pathlib import Path
 
 from pipeline.publish.output import write_or_link
-from pipeline.render.shell_page import ShellPage, fill, page_url, shell_markdown, shell_source
+from pipeline.render.shell_page import SearchEntry, ShellPage, fill, page_url, shell_markdown, shell_source
 
 
 class ShellPages:
     """The shell pages of one build, and the shells' HTML as mkdocs renders them."""
 
-    def __init__(self, pages: Mapping[str, ShellPage]) -> None:
+    def __init__(self, pages: Mapping[str, ShellPage],
+                 entries: Mapping[str, SearchEntry] | None = None) -> None:
         self.pages = pages
+        self.entries = entries or {}
+        """Search entries of pages mkdocs renders without indexing them, by URL."""
         self.shells = {shell_source(path) for path in pages}
         self.html: dict[str, tuple[str, str]] = {}
         """Each shell's HTML and URL, by its Markdown path."""
@@ -38,7 +41,7 @@ class ShellPages:
 
     def write(self, site_dir: Path, published: Path | None, site_url: str) -> None:
         """Write every page from its shell into `site_dir`, and list them where the shell was:
-        in the search index, and in the sitemap."""
+        in the search index (with `entries`), and in the sitemap."""
         made: set[Path] = set()
         for path, page in self.pages.items():
             shell, url = self.html[shell_source(path)]
@@ -59,6 +62,8 @@ class ShellPages:
         data["docs"].extend({"location": page_url(path), "title": escape(page.title),
                              "text": escape(page.search_text)}
                             for path, page in self.pages.items())
+        data["docs"].extend({"location": url, "title": escape(entry.title),
+                             "text": escape(entry.text)} for url, entry in self.entries.items())
         # As the search plugin writes it: compact, so the index stays small for a phone.
         _rewrite(index, json.dumps(data, separators=(",", ":"), default=str).encode("utf-8"))
 

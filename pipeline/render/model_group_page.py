@@ -86,6 +86,12 @@ def group_body(group: ModelGroup, profiles: Sequence[WorkloadProfile], as_of: dt
     parts.append('<div class="brief-scroll"><table><thead><tr>'
                  f'{head}</tr></thead><tbody>{"".join(_row(i) for i in group.listings)}'
                  "</tbody></table></div>")
+    if group.held:
+        named = "; ".join(f"{html.escape(p)} (<code>{html.escape(m)}</code>)"
+                          for p, m in group.held)
+        parts.append(f"<p>Held back as implausible, and so not priced here: {named}. Their "
+                     'prices are on the <a href="../../discrepancies/">Discrepancies</a> '
+                     "page.</p>")
     if profiles:
         told = "; ".join(f"{html.escape(p.title.split(' (', 1)[0])}: {html.escape(p.title)}"
                          for p in profiles)

@@ -33,6 +33,16 @@ class ShellPage:
     search_text: str = ""
 
 
+@dataclass(frozen=True)
+class SearchEntry:
+    """An entry of the search index for a page mkdocs renders but does not index: the Market
+    page's 3,000-row table would take the search plugin seconds to read and bloat the index,
+    so the page is indexed by its title and what it is (`text`, plain)."""
+
+    title: str
+    text: str
+
+
 def shell_source(page_path: str) -> str:
     """Return the Markdown file of the shell of a page at `page_path` (`models/x/index.html`):
     a sibling of the page's folder (`models/_shell.md`), so at the same depth once built."""
