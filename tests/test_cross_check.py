@@ -51,7 +51,7 @@ def test_the_vendor_files_are_one_snapshot_compared_but_not_published(real_data,
     # (our curated file) has given 0.28/0.42 since 2025-09-29: output 1.10/0.42 - 1 = +161.9 %,
     # from the first snapshot (2026-11-01) to the newest edition; input 0.27 is within 5 %.
     assert ("deepseek deepseek-chat output $0.42 (DeepSeek (curated)) $1.10 (llm-prices) "
-            "+161.9% 2026-11-01 (still) 20") in text
+            "+161.9% 2026-11-01 (still; 20 days)") in text
     assert "deepseek deepseek-chat input $0.28 (DeepSeek (curated)) $0.27 (llm-prices)" not in text
     market = json.loads((out / "data" / "market.json").read_text())
     assert market and all(r["source"] != "llm-prices" for r in market)

@@ -91,7 +91,9 @@ def test_build_into_a_read_only_folder(tmp_path: Path) -> None:
 
 
 def test_build_on_a_full_disk_keeps_the_published_site(tmp_path: Path) -> None:
-    with tmpfs(tmp_path / "full", "40m") as mount:
+    # Room for the repository, one site (about 55 MB: a page for each of 1,600 models) and its
+    # cache, and not for a second site beside it.
+    with tmpfs(tmp_path / "full", "120m") as mount:
         root = repo_on(mount)
         out = root / "public"
         today = ["--today", TODAY]

@@ -72,7 +72,7 @@ def test_the_built_pages(bundled_site):
     assert 'src="../../charts/model-openai-o3.svg"' in page
     assert (bundled_site / "charts" / "model-openai-o3.svg").read_bytes().startswith(b"<?xml")
     index = text_of(bundled_site / "models" / "index.html")
-    assert "22 models with a page of their own" in index
+    assert "22 models with a dated history of their own" in index
     changes = text_of(bundled_site / "changes" / "index.html")
     assert "2025-06-11 LiteLLM model price map openai o3 output $40.00 $8.00 -80.0%" in changes
     found = text_of(bundled_site / "discrepancies" / "index.html")

@@ -107,8 +107,9 @@ def test_the_search_index_lists_each_group_by_its_model_and_none_of_the_rows(
     found = {d["location"]: d for d in docs}["discrepancies/#curated-gemini-3-6-flash"]
     assert (found["title"], found["text"]) == (
         "gemini-3.6-flash", "1 listing against our curated price; the largest gap +100.0%")
-    # It was 97,731 bytes with neither page in it; the groups add about 20 KB.
-    assert index.stat().st_size < 200_000
+    # It was 97,731 bytes with neither page in it; the groups add about 20 KB, and the 1,600
+    # model pages (tests/test_models_across.py) about 150 KB, by their ids only.
+    assert index.stat().st_size < 400_000
 
 
 def test_a_group_is_folded_escaped_and_its_id_unique():
