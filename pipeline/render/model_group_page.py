@@ -57,7 +57,7 @@ def _row(item: Listing) -> str:
              *(_cell(_usd(v), True) for v in item.usd_per_mtok),
              _cell(_tokens(item.context_tokens), True),
              *(_cell(_usd(v), True) for v in item.blends),
-             _cell(html.escape(item.since)), _cell(source)]
+             f'<td class="brief-date">{html.escape(item.since)}</td>', _cell(source)]
     return f'<tr>{"".join(cells)}</tr>'
 
 
