@@ -20,7 +20,7 @@ site: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check pipeline tests benchmarks scripts
 	$(BIN)/lint-imports
-	$(BIN)/python -m pytest -n 2 -q
+	$(BIN)/python -m pytest -n 2 -q --durations=25
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks.run --out bench-results.json
