@@ -69,8 +69,7 @@ def test_the_five_pages_agree_on_the_flash_cut_of_2026_09_10(bundled_site: Path)
             f"deepseek-v4-flash (CNY list). {SENTENCE[:-1]}. Every price") in prices
     # The Market page: Since names the day and the list, and the story under the table.
     market = (bundled_site / "market/index.html").read_text()
-    assert ('<td class="market-more"><a href="#since-deepseek-deepseek-v4-flash">2026-09-10, '
-            'CNY list</a></td>'
+    assert ('<td><a href="#since-deepseek-deepseek-v4-flash">2026-09-10, CNY list</a></td>'
             in market)
     assert f'<li id="since-deepseek-deepseek-v4-flash">{html.escape(SENTENCE)}</li>' in market
     rows = pd.read_csv(bundled_site / "data/market.csv").set_index(["provider", "model"])

@@ -52,10 +52,9 @@ SHOWN = (("provider", "Provider", False), ("model", "Model", False),
          ("currency", "List", False), ("source", "Source", False),
          ("last_change", "Since", False))
 """The table's columns, those a reader needs first first: without JavaScript, on a narrow
-screen, the table is read from the left."""
-ON_A_PHONE = {"provider", "model", "input_usd_per_mtok", "output_usd_per_mtok"}
-"""The columns shown at a phone's width (assets/market.css hides the others); the rest of a row
-is on its model's page, one tap away."""
+screen, the table is read from the left. At a phone's width assets/market.css shows provider,
+model, input and output (by position: a class on each cell made the page a third larger); the
+rest of a row is on its model's page, one tap away."""
 
 
 def _price(value: float) -> str:
@@ -157,10 +156,6 @@ def calculator_html(profiles: list[WorkloadProfile]) -> str:
         "</form>"])
 
 
-def _more(column: str) -> str:
-    return "" if column in ON_A_PHONE else ' class="market-more"'
-
-
 def market_page_md(table: pd.DataFrame, as_of: dt.date,
                    profiles: list[WorkloadProfile] | None = None,
                    pages: Sequence[str] = (), held: int = 0,
@@ -184,7 +179,7 @@ def market_page_md(table: pd.DataFrame, as_of: dt.date,
                 figures[f"{p.id}_tokens_per_usd"].to_numpy()) for p in profiles]
     # data-column: market.js finds the prices it prices a workload with by it, not by position.
     head = "".join(f'<th scope="col" data-kind="{"number" if number else "text"}" '
-                   f'data-column="{column}"{_more(column)}><button type="button">'
+                   f'data-column="{column}"><button type="button">'
                    f"{html.escape(title)}</button></th>" for column, title, number in SHOWN)
     rows = []
     for i, row in enumerate(table.itertuples(index=False)):
@@ -214,8 +209,6 @@ def market_page_md(table: pd.DataFrame, as_of: dt.date,
             else:
                 cells.append(f"<td>{html.escape(str(value))}</td>")
         attrs = _row_attributes(row, [(k, usd[i], tokens[i]) for k, usd, tokens in columns])
-        cells = [c.replace("<td", f"<td{_more(column)}", 1)
-                 for c, (column, _, _) in zip(cells, SHOWN, strict=True)]
         anchor = f' id="{html.escape(anchors[i])}"' if anchors else ""
         rows.append(f'<tr{anchor} {attrs}>{"".join(cells)}</tr>')
     options = "".join(f'<option value="{html.escape(p)}">{html.escape(p)}</option>'

@@ -70,18 +70,18 @@
         th.scope = "col";
         th.setAttribute("data-kind", "number");
         th.setAttribute("data-column", c[0]);
-        th.className = "market-more";  // on a phone, the listed prices only (market.css)
         button.type = "button";
         button.textContent = c[1];
         th.appendChild(button);
         headers[0].parentNode.insertBefore(th, headers[cost + k]);
         rows.forEach(function (row) {
           var td = document.createElement("td");
-          td.className = "market-more";
           td.setAttribute("data-value", "");
           row.insertBefore(td, row.cells[cost + k]);
         });
       });
+      // The columns are two more: market.css hides other positions on a phone.
+      table.setAttribute("data-calculated", "");
 
       var inputTokens = document.getElementById("market-input-tokens");
       var outputTokens = document.getElementById("market-output-tokens");
