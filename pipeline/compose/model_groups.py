@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from pipeline.compose.model_pages import slug
 from pipeline.compose.prices_page import PriceHistory
 from pipeline.normalize.model_ids import canonical_model
 from pipeline.normalize.units import METER_TITLES
@@ -71,9 +72,10 @@ PRICE_COLUMNS = ("input_usd_per_mtok", "cached_input_usd_per_mtok", "cache_write
                  "output_usd_per_mtok", "batch_input_usd_per_mtok", "batch_output_usd_per_mtok")
 
 
-def slug(text: str) -> str:
-    """Return a file stem or anchor for an id: lower case, runs of anything else as `-`."""
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "model"
+def group_slug(canonical: str) -> str:
+    """Return the stem of a model's page: its canonical id's slug (an id of nothing but
+    punctuation still names a page)."""
+    return slug(canonical) or "model"
 
 
 def row_anchors(table: pd.DataFrame) -> list[str]:
@@ -131,7 +133,7 @@ def model_groups(table: pd.DataFrame, blends: pd.DataFrame, anchors: Sequence[st
     canonical = table["model"].map(canonical_model)
     # Grouped by the canonical id's slug: `jamba-1.5-large` and `jamba-1-5-large` are one
     # model, and would be one page's path.
-    order = pd.DataFrame({"key": canonical.map(slug).to_numpy(),
+    order = pd.DataFrame({"key": canonical.map(group_slug).to_numpy(),
                           "canonical": canonical.to_numpy(),
                           "free": table["free"].to_numpy(), "blend": first,
                           "output": table["output_usd_per_mtok"].to_numpy(),

@@ -65,9 +65,14 @@ class ModelPage:
         return f"{self.provider_name or self.provider} {self.model}"
 
 
+def slug(text: str) -> str:
+    """Return a file stem or anchor for an id: lower case, runs of anything else as `-`."""
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
 def model_slug(provider: str, model: str) -> str:
     """Return the page's file stem: `openai-gpt-4o`, `google-gemini-2-5-pro`."""
-    return re.sub(r"[^a-z0-9]+", "-", f"{provider}-{model}".lower()).strip("-")
+    return slug(f"{provider}-{model}")
 
 
 def tracked_models(sources: Sources) -> list[tuple[str, str]]:

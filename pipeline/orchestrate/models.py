@@ -11,7 +11,7 @@ from functools import partial
 import pandas as pd
 
 from pipeline.cache.store import Store
-from pipeline.compose.model_groups import model_groups, row_anchors, slug
+from pipeline.compose.model_groups import group_slug, model_groups, row_anchors
 from pipeline.compose.model_pages import model_page, tracked_models
 from pipeline.models.sources import Sources
 from pipeline.normalize.model_ids import canonical_model
@@ -49,7 +49,7 @@ def market_model_files(sources: Sources, as_of: dt.date, changes: pd.DataFrame, 
         taken = set(tracked.values())
         final = {g.slug: g.slug if g.slug not in taken else f"{g.slug}-model" for g in groups}
         groups = [dataclasses.replace(g, slug=final[g.slug]) for g in groups]
-        row_pages = [final[slug(canonical_model(m))] for m in table["model"]]
+        row_pages = [final[group_slug(canonical_model(m))] for m in table["model"]]
     files: Files = dict(market_files(sources, as_of, changes, table, row_pages, anchors))
     if table is not None:
         files["market/"] = SearchEntry(

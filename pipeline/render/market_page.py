@@ -64,13 +64,17 @@ def _price(value: float) -> str:
     return f'<td data-value="{value!r}">{text}</td>'
 
 
-def _tokens(value: float) -> str:
+def tokens_text(value: float | None) -> str:
     """A context window: `128K`, `1M`, `1.05M` tokens; empty when unknown."""
-    if pd.isna(value) or value <= 0:
-        return '<td data-value=""></td>'
-    text = (f"{value / 1e6:.3g}M" if value >= 1e6 else f"{value / 1e3:.4g}K" if value >= 1e3
+    if value is None or pd.isna(value) or value <= 0:
+        return ""
+    return (f"{value / 1e6:.3g}M" if value >= 1e6 else f"{value / 1e3:.4g}K" if value >= 1e3
             else f"{value:.0f}")
-    return f'<td data-value="{int(value)}">{text}</td>'
+
+
+def _tokens(value: float) -> str:
+    text = tokens_text(value)
+    return f'<td data-value="{int(value)}">{text}</td>' if text else '<td data-value=""></td>'
 
 
 def _is_finite(value: object) -> bool:

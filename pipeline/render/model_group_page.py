@@ -13,6 +13,7 @@ from pipeline.compose.model_groups import Listing, ModelGroup
 from pipeline.models.links import is_allowed_link
 from pipeline.models.prices import WorkloadProfile
 from pipeline.render.escape import md_cell
+from pipeline.render.market_page import tokens_text
 from pipeline.render.shell_page import ShellPage
 
 HEADS = ("Input", "Cached input", "Cache write", "Output", "Batch input", "Batch output")
@@ -35,12 +36,6 @@ def _usd(value: float | None) -> str:
     return "free" if value == 0 else f"${value:.4g}" if value < 0.1 else f"${value:,.2f}"
 
 
-def _tokens(value: int | None) -> str:
-    if value is None:
-        return ""
-    return f"{value / 1e6:.3g}M" if value >= 1e6 else f"{value / 1e3:.4g}K"
-
-
 def _cell(text: str, number: bool = False) -> str:
     return f'<td class="brief-num">{text}</td>' if number else f"<td>{text}</td>"
 
@@ -55,7 +50,7 @@ def _row(item: Listing) -> str:
     cells = [f'<th scope="row"><a href="{MARKET}#{html.escape(item.anchor)}">'
              f"{html.escape(item.provider)}</a></th>", _cell(model),
              *(_cell(_usd(v), True) for v in item.usd_per_mtok),
-             _cell(_tokens(item.context_tokens), True),
+             _cell(tokens_text(item.context_tokens), True),
              *(_cell(_usd(v), True) for v in item.blends),
              f'<td class="brief-date">{html.escape(item.since)}</td>', _cell(source)]
     return f'<tr>{"".join(cells)}</tr>'
