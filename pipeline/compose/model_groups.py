@@ -198,11 +198,16 @@ def _moves(histories: Mapping[str, pd.DataFrame], end: str) -> tuple[
         seen = h.groupby(["provider", "model"], sort=False)["first_seen"].min()
         first.update({(name, str(p), str(m)): str(at) for (p, m), at in seen.items()})
         prices = h.groupby(["provider", "model", "meter"], sort=False)["usd_per_mtok"]
-        moved = h[prices.transform("nunique") > 1].sort_values("first_seen", kind="stable")
-        for (provider, model, meter), periods in moved.groupby(["provider", "model", "meter"]):
-            points = tuple((dt.datetime.fromisoformat(at.replace("Z", "+00:00")), float(usd))
-                           for at, usd in zip(periods["first_seen"], periods["usd_per_mtok"],
-                                              strict=True))
+        moved = h[prices.transform("nunique") > 1].sort_values(
+            ["provider", "model", "meter", "first_seen"], kind="stable")
+        # One walk over plain columns: pandas' own group iteration took 3.6 s a build over the
+        # year's 3,000 moved meters. A snapshot time is parsed once, however many rows show it.
+        times = {at: dt.datetime.fromisoformat(at.replace("Z", "+00:00"))
+                 for at in moved["first_seen"].unique()}
+        rows = zip(moved["provider"].tolist(), moved["model"].tolist(), moved["meter"].tolist(),
+                   moved["first_seen"].tolist(), moved["usd_per_mtok"].tolist(), strict=True)
+        for (provider, model, meter), periods in itertools.groupby(rows, key=lambda r: r[:3]):
+            points = tuple((times[at], float(usd)) for *_, at, usd in periods)
             lines.setdefault((name, str(provider), str(model)), []).append(
                 (f"{provider}, {METER_TITLES[str(meter)]}", points))
     return lines, first
