@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import html
+import itertools
 from collections.abc import Collection
 
 import pandas as pd
@@ -66,14 +67,19 @@ def changes_page_md(changes: pd.DataFrame, catalogues: list[Catalogue],
     # Newest first already: a stable sort by each model's newest move keeps its moves so.
     kept = kept.assign(newest=kept.groupby("canonical")["at"].transform("max")).sort_values(
         ["newest", "canonical"], ascending=[False, True], kind="stable")
-    groups = kept.groupby("canonical", sort=False)
-    for (model, moves), anchor in zip(groups, group_ids("model", (m for m, _ in groups)),
-                                      strict=True):
-        listings = len(moves.drop_duplicates(["catalogue", "catalogue_provider", "model"]))
-        said = (f"{count(len(moves), 'move')} of {count(listings, 'listing')}, the newest first "
-                f"seen {moves['at'].iloc[0][:10]}")
+    # One pass over the whole table: per group, pandas' drop_duplicates and itertuples took
+    # 20 s of a year's build for its 600 groups.
+    listings = kept.drop_duplicates(["canonical", "catalogue", "catalogue_provider", "model"])
+    listings_by = listings.groupby("canonical", sort=False).size()
+    rows = itertools.groupby(zip(kept["canonical"], kept.itertuples(index=False), strict=True),
+                             key=lambda pair: pair[0])
+    models = list(dict.fromkeys(kept["canonical"]))
+    for (model, members), anchor in zip(rows, group_ids("model", models), strict=True):
+        moves = [row for _, row in members]
+        said = (f"{count(len(moves), 'move')} of {count(int(listings_by[model]), 'listing')}, "
+                f"the newest first seen {moves[0].at[:10]}")
         lines += group_md(anchor, model, said,
-                          [*HEAD, *(_row(r, names, curated) for r in moves.itertuples(index=False))])
+                          [*HEAD, *(_row(r, names, curated) for r in moves)])
     return "\n".join(lines)
 
 
