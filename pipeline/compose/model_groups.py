@@ -107,23 +107,33 @@ def display_title(canonical: str, spellings: Sequence[str]) -> str:
     return cased.most_common(1)[0][0] if cased else canonical
 
 
+def shown_by(histories: Mapping[str, pd.DataFrame], held: pd.DataFrame | None,
+             end: str) -> tuple[dict[str, pd.DataFrame], pd.DataFrame | None]:
+    """Return what model_groups reads of the catalogues as of `end`, the last snapshot time
+    shown (snapshot_time): each history's periods first seen by then, and the listings held back
+    as the newest snapshot by then shows them (HELD_COLUMNS: one row a price). A new edition
+    with no newer snapshot shows the same, so its groups are the last build's."""
+    shown = {name: h[h["first_seen"] <= end] for name, h in histories.items()}
+    if held is None or held.empty:
+        return shown, held
+    return shown, held[(held["first_seen"] <= end)
+                       & ((held["gone_seen"] == "") | (held["gone_seen"] > end))]
+
+
 def model_groups(table: pd.DataFrame, blends: pd.DataFrame, anchors: Sequence[str],
-                 histories: Mapping[str, pd.DataFrame], end: str,
+                 histories: Mapping[str, pd.DataFrame],
                  tracked: Mapping[tuple[str, str], str],
                  held: pd.DataFrame | None = None) -> list[ModelGroup]:
     """Return a group per canonical model of the Market `table`, listings cheapest first, in
     the order of their slugs. `blends`: the calculator profiles' USD per Mtok, one column each,
     row for row with `table`; `anchors`: each row's id on the Market page; `histories`: each
-    published catalogue's periods, by its name (the Market's `source`); `end`: the last
-    snapshot time shown (snapshot_time); `tracked`: the slug of each (provider, model) with a
-    page of its own; `held`: the listings held back as implausible (Sources.held_prices)."""
-    moves, first_seen = _moves(histories, end)
+    published catalogue's periods shown (shown_by), by its name (the Market's `source`);
+    `tracked`: the slug of each (provider, model) with a page of its own; `held`: the listings
+    held back as implausible then (shown_by of Sources.held_prices)."""
+    moves, first_seen = _moves(histories)
     held_by: dict[str, set[tuple[str, str]]] = {}
     if held is not None and not held.empty:
-        # Held as the newest snapshot by `end` shows them (HELD_COLUMNS: one row a price).
-        now = held[(held["first_seen"] <= end)
-                   & ((held["gone_seen"] == "") | (held["gone_seen"] > end))]
-        for c, provider, model in zip(now["canonical"], now["provider"], now["model"],
+        for c, provider, model in zip(held["canonical"], held["provider"], held["model"],
                                       strict=True):
             held_by.setdefault(str(c), set()).add((str(provider), str(model)))
     first = (blends.iloc[:, 0].to_numpy() if blends.shape[1]
@@ -184,15 +194,15 @@ def _listing(row: tuple, blends: Sequence[float], anchor: str,
                    str(url), str(since), tracked.get((str(provider), str(model))))
 
 
-def _moves(histories: Mapping[str, pd.DataFrame], end: str) -> tuple[
+def _moves(histories: Mapping[str, pd.DataFrame]) -> tuple[
         dict[tuple[str, str, str], list], dict[tuple[str, str, str], str]]:
     """Return, by (catalogue name, provider, model): the chart lines of each listing whose base
-    price moved in its catalogue's history up to `end` (one per meter, labelled by provider and
-    meter), and the first snapshot that showed each listing."""
+    price moved in its catalogue's history (one per meter, labelled by provider and meter), and
+    the first snapshot that showed each listing."""
     lines: dict[tuple[str, str, str], list] = {}
     first: dict[tuple[str, str, str], str] = {}
     for name, history in histories.items():
-        h = base_prices(history[history["first_seen"] <= end], HISTORY_METERS)
+        h = base_prices(history, HISTORY_METERS)
         if h.empty:
             continue
         seen = h.groupby(["provider", "model"], sort=False)["first_seen"].min()
