@@ -7,6 +7,7 @@ failing instead under CI=true. Screenshots go to test-artifacts/screenshots/.
 
 from __future__ import annotations
 
+import csv
 import functools
 import http.server
 import io
@@ -321,14 +322,76 @@ def test_market_calculator_matches_the_build_for_every_preset(page, site_url: st
     shot(page, "23-market-calculator-390px", full_page=False)
 
 
+def test_market_mode_batch_shows_the_rows_with_batch_prices_at_the_builds_batch_figures(
+        page, site_url: str, bundled_site: Path) -> None:
+    """Mode batch: exactly the rows of data/market.csv with a batch input and output price, each
+    preset's Cost at batch prices as the build computes it (`data-build-batch-<id>`), with the
+    provider filter on top; realtime again: every row, at the realtime figures."""
+    with (bundled_site / "data" / "market.csv").open(encoding="utf-8", newline="") as f:
+        batch = {(r["provider"], r["model"]) for r in csv.DictReader(f)
+                 if r["batch_input_usd_per_mtok"] and r["batch_output_usd_per_mtok"]}
+    page.goto(site_url + "market/")
+    rows = page.locator("#market-table tbody tr")
+    shown = page.locator("#market-table tbody tr:not([hidden])")
+    count = page.locator("#market-count")
+    summary = page.locator("#market-workload")
+    total = rows.count()
+    assert page.locator("#market-mode").input_value() == "realtime"
+    assert count.inner_text() == f"{total} of {total} models"
+    assert 0 < len(batch) < total  # 68 of 3,058 in the bundled sources
+
+    page.select_option("#market-mode", "batch")
+    assert count.inner_text() == f"{len(batch)} of {total} models"
+    assert summary.inner_text().startswith("Priced at batch prices")
+    for profile in ("cached-agent", "chat-3-1"):
+        page.select_option("#market-preset", profile)
+        got = shown.evaluate_all(_CALCULATED, f"batch-{profile}")
+        assert {(r["provider"], r["model"]) for r in got} == batch
+        checked = 0
+        for r in got:
+            if r["build"] is None:  # free, or cache hits (no cached-input batch price): no cost
+                assert (r["usd"], r["tokens"]) == ("", ""), r
+                assert r["usd_text"] == ("free" if r["free"] else ""), r
+                continue
+            usd, _, tokens = r["build"].partition(" ")
+            assert math.isclose(float(r["usd"]), float(usd), rel_tol=1e-9, abs_tol=0), r
+            assert math.isclose(float(r["tokens"]), float(tokens), rel_tol=1e-9, abs_tol=0), r
+            checked += 1
+        # Cache hits: no model has a batch cost; none: every priced batch row has one.
+        assert checked == (0 if profile == "cached-agent" else sum(not r["free"] for r in got))
+    # At batch prices, not the realtime ones: OpenAI's gpt-4.1-nano 0.75 × 0.05 + 0.25 × 0.2
+    # = 0.0875 for chat-3-1's million tokens, against 0.75 × 0.1 + 0.25 × 0.4 = 0.175.
+    nano = {(r["provider"], r["model"]): r for r in got}[("openai", "gpt-4.1-nano")]
+    assert math.isclose(float(nano["usd"]), 0.0875, rel_tol=1e-9), nano
+    shot(page, "22-market-batch", full_page=False)
+
+    # With the provider filter on top: its batch rows only, and the count says so.
+    page.select_option("#market-provider", "openai")
+    openai = {k for k in batch if k[0] == "openai"}
+    assert {(r["provider"], r["model"]) for r in shown.evaluate_all(_CALCULATED, None)} == openai
+    assert count.inner_text() == f"{len(openai)} of {total} models"
+    page.select_option("#market-provider", "")
+
+    # Realtime again: every row, each at its realtime figure.
+    page.select_option("#market-mode", "realtime")
+    assert count.inner_text() == f"{total} of {total} models" and shown.count() == total
+    assert summary.inner_text().startswith("Priced: ")
+    again = {(r["provider"], r["model"]): r for r in rows.evaluate_all(_CALCULATED, "chat-3-1")}
+    assert math.isclose(float(again[("openai", "gpt-4.1-nano")]["usd"]), 0.175, rel_tol=1e-9)
+    for r in again.values():
+        if r["build"] is not None:
+            assert math.isclose(float(r["usd"]), float(r["build"].partition(" ")[0]),
+                                rel_tol=1e-9, abs_tol=0), r
+
+
 def test_market_calculator_is_hidden_without_javascript(browser, site_url: str) -> None:
     context = browser.new_context(java_script_enabled=False, viewport={"width": 1280, "height": 900})
     pg = context.new_page()
     pg.goto(site_url + "market/")
-    hidden = pg.locator("#market-calculator").is_hidden()
+    hidden = [pg.locator(f).is_hidden() for f in ("#market-calculator", ".market-filters")]
     heads = pg.locator("#market-table th").all_inner_texts()
     context.close()
-    assert hidden and heads[:3] == ["Provider", "Model", "Input"]
+    assert hidden == [True, True] and heads[:3] == ["Provider", "Model", "Input"]
 
 
 _MODEL_HEADS = ["From", "Input", "Cached input", "Output", "Source"]

@@ -426,6 +426,90 @@ def test_preset_figures_have_a_row_for_every_row_of_the_table_even_without_a_pre
     assert list(preset_figures(table, []).index) == list(table.index) and len(table) > 0
 
 
+def batch_market() -> pd.DataFrame:
+    """A market whose batch blends are worked out by hand below, indexed by model: one model
+    with both batch prices, one with a batch input price only, one priced by the hour with
+    flat batch prices, and a free one with batch prices."""
+    from pipeline.tables.market import COLUMNS as MARKET
+
+    nan = np.nan
+    columns = [c for c in (*MARKET, *TIER_COLUMNS) if c != "free"]
+    #        model, input, cached, output, batch input, batch output, off-peak in/out, share
+    rows = [("both", 2.0, 0.5, 8.0, 1.0, 4.0, nan, nan, nan),
+            ("half", 2.0, nan, 9.0, 1.0, nan, nan, nan, nan),
+            ("hourly", 2.0, nan, 10.0, 1.5, 6.0, 1.0, 4.0, 0.25),
+            ("gratis", 0.0, nan, 0.0, 0.5, 1.0, nan, nan, nan)]
+    part = pd.DataFrame([{
+        "provider": "p", "model": m, "input_usd_per_mtok": i, "cached_input_usd_per_mtok": c,
+        "output_usd_per_mtok": o, "batch_input_usd_per_mtok": bi, "batch_output_usd_per_mtok": bo,
+        # By the hour: off-peak at off_in / off_out, the rest at the listed prices.
+        "offpeak_input_usd_per_mtok": off_in, "offpeak_output_usd_per_mtok": off_out,
+        "peak_input_usd_per_mtok": nan if share != share else i,
+        "peak_output_usd_per_mtok": nan if share != share else o, "offpeak_week_share": share,
+        "currency": "USD", "source": "P (curated)", "source_url": "https://p.example/pricing",
+        "last_change": "2026-01-01"} for m, i, c, o, bi, bo, off_in, off_out, share in rows],
+        columns=columns)
+    part = part.astype({c: float for c in columns
+                        if c not in ("provider", "model", "currency", "source", "source_url",
+                                     "last_change")})
+    return market_table([part]).set_index("model")
+
+
+def test_a_workload_at_batch_prices_is_billed_at_the_batch_input_and_output_worked_by_hand():
+    table = batch_market()
+    nan = np.nan
+    # 75 % input: both 0.75 × 1 + 0.25 × 4 = 1.75; hourly 0.75 × 1.5 + 0.25 × 6 = 2.625 whatever
+    # the off-peak share (batch is one price all week); half has no batch output price; gratis
+    # is free, never priced.
+    want = pd.Series([1.75, nan, 2.625, nan], index=pd.Index(["both", "half", "hourly", "gratis"],
+                                                             name="model"))
+    for offpeak in (None, 0.6):
+        got = workload_usd_per_mtok(table, 0.75, 0.0, offpeak, mode="batch")
+        pd.testing.assert_series_equal(got.loc[want.index], want, rtol=1e-12, check_names=False)
+    # No list gives a cached-input batch price: with cache hits no model has a batch cost, though
+    # both has a realtime one (0.9 × (0.2 × 2 + 0.8 × 0.5) + 0.1 × 8 = 1.52).
+    assert workload_usd_per_mtok(table, 0.9, 0.8, mode="batch").isna().all()
+    assert workload_usd_per_mtok(table, 0.9, 0.8)["both"] == pytest.approx(1.52, rel=1e-12)
+
+
+def test_preset_figures_carry_each_presets_batch_figures_beside_the_realtime_ones():
+    from pipeline.models.prices import DEFAULT_PROFILES
+
+    table = batch_market()
+    got = preset_figures(table, DEFAULT_PROFILES).loc[["both", "half", "hourly", "gratis"]]
+    nan = np.nan
+    # chat-3-1 realtime: both 0.75 × 2 + 0.25 × 8 = 3.5, half 0.75 × 2 + 0.25 × 9 = 3.75,
+    # hourly off-peak 0.75 × 1 + 0.25 × 4 = 1.75 for a quarter of the week and
+    # 0.75 × 2 + 0.25 × 10 = 4 for the rest: 3.4375. cached-agent: only both has a cached price.
+    usd = {"chat-3-1": [3.5, 3.75, 3.4375, nan], "chat-3-1_batch": [1.75, nan, 2.625, nan],
+           "cached-agent": [1.52, nan, nan, nan], "cached-agent_batch": [nan] * 4}
+    want = pd.DataFrame({f"{k}_{unit}": [nan if v != v else (v if unit == "usd_per_mtok"
+                                                             else 1e6 / v) for v in values]
+                         for k, values in usd.items()
+                         for unit in ("usd_per_mtok", "tokens_per_usd")}, index=got.index)
+    pd.testing.assert_frame_equal(got, want[got.columns], rtol=1e-12)
+    assert sorted(got.columns) == sorted(want.columns)
+
+
+def test_the_page_carries_batch_prices_and_figures_only_where_both_batch_prices_are_given():
+    from pipeline.models.prices import DEFAULT_PROFILES
+    from pipeline.render.market_page import market_page_md
+
+    page = market_page_md(batch_market().reset_index(), dt.date(2026, 6, 1),
+                          list(DEFAULT_PROFILES))
+    rows = {r.split("<td>")[2].split("</td>")[0]: r for r in page.splitlines()
+            if r.startswith("<tr ")}
+    assert 'data-batch="1.0 4.0"' in rows["both"]
+    assert 'data-build-batch-chat-3-1="1.75 571428.5714285715"' in rows["both"]
+    assert 'data-build-batch-chat-3-1="2.625 380952.38095238095"' in rows["hourly"]
+    assert "data-batch" not in rows["half"] and "data-build-batch" not in rows["half"]
+    # Free: its batch prices filter it in, but it has no figure to rank.
+    assert 'data-batch="0.5 1.0"' in rows["gratis"] and "data-build" not in rows["gratis"]
+    assert "data-build-batch-cached-agent" not in page  # cache hits: no batch cost
+    assert ('<select id="market-mode"><option value="realtime">realtime</option>'
+            '<option value="batch">batch</option></select>') in page
+
+
 # --- Curated rows and the market's precedence, written by hand ------------------------------------
 
 def curated_file(*lists: dict) -> dict:

@@ -3,11 +3,13 @@ files.
 
 The table is HTML written here (every cell escaped: catalogue text is third-party), sorted by
 output price, so it reads without JavaScript; `assets/market.js` adds sorting by any column,
-filtering by provider and text, and the calculator: a workload's cost and tokens per dollar per
-model, two columns it computes from the prices in the rows. Numbers carry their exact value in
-`data-value` for sorting; a row whose price depends on the hour carries its off-peak and other
-hours' prices, and every priced row the build's own figures for each preset
-(`data-build-<profile>`: USD, then tokens per USD), which the browser test holds the page's to.
+filtering by mode (realtime: every row; batch: the rows with batch prices), provider and text,
+and the calculator: a workload's cost and tokens per dollar per model, two columns it computes
+from the prices in the rows. Numbers carry their exact value in `data-value` for sorting; a row
+whose price depends on the hour carries its off-peak and other hours' prices, a row with batch
+input and output prices those (`data-batch`), and every priced row the build's own figures for
+each preset (`data-build-<profile>`, at batch prices `data-build-batch-<profile>`: USD, then
+tokens per USD), which the browser test holds the page's to.
 """
 
 from __future__ import annotations
@@ -83,8 +85,9 @@ def _is_finite(value: object) -> bool:
 
 def _row_attributes(row, figures: list[tuple[str, float, float]]) -> str:
     """Return a row's data attributes: its provider, `data-free`, its prices by kind of hour
-    where they depend on it, and the build's figures of each preset (`figures`: id, USD, tokens
-    per USD). Only finite numbers: an empty or absent attribute is the page's blank."""
+    where they depend on it, its batch input and output prices where it has both, and the
+    build's figures of each preset (`figures`: id, `batch-` and the id for batch prices, USD,
+    tokens per USD). Only finite numbers: an empty or absent attribute is the page's blank."""
     attrs = [f'data-provider="{html.escape(row.provider)}"']
     if row.free:
         attrs.append("data-free")
@@ -96,6 +99,10 @@ def _row_attributes(row, figures: list[tuple[str, float, float]]) -> str:
                 text = " ".join(repr(float(v)) if _is_finite(v) else "" for v in prices)
                 attrs.append(f'data-{prefix}="{text}"')
         attrs.append(f'data-offpeak-week="{float(row.offpeak_week_share)!r}"')
+    batch = (row.batch_input_usd_per_mtok, row.batch_output_usd_per_mtok)
+    # Both or none: the Mode filter's batch rows, priced at these two (68 of ~3,000 rows).
+    if all(_is_finite(v) for v in batch):
+        attrs.append(f'data-batch="{" ".join(repr(float(v)) for v in batch)}"')
     for profile_id, usd, tokens in figures:
         if _is_finite(usd):
             value = f"{float(usd)!r} {repr(float(tokens)) if _is_finite(tokens) else ''}".rstrip()
@@ -154,7 +161,10 @@ def calculator_html(profiles: list[WorkloadProfile]) -> str:
          "cache-hit rate: its cost is then the blended price per million tokens."
          + (f" {html.escape(first.title)}, for one, is {start:,.0f} input and "
             f"{1_000_000 - start:,.0f} output tokens." if first else "")
-         + " Base band, realtime; free models show as free, never ranked.</p>"),
+         + " Base band, realtime; free models show as free, never ranked. Mode batch keeps "
+         "the models with a batch input and output price and bills them at those, one price "
+         "all week; no list gives a cached-input batch price, so a workload with cache hits "
+         "has no batch cost.</p>"),
         '<p><output id="market-workload" for="market-input-tokens market-output-tokens '
         'market-cache-hit market-offpeak" aria-live="polite"></output></p>',
         "</form>"])
@@ -179,8 +189,9 @@ def market_page_md(table: pd.DataFrame, as_of: dt.date,
     providers = sorted(set(table["provider"]))
     free = int(table["free"].sum())
     figures = preset_figures(table, profiles)
-    columns = [(p.id, figures[f"{p.id}_usd_per_mtok"].to_numpy(),
-                figures[f"{p.id}_tokens_per_usd"].to_numpy()) for p in profiles]
+    columns = [(f"{prefix}{p.id}", figures[f"{p.id}{infix}_usd_per_mtok"].to_numpy(),
+                figures[f"{p.id}{infix}_tokens_per_usd"].to_numpy())
+               for prefix, infix in (("", ""), ("batch-", "_batch")) for p in profiles]
     # data-column: market.js finds the prices it prices a workload with by it, not by position.
     head = "".join(f'<th scope="col" data-kind="{"number" if number else "text"}" '
                    f'data-column="{column}"><button type="button">'
@@ -233,6 +244,8 @@ def market_page_md(table: pd.DataFrame, as_of: dt.date,
          "[market.csv](data/market.csv)."), "",
         calculator_html(profiles), "",
         '<div class="market-filters" hidden>'
+        '<label>Mode <select id="market-mode"><option value="realtime">realtime</option>'
+        '<option value="batch">batch</option></select></label> '
         '<label>Provider <select id="market-provider"><option value="">all</option>'
         f"{options}</select></label> "
         '<label>Search <input id="market-search" type="search" placeholder="model"></label> '

@@ -9,7 +9,8 @@ was known then. Zero is free: kept and marked, never ranked (`free`).
 The Market page's calculator prices a workload (a share of input tokens, cache hits, an
 off-peak share) with `workload_usd_per_mtok`: tables.cost.blended_per_mtok's blend over the whole
 table at once, from each row's listed prices and, where the price depends on the hour, its
-prices in off-peak hours and in the others (TIER_COLUMNS).
+prices in off-peak hours and in the others (TIER_COLUMNS); in batch mode from its batch input
+and output prices, one price all week.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from pipeline.models.catalogues import Catalogue
-from pipeline.models.prices import PriceFile, WorkloadProfile
+from pipeline.models.prices import Mode, PriceFile, WorkloadProfile
 from pipeline.models.rates import RateTable
 from pipeline.models.sourced import Sourced
 from pipeline.normalize.fx import RateNotFound
@@ -222,11 +223,13 @@ def market_table(parts: Sequence[pd.DataFrame]) -> pd.DataFrame:
 
 
 def workload_usd_per_mtok(table: pd.DataFrame, input_share: float, cache_hit_rate: float,
-                          offpeak_share: float | None = None) -> pd.Series:
+                          offpeak_share: float | None = None,
+                          mode: Mode = "realtime") -> pd.Series:
     """Return each row's blended USD per million tokens for a workload, as
     tables.cost.blended_per_mtok blends a record: `input_share` of the tokens are input,
     `cache_hit_rate` of those cache hits at the cached-input price (none: no cost), and
     `offpeak_share` of the traffic in off-peak hours (None: spread over the week's hours).
+    In `mode` batch, at the batch input and output prices, one price all week.
     NaN for a free model, where the input or output price is missing, and where there are cache
     hits and no cached-input price."""
     h = cache_hit_rate
@@ -236,6 +239,14 @@ def workload_usd_per_mtok(table: pd.DataFrame, input_share: float, cache_hit_rat
         return (input_share * ((1 - h) * p["input"] + h * hits)
                 + (1 - input_share) * p["output"])
 
+    if mode == "batch":
+        # No source gives a cached-input batch price (the table has no column for one): a
+        # workload with cache hits has no batch cost, as blended_per_mtok's rule for a record
+        # without a cached price. Windows price realtime traffic only: batch is flat.
+        batch = {"input": table["batch_input_usd_per_mtok"],
+                 "cached_input": pd.Series(np.nan, index=table.index),
+                 "output": table["batch_output_usd_per_mtok"]}
+        return blend(batch).mask(table["free"].astype(bool))
     listed = {m: table[f"{m}_usd_per_mtok"] for m in TIER_METERS}
     off = {m: table[f"offpeak_{m}_usd_per_mtok"] for m in TIER_METERS}
     on = {m: table[f"peak_{m}_usd_per_mtok"] for m in TIER_METERS}
@@ -257,17 +268,22 @@ def tokens_per_usd(usd_per_mtok: pd.Series) -> pd.Series:
 
 
 def calculator_profiles(profiles: Sequence[WorkloadProfile]) -> list[WorkloadProfile]:
-    """Return the profiles the Market page offers as presets: the realtime ones (the page prices
-    the realtime list; a batch profile's figures are data/blended.csv's)."""
+    """Return the profiles the Market page offers as presets: the realtime ones (a preset sets
+    the workload; the page's Mode select, realtime or batch, the prices it bills at; a batch
+    profile's figures are data/blended.csv's)."""
     return [p for p in profiles if p.mode == "realtime"]
 
 
 def preset_figures(table: pd.DataFrame, profiles: Sequence[WorkloadProfile]) -> pd.DataFrame:
     """Return `<id>_usd_per_mtok` and `<id>_tokens_per_usd` of each calculator profile for every
-    row of `table`: what the page's calculator must show for the preset (the browser test)."""
+    row of `table`, and the same at batch prices (`<id>_batch_usd_per_mtok`,
+    `<id>_batch_tokens_per_usd`): what the page's calculator must show for the preset in each
+    mode (the browser test)."""
     out = pd.DataFrame(index=table.index)
     for p in calculator_profiles(profiles):
-        usd = workload_usd_per_mtok(table, p.input_share, p.cache_hit_rate, p.offpeak_share)
-        out[f"{p.id}_usd_per_mtok"] = usd
-        out[f"{p.id}_tokens_per_usd"] = tokens_per_usd(usd)
+        for mode, infix in (("realtime", ""), ("batch", "_batch")):
+            usd = workload_usd_per_mtok(table, p.input_share, p.cache_hit_rate, p.offpeak_share,
+                                        mode)
+            out[f"{p.id}{infix}_usd_per_mtok"] = usd
+            out[f"{p.id}{infix}_tokens_per_usd"] = tokens_per_usd(usd)
     return out

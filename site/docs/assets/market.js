@@ -1,6 +1,7 @@
-// The Market page's table: sort by any column, filter by provider and text, and price a workload
-// (the calculator: two columns, Cost and Tokens per $). Without JavaScript the table is whole and
-// sorted by output price; the filters and the calculator stay hidden.
+// The Market page's table: sort by any column, filter by mode, provider and text, and price a
+// workload (the calculator: two columns, Cost and Tokens per $). Mode batch keeps the rows with
+// batch prices (data-batch) and prices the workload at them. Without JavaScript the table is
+// whole and sorted by output price; the filters and the calculator stay hidden.
 (function () {
   "use strict";
   function setUp() {
@@ -10,6 +11,7 @@
     var body = table.tBodies[0];
     var rows = Array.prototype.slice.call(body.rows);
     var filters = document.querySelector(".market-filters");
+    var mode = document.getElementById("market-mode");
     var provider = document.getElementById("market-provider");
     var search = document.getElementById("market-search");
     var count = document.getElementById("market-count");
@@ -19,7 +21,8 @@
     if (form) { setUpCalculator(); }
 
     // The blend of tables/market.py (workload_usd_per_mtok), which the build's figures of each
-    // preset come from (data-build-<profile> on each row; tests/test_browser.py compares them):
+    // preset come from (data-build-<profile> on each row, data-build-batch-<profile> at batch
+    // prices; tests/test_browser.py compares them):
     // USD per million tokens, `share` of them input, `hits` of those from the cache.
     // No cached-input price and some cache hits: no cost (the build's rule, tables/cost.py).
     function blend(p, share, hits) {  // p: [input, cached input or null, output]
@@ -27,7 +30,12 @@
       return share * ((1 - hits) * p[0] + hits * (hits > 0 ? p[1] : p[0])) + (1 - share) * p[2];
     }
 
+    function isBatch() { return mode.value === "batch"; }
+
     function usdPerMtok(r, share, hits, offpeak) {
+      if (isBatch()) {  // one price all week; no cached-input batch price exists
+        return r.batch === null ? null : blend([r.batch[0], null, r.batch[1]], share, hits);
+      }
       if (r.week === null) {  // one price all week
         var p = r.listed;
         return p[0] === null || p[2] === null ? null : blend(p, share, hits);
@@ -48,7 +56,7 @@
         var value = row.cells[at[column]].getAttribute("data-value");
         return value ? parseFloat(value) : null;
       }
-      function hourly(row, name) {
+      function pricesOf(row, name) {
         var text = row.getAttribute(name);
         return text ? text.split(" ").map(function (v) { return v === "" ? null : parseFloat(v); })
           : null;
@@ -61,7 +69,8 @@
         var week = row.getAttribute("data-offpeak-week");
         return {row: row, free: row.hasAttribute("data-free"),
                 listed: [input, cached, price(row, "output_usd_per_mtok")],
-                off: hourly(row, "data-offpeak"), peak: hourly(row, "data-peak"),
+                off: pricesOf(row, "data-offpeak"), peak: pricesOf(row, "data-peak"),
+                batch: pricesOf(row, "data-batch"),
                 week: week ? parseFloat(week) : null};
       });
       var cost = at.model + 1, perUsd = at.model + 2;
@@ -116,11 +125,15 @@
           b.textContent = tokens === null ? "" : Math.round(tokens).toLocaleString("en-US");
           b.setAttribute("data-value", tokens === null ? "" : String(tokens));
         });
+        var workload = tokensIn.toLocaleString("en-US") + " input tokens (" +
+          (hits * 100).toLocaleString("en-US") + " % cache hits) and " +
+          tokensOut.toLocaleString("en-US") + " output tokens";
         summary.textContent = total === 0 ? "Set some input or output tokens to price a workload."
-          : "Priced: " + tokensIn.toLocaleString("en-US") + " input tokens (" +
-            (hits * 100).toLocaleString("en-US") + " % cache hits) and " +
-            tokensOut.toLocaleString("en-US") + " output tokens, off-peak share " +
-            (share === null ? "by the week's hours" : (share * 100).toLocaleString("en-US") + " %") +
+          : (isBatch() ? "Priced at batch prices, one price all week: " + workload +
+             (hits > 0 ? "; no model has a cached-input batch price, so none has a cost" : "")
+            : "Priced: " + workload + ", off-peak share " +
+              (share === null ? "by the week's hours"
+                : (share * 100).toLocaleString("en-US") + " %")) +
             ": Cost and Tokens per $ are the columns after Model.";
         if (preset) {  // the preset these fields are, else "your own"
           var same = Array.prototype.filter.call(preset.options, function (o) {
@@ -145,6 +158,8 @@
         if (event.target !== preset) { recompute(); }
       });
       form.addEventListener("submit", function (event) { event.preventDefault(); });
+      // The mode is a filter's select: it reprices as well as filters.
+      mode.addEventListener("change", recompute);
       form.hidden = false;
       recompute();
     }
@@ -176,8 +191,10 @@
 
     function filter() {
       var who = provider.value, text = search.value.trim().toLowerCase(), shown = 0;
+      var batch = isBatch();
       rows.forEach(function (row) {
-        var hit = (!who || row.getAttribute("data-provider") === who) &&
+        var hit = (!batch || row.hasAttribute("data-batch")) &&
+          (!who || row.getAttribute("data-provider") === who) &&
           (!text || row.textContent.toLowerCase().indexOf(text) !== -1);
         row.hidden = !hit;
         if (hit) { shown++; }
@@ -190,6 +207,7 @@
         sortBy(column, th.getAttribute("aria-sort") !== "ascending");
       });
     });
+    mode.addEventListener("change", filter);
     provider.addEventListener("change", filter);
     search.addEventListener("input", filter);
     filters.hidden = false;
