@@ -288,3 +288,51 @@ def test_new_cost_refuses_a_file_it_cannot_extend(tiny: Path, body: str, why: st
     made = CliRunner().invoke(main, ["new", "cost", "--root", str(tiny)])
     assert made.exit_code == 1 and why in made.output
     assert path.read_text(encoding="utf-8") == body
+
+
+BENCHMARK_FIELDS = [("    path", "mlperf-inference/v6.0/summary.json"),
+                    ("    suite", "mlperf-inference"), ("    round", "v6.0"),
+                    ("    published", "2026-04-01"),
+                    ("    source_url", "https://github.com/mlcommons/inference_results_v6.0/blob/"
+                     "main/summary.json")]
+
+
+def test_new_benchmark_is_added_to_the_index_and_checked_once_filled(copy_repo_sources) -> None:
+    # Issue 40: CONTRIBUTING said `brief new benchmark` writes the file describing a benchmark
+    # file; the command did not exist.
+    root = copy_repo_sources()
+    results = root / "sources" / "benchmarks" / "mlperf-inference" / "v6.0" / "summary.json"
+    results.parent.mkdir()
+    results.write_bytes((root / "sources" / "benchmarks" / "mlperf-inference" / "v6.1"
+                         / "summary.json").read_bytes())
+    index = root / "sources" / "benchmarks" / "index.yaml"
+    before = index.read_text(encoding="utf-8")
+    runner = CliRunner()
+    made = runner.invoke(main, ["new", "benchmark", "--root", str(root)])
+    assert made.exit_code == 0, made.output
+    assert made.output == ("added a record at the end of sources/benchmarks/index.yaml: fill in "
+                           "its empty fields, then run `brief check`\n")
+    text = index.read_text(encoding="utf-8")
+    assert text.startswith(before)
+    added = text[len(before):]
+    n = before.count("\n  - path:")  # the new record's position in `files`
+    line = {key: before.count("\n") + added.splitlines().index(f"    {key}:") + 1
+            for key in ("path", "suite", "round", "source_url")}
+    check = runner.invoke(main, ["check", "--root", str(root)])
+    assert check.exit_code == 1
+    index_name = "sources/benchmarks/index.yaml"
+    assert check.stderr.splitlines() == [
+        f"{index_name}:{line['path']}:1: files.{n}.path: Input should be a valid string",
+        f"{index_name}:{line['suite']}:1: files.{n}.suite: Input should be 'mlperf-inference' "
+        "or 'inferencex'",
+        f"{index_name}:{line['round']}:1: files.{n}.round: Input should be a valid string",
+        f"{index_name}:{line['source_url']}:1: files.{n}.source_url: URL input should be a "
+        "string or URL",
+        "4 problem(s) found.",
+    ]
+    index.write_text(before + fill(added, BENCHMARK_FIELDS), encoding="utf-8")
+    check = runner.invoke(main, ["check", "--root", str(root), "--strict"])
+    assert check.exit_code == 0, check.output
+    listed = load_sources(root).hardware.files[n]
+    assert (listed.path, listed.round, listed.published) == (
+        "mlperf-inference/v6.0/summary.json", "v6.0", dt.date(2026, 4, 1))
