@@ -7,7 +7,8 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, order=True)
 class Problem:
-    """One problem in one source file, printed as `path: field.path: message`."""
+    """One problem in one source file: `str()` gives `path: field.path: message`, `located()`
+    the same with its line and column, as the commands print it."""
 
     path: str
     """The file, relative to the repository root where possible."""
@@ -25,6 +26,20 @@ class Problem:
         field = f" {self.field}:" if self.field else ""
         prefix = "warning: " if self.severity == "warning" else ""
         return f"{where}:{field} {prefix}{self.message}"
+
+    def located(self) -> str:
+        """Return the problem as the commands print it: `path:line:col: field: message`.
+
+        The shape of compilers, ruff and mypy, which editors' terminals and problem matchers turn
+        into a jump to the place. The column is the YAML parser's for a syntax error and 1 (the
+        line's start) otherwise: problems know their line, not their column. A problem with no
+        line (a CSV row, a file missing, a file as a whole) prints as `path: field: message`,
+        claiming no place it does not know."""
+        if not self.line:
+            return str(self)
+        field = f" {self.field}:" if self.field else ""
+        prefix = "warning: " if self.severity == "warning" else ""
+        return f"{self.path}:{self.line}:{self.column or 1}:{field} {prefix}{self.message}"
 
 
 class SourceError(Exception):

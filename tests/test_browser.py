@@ -1,6 +1,6 @@
 """The built site in headless Chromium: reading path, search, charts, console, and axe-core.
 
-Debian's chromium driven by playwright (which downloads no browser here: STACK-NOTES.md), against
+Debian's chromium driven by playwright (which downloads no browser here: ARCHITECTURE.md), against
 the bundled site served on 127.0.0.1. Skipped when chromium, playwright or axe-core is missing,
 failing instead under CI=true. Screenshots go to test-artifacts/screenshots/.
 """

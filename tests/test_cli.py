@@ -82,6 +82,65 @@ def test_check_warns_of_an_entry_after_the_last_edition(tiny: Path) -> None:
     assert not (tiny / "public").exists()
 
 
+def test_check_prints_path_line_col_as_compilers_do(tiny: Path) -> None:
+    # Issue 40: `path:line:col: field: message`, the form editors' terminals jump to. The
+    # column is the YAML parser's for broken YAML, the line's start (1) for a field.
+    write_entry(tiny, "2026-09-10", "bad", body=(
+        "# yaml-language-server: $schema=../../../schemas/entry.schema.json\n"
+        "date: 2026-09-10\nsection: top\nheadlin: H\nsummary: S\n"
+        "links:\n  - url: www.example.org/a\n    publisher: X\n"))
+    write_entry(tiny, "2026-09-11", "broken", body='date: 2026-09-11\nheadline: "H\n')
+    result = CliRunner().invoke(main, ["check", "--root", str(tiny)])
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        "sources/entries/2026/09-10-bad.yaml:2:1: headline: required field is missing",
+        "sources/entries/2026/09-10-bad.yaml:4:1: headlin: unknown key; did you mean `headline`?",
+        "sources/entries/2026/09-10-bad.yaml:7:1: links.0.url: Input should be a valid URL, "
+        "relative URL without a base (got 'www.example.org/a')",
+        "sources/entries/2026/09-11-broken.yaml:3:1: YAML syntax error at line 3, column 1: "
+        "found unexpected end of stream",
+        "4 problem(s) found.",
+    ]
+    github = CliRunner().invoke(main, ["check", "--root", str(tiny), "--format", "github"])
+    assert ("::error file=sources/entries/2026/09-11-broken.yaml,line=3,col=1::YAML syntax "
+            "error at line 3, column 1: found unexpected end of stream") in github.stdout
+
+
+def test_a_problem_with_no_line_names_only_its_file(tiny: Path) -> None:
+    (tiny / "sources" / "editions.yaml").unlink()
+    result = CliRunner().invoke(main, ["check", "--root", str(tiny)])
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[0] == (
+        "sources/editions.yaml: missing: the series file is required")
+
+
+TOO_LATE = ("sources/entries/2026/09-13-too-late.yaml:1:1: date: warning: 2026-09-13 is after the "
+            "last edition (2026-09-12), so this entry will appear in no edition; add an edition "
+            "date on or after 2026-09-13 to `dates:` in sources/editions.yaml")
+
+
+def test_build_prints_the_warnings_check_prints(tiny: Path) -> None:
+    # Before issue 40 `check` warned of the late entry and `build` said nothing.
+    check = CliRunner().invoke(main, ["check", "--root", str(tiny)])
+    assert check.exit_code == 0 and check.stdout.splitlines()[0] == TOO_LATE
+    for _ in range(2):  # the second build has nothing to do, and says the same
+        built = CliRunner().invoke(main, ["build", "--root", str(tiny), "--today", "2026-11-30"])
+        assert built.exit_code == 0, built.output
+        assert built.stderr.splitlines() == [TOO_LATE]
+        assert built.stdout == f"built 2 editions into {tiny / 'public'}\n"
+
+
+def test_build_strict_fails_on_a_warning_without_a_traceback(tiny: Path) -> None:
+    built = CliRunner().invoke(main, ["build", "--root", str(tiny), "--today", "2026-11-30"])
+    assert built.exit_code == 0
+    strict = CliRunner().invoke(main, ["build", "--root", str(tiny), "--today", "2026-11-30",
+                                       "--strict"])
+    assert strict.exit_code == 1 and isinstance(strict.exception, SystemExit)
+    assert strict.stderr.splitlines() == [TOO_LATE.replace("warning: ", ""),
+                                          "1 problem(s) found; nothing was written."]
+    assert "Traceback" not in strict.output
+
+
 def test_check_github_annotations(tiny: Path) -> None:
     write_entry(tiny, "2026-09-10", "bad", body="date: 2026-09-10\nsection: top\nheadlin: H\n"
                 "summary: S\nlinks: [{url: 'https://e.org', publisher: X}]\n")

@@ -140,7 +140,7 @@ def test_unlinked_source_example_is_accepted(copy_repo_sources) -> None:
     assert code == 0, lines
 
 
-def test_new_price_and_new_cost_as_quoted(copy_repo_sources) -> None:
+def test_new_price_cost_and_benchmark_as_quoted(copy_repo_sources) -> None:
     root = copy_repo_sources()
     code, lines = run("new", "price", "--root", str(root), "--slug", "mistral",
                       "--date", "2026-12-01")
@@ -149,6 +149,9 @@ def test_new_price_and_new_cost_as_quoted(copy_repo_sources) -> None:
     code, lines = run("new", "cost", "--root", str(root), "--date", "2026-12-01")
     assert code == 0
     quoted(["$ brief new cost --date 2026-12-01", *lines])
+    code, lines = run("new", "benchmark", "--root", str(root))
+    assert code == 0
+    quoted(["$ brief new benchmark", *lines])
 
 
 def test_quoted_overlap_asks_for_the_old_records_to(copy_repo_sources) -> None:

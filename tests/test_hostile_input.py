@@ -55,17 +55,17 @@ def alias_bomb(levels: int = 9, width: int = 9) -> str:
 
 
 @pytest.mark.parametrize(("text", "expected"), [
-    (alias_bomb(), f"{ENTRY}: a1.0: line 2 repeats a list or mapping by YAML alias (*name); "
+    (alias_bomb(), f"{ENTRY}:2:1: a1.0: line 2 repeats a list or mapping by YAML alias (*name); "
      "write it out: such aliases are not read in these files"),
     # Hidden in a field the schema knows, after valid keys.
     ("date: 2026-08-16\nsection: local\nlinks: &l [{url: 'https://a.example/'}]\n"
      "claims: *l\n",
-     f"{ENTRY}: claims: line 4 repeats a list or mapping by YAML alias (*name); write it out: "
+     f"{ENTRY}:4:1: claims: line 4 repeats a list or mapping by YAML alias (*name); write it out: "
      "such aliases are not read in these files"),
     ("date: 2026-08-16\n? [a, b]\n: 1\n",
-     f"{ENTRY}:2: line 2 has a key that is a list or a mapping (`? ...`); keys are plain names"),
+     f"{ENTRY}:2:1: line 2 has a key that is a list or a mapping (`? ...`); keys are plain names"),
     ("date: 2026-08-16\n{? {x: 1} : 2}: 3\n",
-     f"{ENTRY}:2: line 2 has a key that is a list or a mapping (`? ...`); keys are plain names"),
+     f"{ENTRY}:2:1: line 2 has a key that is a list or a mapping (`? ...`); keys are plain names"),
     ("links:\n" + "".join("  " * (i + 1) + f"- k{i}:\n" for i in range(40)),
      None),  # too deep: named below by its own message
 ])
@@ -108,9 +108,17 @@ def test_non_finite_numbers_are_refused_in_prices_and_costs(copy_repo_sources, v
                                                f"amount_per_hour: {value}\n", 1))
     why = (f"Input should be a finite number (got {got})" if got else
            "1e400 is beyond the range of numbers these files hold; write the figure itself")
+    cost_line = line_with(costs, f"amount_per_hour: {value}\n")
+    price_line = line_with(prices, f"{{meter: input, price: {value}}}")
     assert sorted(refused(root, "check")) == [
-        f"{COSTS}: costs.0.amount_per_hour: {why}",
-        f"{PRICES}: lists.0.records.0.prices.0.price: {why}"]
+        f"{COSTS}:{cost_line}:1: costs.0.amount_per_hour: {why}",
+        f"{PRICES}:{price_line}:1: lists.0.records.0.prices.0.price: {why}"]
+
+
+def line_with(path: Path, text: str) -> int:
+    """Return the number of the first line of `path` holding `text`."""
+    return next(n for n, line in enumerate(path.read_text().splitlines(keepends=True), 1)
+                if text in line)
 
 
 def test_every_json_file_the_build_writes_is_strict_json(bundled_site: Path) -> None:
@@ -162,7 +170,9 @@ def test_a_jump_names_the_record_that_jumped_not_the_one_after(copy_repo_sources
                                                                 jumped) -> None:
     root = copy_repo_sources()
     (root / "sources" / "prices" / "acme.yaml").write_text(acme(*prices), encoding="utf-8")
-    expected = [f"sources/prices/acme.yaml: lists.0.records.{i}.prices.0.price: {message}; "
+    # Each record is eight lines, from line 6; its input price is its seventh.
+    expected = [f"sources/prices/acme.yaml:{12 + 8 * i}:1: lists.0.records.{i}.prices.0.price: "
+                f"{message}; "
                 "check the unit (per_1m_tokens) for a per-1K vs per-1M slip, or set "
                 "`jump_is_real: true` on this record" for i, message in jumped]
     if expected:
@@ -183,7 +193,7 @@ def test_a_markdown_link_with_another_scheme_is_refused_with_its_field(copy_repo
         "  DeepSeek's Chinese-language", f"  See [the table]({link}). DeepSeek's Chinese-language"))
     scheme = link.replace("&#9;", "").strip().split(":")[0].lower()
     assert refused(root, "check") == [
-        f"{ENTRY}: summary: a link uses the {scheme}: scheme; only http, https and mailto links "
+        f"{ENTRY}:6:1: summary: a link uses the {scheme}: scheme; only http, https and mailto links "
         "(or links within the site) may be used"]
 
 

@@ -395,9 +395,9 @@ def test_brief_check_names_the_file_the_entry_and_the_field(tmp_path):
                     .replace("    format: genai-prices\n", "    format: genai-prices\n    urll: x\n"))
     done = CliRunner().invoke(main, ["check", "--root", str(tmp_path)])
     assert done.exit_code == 1, done.output
-    assert ("sources/catalogues.yaml: catalogues.0: a catalogue without a licence can only be "
+    assert ("sources/catalogues.yaml:6:1: catalogues.0: a catalogue without a licence can only be "
             "used as a cross-check") in done.output
-    assert "sources/catalogues.yaml: catalogues.1.urll: unknown key" in done.output
+    assert "sources/catalogues.yaml:19:1: catalogues.1.urll: unknown key" in done.output
     path.write_text(text)
     # A damaged health record is the world's, not an editor's: a warning, rewritten by ingest.
     price_health_path(tmp_path, "genai-prices").write_text(

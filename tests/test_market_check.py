@@ -56,9 +56,9 @@ def test_a_new_provider_file_a_thousandfold_too_high(tmp_path):
         "map, genai-prices, seen 2026-08-21); check the list's unit (per_1m_tokens) for a slip, "
         "or set `outlier_is_real: true` on this record once checked at its source",
         "2 problem(s) found."]
-    # The default format names the file and the field.
+    # The default format names the file, the line and the field.
     assert check(root)[1][0].startswith(
-        "sources/prices/acme.yaml: lists.0.records.0.prices.0.price: zai-org/GLM-4.5 input: "
+        "sources/prices/acme.yaml:12:1: lists.0.records.0.prices.0.price: zai-org/GLM-4.5 input: "
         "400.00 EUR per Mtok")
 
     # An editor who checked it at its source says so on the record.

@@ -198,7 +198,7 @@ def feed_server():
                    reason="needs the feeds lane: `brief ingest feeds` is not in the CLI yet")
 def test_real_ingest_against_a_loopback_feed(scratch, feed_server, tmp_path) -> None:
     origin, clone = scratch
-    # feeds.yaml as DESIGN.md describes it (id, url, region, language, topics); the feeds
+    # feeds.yaml as models/feeds.py declares it (id, url, region, language, topics); the feeds
     # lane owns the format, so adjust here if it differs.
     (clone / "sources" / "feeds.yaml").write_text(
         "topics:\n  pricing: [price]\n"

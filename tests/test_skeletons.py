@@ -123,10 +123,11 @@ def test_new_entry_lists_what_is_left_to_fill(tiny: Path) -> None:
     problems = [line for line in check.output.splitlines()
                 if line.startswith("sources/entries/2026/09-11-todo.yaml")]
     assert problems == [
-        "sources/entries/2026/09-11-todo.yaml: section: Input should be a valid string",
-        "sources/entries/2026/09-11-todo.yaml: headline: Input should be a valid string",
-        "sources/entries/2026/09-11-todo.yaml: summary: Input should be a valid string",
-        "sources/entries/2026/09-11-todo.yaml: links.0.publisher: Input should be a valid string",
+        "sources/entries/2026/09-11-todo.yaml:8:1: section: Input should be a valid string",
+        "sources/entries/2026/09-11-todo.yaml:10:1: headline: Input should be a valid string",
+        "sources/entries/2026/09-11-todo.yaml:14:1: summary: Input should be a valid string",
+        "sources/entries/2026/09-11-todo.yaml:26:1: links.0.publisher: Input should be a valid "
+        "string",
     ]
 
 
@@ -189,14 +190,18 @@ def test_new_price_file_is_checked_once_filled(tiny: Path) -> None:
     check = runner.invoke(main, ["check", "--root", str(tiny)])
     assert check.exit_code == 1
     assert [line for line in check.output.splitlines() if "mistral" in line] == [
-        "sources/prices/mistral.yaml: name: Input should be a valid string",
-        "sources/prices/mistral.yaml: lists.0.currency: Input should be a valid string",
-        "sources/prices/mistral.yaml: lists.0.records.0.model: Input should be a valid string",
-        "sources/prices/mistral.yaml: lists.0.records.0.prices.0.meter: Input should be 'input', "
+        "sources/prices/mistral.yaml:6:1: name: Input should be a valid string",
+        "sources/prices/mistral.yaml:10:1: lists.0.currency: Input should be a valid string",
+        "sources/prices/mistral.yaml:34:1: lists.0.records.0.model: Input should be a valid "
+        "string",
+        "sources/prices/mistral.yaml:43:1: lists.0.records.0.prices.0.meter: Input should be "
+        "'input', "
         "'cached_input', 'cache_write' or 'output'",
-        "sources/prices/mistral.yaml: lists.0.records.0.prices.0.price: Input should be a valid "
+        "sources/prices/mistral.yaml:45:1: lists.0.records.0.prices.0.price: Input should be a "
+        "valid "
         "number",
-        "sources/prices/mistral.yaml: lists.0.records.0.source_url: URL input should be a string "
+        "sources/prices/mistral.yaml:62:1: lists.0.records.0.source_url: URL input should be a "
+        "string "
         "or URL",
     ]
     path.write_text(fill(text, [("name", "Mistral AI"), ("    currency", "EUR"),
@@ -234,15 +239,21 @@ def test_new_cost_is_added_to_costs_yaml_and_checked_once_filled(copy_repo_sourc
     assert "\n    date: 2026-11-02\n    # When we last read the source.\n    checked: 2026-11-02\n" \
         in added
     n = len(before.split("\n  - accelerator:")) - 1  # the new record's position in `costs`
+    at = {key: before.count("\n") + added.splitlines().index(f"    {key}:") + 1
+          for key in ("accelerator", "basis", "amount_per_hour", "source", "source_url")}
     check = runner.invoke(main, ["check", "--root", str(root)])
     assert check.exit_code == 1
     assert [line for line in check.output.splitlines() if "costs.yaml" in line] == [
-        f"sources/hardware/costs.yaml: costs.{n}.accelerator: Input should be a valid string",
-        f"sources/hardware/costs.yaml: costs.{n}.basis: Input should be 'cloud_on_demand', "
-        "'rental_contract' or 'owner_tco'",
-        f"sources/hardware/costs.yaml: costs.{n}.amount_per_hour: Input should be a valid number",
-        f"sources/hardware/costs.yaml: costs.{n}.source: Input should be a valid string",
-        f"sources/hardware/costs.yaml: costs.{n}.source_url: URL input should be a string or URL",
+        f"sources/hardware/costs.yaml:{at['accelerator']}:1: costs.{n}.accelerator: Input "
+        "should be a valid string",
+        f"sources/hardware/costs.yaml:{at['basis']}:1: costs.{n}.basis: Input should be "
+        "'cloud_on_demand', 'rental_contract' or 'owner_tco'",
+        f"sources/hardware/costs.yaml:{at['amount_per_hour']}:1: costs.{n}.amount_per_hour: "
+        "Input should be a valid number",
+        f"sources/hardware/costs.yaml:{at['source']}:1: costs.{n}.source: Input should be a "
+        "valid string",
+        f"sources/hardware/costs.yaml:{at['source_url']}:1: costs.{n}.source_url: URL input "
+        "should be a string or URL",
     ]
     path.write_text(before + fill(added, COST_FIELDS), encoding="utf-8")
     check = runner.invoke(main, ["check", "--root", str(root), "--strict"])
@@ -277,3 +288,51 @@ def test_new_cost_refuses_a_file_it_cannot_extend(tiny: Path, body: str, why: st
     made = CliRunner().invoke(main, ["new", "cost", "--root", str(tiny)])
     assert made.exit_code == 1 and why in made.output
     assert path.read_text(encoding="utf-8") == body
+
+
+BENCHMARK_FIELDS = [("    path", "mlperf-inference/v6.0/summary.json"),
+                    ("    suite", "mlperf-inference"), ("    round", "v6.0"),
+                    ("    published", "2026-04-01"),
+                    ("    source_url", "https://github.com/mlcommons/inference_results_v6.0/blob/"
+                     "main/summary.json")]
+
+
+def test_new_benchmark_is_added_to_the_index_and_checked_once_filled(copy_repo_sources) -> None:
+    # Issue 40: CONTRIBUTING said `brief new benchmark` writes the file describing a benchmark
+    # file; the command did not exist.
+    root = copy_repo_sources()
+    results = root / "sources" / "benchmarks" / "mlperf-inference" / "v6.0" / "summary.json"
+    results.parent.mkdir()
+    results.write_bytes((root / "sources" / "benchmarks" / "mlperf-inference" / "v6.1"
+                         / "summary.json").read_bytes())
+    index = root / "sources" / "benchmarks" / "index.yaml"
+    before = index.read_text(encoding="utf-8")
+    runner = CliRunner()
+    made = runner.invoke(main, ["new", "benchmark", "--root", str(root)])
+    assert made.exit_code == 0, made.output
+    assert made.output == ("added a record at the end of sources/benchmarks/index.yaml: fill in "
+                           "its empty fields, then run `brief check`\n")
+    text = index.read_text(encoding="utf-8")
+    assert text.startswith(before)
+    added = text[len(before):]
+    n = before.count("\n  - path:")  # the new record's position in `files`
+    line = {key: before.count("\n") + added.splitlines().index(f"    {key}:") + 1
+            for key in ("path", "suite", "round", "source_url")}
+    check = runner.invoke(main, ["check", "--root", str(root)])
+    assert check.exit_code == 1
+    index_name = "sources/benchmarks/index.yaml"
+    assert check.stderr.splitlines() == [
+        f"{index_name}:{line['path']}:1: files.{n}.path: Input should be a valid string",
+        f"{index_name}:{line['suite']}:1: files.{n}.suite: Input should be 'mlperf-inference' "
+        "or 'inferencex'",
+        f"{index_name}:{line['round']}:1: files.{n}.round: Input should be a valid string",
+        f"{index_name}:{line['source_url']}:1: files.{n}.source_url: URL input should be a "
+        "string or URL",
+        "4 problem(s) found.",
+    ]
+    index.write_text(before + fill(added, BENCHMARK_FIELDS), encoding="utf-8")
+    check = runner.invoke(main, ["check", "--root", str(root), "--strict"])
+    assert check.exit_code == 0, check.output
+    listed = load_sources(root).hardware.files[n]
+    assert (listed.path, listed.round, listed.published) == (
+        "mlperf-inference/v6.0/summary.json", "v6.0", dt.date(2026, 4, 1))

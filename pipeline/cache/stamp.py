@@ -145,6 +145,9 @@ class Stamp:
     kept: dict[str, list] = field(default_factory=dict)
     """The files published from bytes kept on disk, by path: digest and metadata
     (publish/output.py published_state), so the next build can link them without reading."""
+    warnings: list[dict] = field(default_factory=list)
+    """The warnings about the sources (each a Problem's fields), which a build that has nothing
+    to do repeats as the build that stamped it printed them."""
 
 
 def _stamp_path(cache: Path, out: Path) -> Path:

@@ -26,7 +26,9 @@ def new(kind: str, slug: str | None, date_: str | None, root: Path) -> None:
     """Write a new source file of KIND with every field and a comment per field.
 
     entry: a news item; price: a provider's price file with its first record; cost: one more
-    hourly cost, added at the end of sources/hardware/costs.yaml; series: editions.yaml.
+    hourly cost, added at the end of sources/hardware/costs.yaml; benchmark: the record of one
+    more benchmark file (its suite, round, publication date, where it came from), added at the
+    end of sources/benchmarks/index.yaml; series: editions.yaml.
 
     A new file starts with a `# yaml-language-server: $schema=…` line, so editors with a YAML
     plugin get completion and errors as they type. An existing file is never overwritten.

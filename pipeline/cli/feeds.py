@@ -41,7 +41,7 @@ def _load(root: Path, strict: bool) -> tuple[FeedsFile, dict[str, Snapshot]]:
 
 def _print_problems(problems: list[Problem]) -> None:
     for p in sorted(problems, key=lambda p: (p.path, p.line or 0, p.field)):
-        click.echo(str(p), err=True)
+        click.echo(p.located(), err=True)
 
 
 @click.command("feeds")

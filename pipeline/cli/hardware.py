@@ -47,7 +47,7 @@ def hardware(root: Path, model: str, scenario: str, division: str, target: str |
 
     hw, rows, problems = load_hardware(root)
     for p in problems:
-        click.echo(str(p), err=True)
+        click.echo(p.located(), err=True)
     if hw is None or any(p.severity == "error" for p in problems):
         raise failed()
     rows = [r for r in rows if is_public(r, as_of.date())]

@@ -75,11 +75,13 @@ def _today(value: str | None) -> dt.date:
 @STRICT
 @reports_errors
 def build(root: Path, out: Path | None, today: str | None, strict: bool) -> None:
-    """Check the sources, then build the whole site offline into public/."""
+    """Check the sources, then build the whole site offline into public/; print the warnings
+    `brief check` gives (to standard error; `--strict` fails on them)."""
     from pipeline.orchestrate.site import build_site
 
     result = build_site(root.resolve(), (out or root / PUBLIC).resolve(), today=_today(today),
                         strict=strict)
+    print_problems(list(result.warnings), to_stderr=True)
     click.echo(f"built {result.editions} editions into {result.out}")
 
 

@@ -26,18 +26,19 @@ ALLOW_NETWORK = click.option(
 """The ingest commands' escape from the address checks, for tests on 127.0.0.1."""
 
 
-def print_problems(problems: list[Problem], fmt: str = "text") -> None:
-    """Print problems one per line, as `path: field: message` or as GitHub annotations; errors
-    go to standard error, warnings to standard output."""
+def print_problems(problems: list[Problem], fmt: str = "text", *, to_stderr: bool = False) -> None:
+    """Print problems one per line, as `path:line:col: field: message` (Problem.located) or as
+    GitHub annotations; errors go to standard error, warnings to standard output (`to_stderr`:
+    both to standard error, for commands whose standard output is their result)."""
     for p in problems:
         if fmt == "github":
             level = "warning" if p.severity == "warning" else "error"
-            line = f",line={p.line}" if p.line else ""
+            line = f",line={p.line}" + (f",col={p.column}" if p.column else "") if p.line else ""
             title = f",title={_gh_escape(p.field, True)}" if p.field else ""
             click.echo(f"::{level} file={_gh_escape(p.path, True)}{line}{title}::"
                        f"{_gh_escape(p.message)}")
         else:
-            click.echo(str(p), err=p.severity == "error")
+            click.echo(p.located(), err=to_stderr or p.severity == "error")
 
 
 def _gh_escape(text: str, prop: bool = False) -> str:

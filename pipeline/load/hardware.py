@@ -3,9 +3,9 @@
 Our own YAML (accelerators, costs, the benchmark index) is checked strictly: every problem is an
 error with file, field and line. Benchmark files are the publishers' formats: a row that cannot be
 read is counted by reason; a reason that points at a defect in the file is a warning, and the
-build goes on (DESIGN.md); rows we do not follow (CPU-only systems, accelerators not in
-accelerators.yaml) are only listed on the Hardware page. A headline result on an accelerator with
-no cost is an error: a figure would need it, and $0 is never assumed.
+build goes on (ARCHITECTURE.md, "Our files and the world's"); rows we do not follow (CPU-only
+systems, accelerators not in accelerators.yaml) are only listed on the Hardware page. A headline
+result on an accelerator with no cost is an error: a figure would need it, and $0 is never assumed.
 """
 
 from __future__ import annotations

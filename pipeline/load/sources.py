@@ -1,7 +1,8 @@
 """Find, parse and validate every source file; collect every problem before giving up.
 
-Curated sources are checked strictly (see DESIGN.md): each problem is reported with its file, the
-dotted path of the field and a message a person can act on, and the build stops once, writing nothing.
+Curated sources are checked strictly (ARCHITECTURE.md, "Our files and the world's"): each problem
+is reported with its file, the dotted path of the field and a message a person can act on, and the
+build stops once, writing nothing.
 """
 
 from __future__ import annotations

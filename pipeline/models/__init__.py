@@ -10,10 +10,10 @@ from dataclasses import dataclass
 
 from pipeline.models.base import SourceModel
 from pipeline.models.entries import Entry
-from pipeline.models.hardware import CostsFile
+from pipeline.models.hardware import BenchmarksIndex, CostsFile
 from pipeline.models.prices import PriceFile
 from pipeline.models.series import Series
-from pipeline.paths import ENTRIES, HARDWARE_COSTS, PRICES, SCHEMAS, SERIES
+from pipeline.paths import BENCHMARK_INDEX, ENTRIES, HARDWARE_COSTS, PRICES, SCHEMAS, SERIES
 
 
 @dataclass(frozen=True)
@@ -52,6 +52,8 @@ KINDS: dict[str, SourceKind] = {kind.name: kind for kind in (
                         ("lists.records.checked", "date"))),
     SourceKind("cost", CostsFile, HARDWARE_COSTS.as_posix(), HARDWARE_COSTS.as_posix(),
                prefill=(("costs.date", "date"), ("costs.checked", "date")), appends_to="costs"),
+    SourceKind("benchmark", BenchmarksIndex, BENCHMARK_INDEX.as_posix(), BENCHMARK_INDEX.as_posix(),
+               appends_to="files"),
 )}
 
 __all__ = ["KINDS", "SourceKind", "SourceModel"]

@@ -108,7 +108,8 @@ class BenchmarkFile(SourceModel):
     path: str = Field(pattern=r"^[A-Za-z0-9._/-]+$")
     """File path relative to `sources/benchmarks/`."""
     suite: Literal["mlperf-inference", "inferencex"]
-    """Which publisher's format: the MLPerf schema (v5.1 array or v6.1 object) is detected."""
+    """Which publisher's format: `mlperf-inference` (the MLPerf schema, v5.1 array or v6.1 object,
+    is detected) or `inferencex`."""
     round: str = Field(min_length=1)
     """Round or release: `v5.1`, `v6.1`, `v2`."""
     published: dt.date | None

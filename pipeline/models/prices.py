@@ -30,7 +30,8 @@ Mode = Literal["realtime", "batch"]
 Unit = Literal["per_token", "per_1k_tokens", "per_1m_tokens"]
 Weekday = Literal["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
 TierName = Literal["standard", "peak", "off-peak"]
-"""The time tiers of DESIGN.md; every window and every record's rest of the week is one of them."""
+"""The time tiers (ARCHITECTURE.md, "Time tiers"): every window and every record's rest of the
+week is one of them."""
 
 WEEKDAYS: tuple[str, ...] = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 
@@ -94,7 +95,8 @@ class Window(SourceModel):
     name: Slug
     """How records refer to it: `peak-2026`, `offpeak-2025`."""
     tier: Literal["peak", "off-peak"]
-    """Which of DESIGN.md's time tiers it is."""
+    """Which time tier its hours are: `peak` or `off-peak` (the hours outside every window are the
+    record's `rest_tier`)."""
     timezone: str | None = None
     """IANA time zone the spans are written in (`Asia/Shanghai`, `UTC`); required."""
     spans: list[Span] = Field(min_length=1)

@@ -2,8 +2,8 @@
 
 The ECB quotes every currency against the euro on working days. A USD rate for currency C on day
 D is (USD per EUR) / (C per EUR) of that day. On a day without a quote (weekend, TARGET holiday)
-we take the last earlier quote, as a reference rate is meant, not an interpolation (see
-STACK-NOTES.md: currencyconverter interpolates unless told `last_known`).
+we take the last earlier quote, as a reference rate is meant, not an interpolation
+(currencyconverter interpolates unless told `last_known`: ARCHITECTURE.md).
 """
 
 from __future__ import annotations

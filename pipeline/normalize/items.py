@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from pipeline.formats.feeds import RawItem
 
 # Small on purpose: text structure and links only. No svg/math (an unclosed one swallows what
-# follows, STACK-NOTES), no form, no style, no img (tracking pixels, layout breakage).
+# follows: ARCHITECTURE.md), no form, no style, no img (tracking pixels, layout breakage).
 ALLOWED_TAGS = {"a", "abbr", "b", "blockquote", "br", "code", "em", "i", "li", "ol", "p", "pre",
                 "q", "strong", "sub", "sup", "ul"}
 ALLOWED_ATTRIBUTES = {"a": {"href", "title"}, "abbr": {"title"}}

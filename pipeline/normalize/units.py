@@ -1,4 +1,4 @@
-"""Pure: token units and meter names, normalized to per-million tokens and DESIGN.md's tier names."""
+"""Pure: token units and meter names, normalized to per-million tokens and the time tiers' names."""
 
 from __future__ import annotations
 

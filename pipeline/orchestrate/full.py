@@ -8,6 +8,7 @@ succeeded, into a scratch folder that replaces the output in one rename (publish
 from __future__ import annotations
 
 import calendar
+import dataclasses
 import datetime as dt
 import gc
 import os
@@ -91,7 +92,8 @@ def build_full(root: Path, out: Path, today: dt.date, cache: Path | None, inputs
             editions = compose_editions(sources, dates, made_of)
         files = reuse.site_files(sources, editions)
         publish(files, sources, editions, out, reuse, kept, inputs)
-    return BuildResult(editions=len(editions), files=len(files), out=out)
+    return BuildResult(editions=len(editions), files=len(files), out=out,
+                       warnings=tuple(sources.warnings))
 
 
 def edition_dates(sources: Sources, today: dt.date) -> list[dt.date]:
@@ -135,6 +137,7 @@ def publish(files: Files, sources: Sources, editions: list[Edition], out: Path, 
         build_stamp.write_stamp(reuse.cache, out, build_stamp.Stamp(
             inputs=inputs, output=build_stamp.output_signature(out),
             editions=len(editions), files=len(files),
+            warnings=[dataclasses.asdict(p) for p in sources.warnings],
             kept={path: output.published_state(out / path, digest)
                   for path, digest in kept_digests.items()
                   if path in files and output.holds(files[path], digest)}))

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from pipeline.cache import stamp as build_stamp
 from pipeline.orchestrate.result import BuildResult
+from pipeline.problems import Problem
 from pipeline.publish import output
 
 __all__ = ["BuildResult", "build_site"]
@@ -33,7 +34,8 @@ def build_site(root: Path, out: Path, *, today: dt.date, code: build_stamp.Code 
         if "stamp" not in build_stamp.reuse_off() and build_stamp.is_up_to_date(
                 stamp, inputs, out):
             assert stamp is not None
-            return BuildResult(editions=stamp.editions, files=stamp.files, out=out)
+            return BuildResult(editions=stamp.editions, files=stamp.files, out=out,
+                               warnings=tuple(Problem(**w) for w in stamp.warnings))
     frozen_by_caller = gc.get_freeze_count() > 0
     try:
         # Imported only now: the models, tables and renderers take ~0.3 s to import, several

@@ -1,6 +1,6 @@
 """Write the built site aside and swap it in whole, so readers never see half a site.
 
-mkdocs empties `site_dir` and writes in place even when it later fails (STACK-NOTES.md), so it
+mkdocs empties `site_dir` and writes in place even when it later fails (ARCHITECTURE.md), so it
 builds into a temporary folder beside `public/`; on success the two are exchanged in one atomic
 rename (Linux `renameat2(RENAME_EXCHANGE)`), and the old tree is deleted afterwards. A build killed
 at any moment leaves either the old `public/` or the new one, plus a `.public-*` folder that the

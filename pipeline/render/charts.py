@@ -3,7 +3,7 @@ render/chart_figures.py, and a CSV), its size and alt text; an e-mail carries it
 only when the e-mail is made (mail clients do not show SVG).
 
 The drawing is pure (spec in, bytes out) and deterministic: matplotlib stamps creation dates and
-random ids unless told not to (STACK-NOTES.md), so two builds give the same bytes. matplotlib is
+random ids unless told not to (ARCHITECTURE.md), so two builds give the same bytes. matplotlib is
 imported only when a chart is drawn, so commands that never draw (`brief check`) don't pay for it.
 Which drawings are kept between builds is the build's business (cache/charts.py).
 """
@@ -251,8 +251,9 @@ def cleared(fig: Any, ax: Any) -> tuple[Any, Any]:
 
 def svg_bytes(fig) -> bytes:
     """Return a matplotlib figure as SVG, the same bytes on every build: a fixed hash salt for
-    its ids and no date (STACK-NOTES.md), and text kept as text (`svg.fonttype: none`: smaller,
-    selectable, no glyph turned into a path). Every chart of the site is written by this.
+    its ids and no date (matplotlib's defaults are neither: ARCHITECTURE.md), and text kept as
+    text (`svg.fonttype: none`: smaller, selectable, no glyph turned into a path). Every chart of
+    the site is written by this.
 
     Transparent, figure and axes alike: drawn on the page's own background, which
     assets/charts.css turns light on dark for the dark scheme (issue 39); an opaque white

@@ -1,7 +1,7 @@
 """Make text safe for the formats we write: Markdown pages and plain-text editions.
 
 Python-Markdown passes raw HTML and `javascript:` links through, and jinja2 does not autoescape
-Markdown templates (STACK-NOTES.md), so text is escaped here before it enters a template.
+Markdown templates (ARCHITECTURE.md), so text is escaped here before it enters a template.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Editions → an Atom 1.0 feed (RFC 4287) and a JSON Feed 1.1, full content, deterministic bytes.
 
 Written with xml.etree and json rather than feedgen: feedgen stamps the current time on anything
-not given a date and reverses entries unless told otherwise (STACK-NOTES.md); here every time comes
+not given a date and reverses entries unless told otherwise (ARCHITECTURE.md); here every time comes
 from an edition (its date, or its latest correction), so a feed changes only when an edition does.
 """
 

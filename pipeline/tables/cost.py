@@ -86,7 +86,7 @@ class EffectivePrice:
     window: str | None
     """The window in force (None: the rest of the week)."""
     tier: str
-    """DESIGN.md's time tier: standard, peak or off-peak."""
+    """The time tier: standard, peak or off-peak (ARCHITECTURE.md, "Time tiers")."""
     record: PriceRecord
 
 
