@@ -128,6 +128,32 @@ def copy_repo_sources(tmp_path: Path):
     return make
 
 
+FEW_MODELS = re.compile(r"deepseek|glm")
+"""The catalogue models `copy_few_models_sources` keeps: DeepSeek's and Zhipu's (GLM), curated
+too, listed by many providers, some moved and some held back as implausible."""
+
+
+@pytest.fixture
+def copy_few_models_sources(tmp_path: Path):
+    """Copy the bundled sources into a scratch root with each catalogue's price history cut to
+    the rows of the FEW_MODELS models (~700 of 9,100 rows): the same curated sources, editions,
+    feeds and hardware, a Market, Changes and Discrepancies page, and ~120 model pages (written
+    from the mkdocs shell, shell_pages.py) instead of ~1,600. For tests of a mechanism (the
+    cache, linking) that would otherwise build 1,600 pages again and again."""
+    def make() -> Path:
+        root = tmp_path / "few-models"
+        shutil.copytree(REPO / "sources", root / "sources")
+        for history in (root / "sources" / "snapshots" / "prices").glob("*.csv"):
+            with history.open(newline="", encoding="utf-8") as f:
+                rows = list(csv.reader(f))
+            model = rows[0].index("model")
+            kept = [rows[0], *(r for r in rows[1:] if FEW_MODELS.search(r[model]))]
+            with history.open("w", newline="", encoding="utf-8") as f:
+                csv.writer(f, lineterminator="\n").writerows(kept)
+        return root
+    return make
+
+
 BUILD_DAY = __import__("datetime").date(2026, 11, 30)
 
 
