@@ -1,8 +1,8 @@
 # Each target sets itself up: a virtual environment under the repo with exactly the versions of the
 # lock files in requirements/ (compiled from pyproject.toml by `make lock`; pip checks every file's
-# hash), then the project itself, editable. `make site` installs what the build needs
-# (requirements/run.txt); `make test` adds the test extras (requirements/test.txt, which holds the
-# same pins and more). Re-running is cheap: pip is only called again when a lock file changes.
+# hash), pip itself first (requirements/pip.txt), then the project itself, editable. `make site`
+# installs what the build needs (requirements/run.txt); `make test` adds the test extras
+# (requirements/test.txt, which holds the same pins and more). Re-running is cheap: pip is only called again when a lock file changes.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -14,8 +14,9 @@ PIP := $(BIN)/python -m pip --quiet
 
 # setuptools comes from the lock (the build backend of pyproject.toml), so the project installs
 # without an isolated build environment, which would fetch whatever setuptools is newest that day.
-$(RUN_STAMP): requirements/run.txt pyproject.toml
+$(RUN_STAMP): requirements/pip.txt requirements/run.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(PIP) install --require-hashes -r requirements/pip.txt
 	$(PIP) install --require-hashes -r requirements/run.txt
 	$(PIP) install --no-deps --no-build-isolation -e .
 	touch $@
@@ -54,14 +55,14 @@ LOCK_UPGRADE ?= --upgrade
 PIP_TOOLS := pip-tools==7.7.0
 LOCK_BIN := $(VENV)-lock/bin
 PIP_COMPILE := CUSTOM_COMPILE_COMMAND="make lock" $(LOCK_BIN)/pip-compile --quiet $(LOCK_UPGRADE) \
-	--generate-hashes --allow-unsafe --strip-extras --no-emit-index-url --no-emit-find-links \
-	--build-deps-for editable
+	--generate-hashes --allow-unsafe --strip-extras --no-emit-index-url --no-emit-find-links
 
 lock:
 	test -x $(LOCK_BIN)/pip-compile || { $(PYTHON) -m venv $(VENV)-lock && \
 	  $(LOCK_BIN)/python -m pip install --quiet $(PIP_TOOLS); }
-	$(PIP_COMPILE) --extra test --output-file requirements/test.txt pyproject.toml
-	$(PIP_COMPILE) --constraint requirements/test.txt --output-file requirements/run.txt pyproject.toml
+	$(PIP_COMPILE) --build-deps-for editable --extra test --output-file requirements/test.txt pyproject.toml
+	$(PIP_COMPILE) --build-deps-for editable --constraint requirements/test.txt --output-file requirements/run.txt pyproject.toml
+	$(PIP_COMPILE) --output-file requirements/pip.txt requirements/pip.in
 
 clean:
 	rm -rf public .public-* .cache mutants

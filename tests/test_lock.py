@@ -55,6 +55,10 @@ def test_the_lock_pins_every_dependency_within_pyprojects_range(lock, wanted) ->
             f"{lock.name} pins {requirement.name}=={pinned[name]}, outside {requirement}: run `make lock`")
 
 
+def test_pip_itself_is_pinned_with_hashes() -> None:
+    assert list(pins(REPO / "requirements" / "pip.txt")) == ["pip"]
+
+
 def test_the_runtime_lock_is_the_test_locks_versions() -> None:
     # `make site` and `make test` build with the same libraries; the test extras only add.
     run, test = pins(RUN), pins(TEST)
@@ -78,6 +82,7 @@ def test_the_lock_parser_rejects_a_loose_pin(tmp_path) -> None:
 def test_make_installs_from_the_locks_with_hashes_and_site_needs_no_test_extra() -> None:
     makefile = (REPO / "Makefile").read_text(encoding="utf-8")
     rules = dict(re.findall(r"^([\w$().-]+):[^\n]*\n((?:\t[^\n]*\n)+)", makefile, re.MULTILINE))
+    assert "--require-hashes -r requirements/pip.txt" in rules["$(RUN_STAMP)"]
     assert "--require-hashes -r requirements/run.txt" in rules["$(RUN_STAMP)"]
     assert "--no-deps --no-build-isolation -e ." in rules["$(RUN_STAMP)"]
     assert "--require-hashes -r requirements/test.txt" in rules["$(TEST_STAMP)"]
