@@ -202,6 +202,21 @@ def test_publish_permissions_are_least_per_job() -> None:
                 assert step["with"]["cache"] == "pip"
 
 
+@pytest.mark.parametrize("workflow", WORKFLOWS, ids=lambda p: p.name)
+def test_installs_come_from_the_lock_files_and_pips_cache_is_keyed_on_them(workflow: Path) -> None:
+    doc = load(workflow)
+    for job in doc["jobs"].values():
+        for step in job.get("steps", []):
+            if step.get("uses", "").startswith("actions/setup-python@"):
+                keyed = step["with"]["cache-dependency-path"].split()
+                assert keyed and all(path.startswith("requirements/") for path in keyed), keyed
+                assert all((REPO / path).is_file() for path in keyed), keyed
+            for line in shell_lines(step.get("run", "")):
+                if "pip install" in line:
+                    assert "--require-hashes -r requirements/" in line or "--no-deps" in line, (
+                        f"{workflow.name} installs from outside the lock: {line}")
+
+
 def test_the_publish_build_restores_the_newest_build_cache_first() -> None:
     # The scheduled build is incremental only if it gets the last good build's .cache/.
     steps = load(REPO / ".github" / "workflows" / "publish.yml")["jobs"]["build"]["steps"]
