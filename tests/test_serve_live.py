@@ -269,3 +269,23 @@ def test_brief_serve_reloads_the_page_shows_a_problem_and_brings_the_page_back(
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+def test_a_failed_build_is_told_as_brief_build_tells_it(tmp_path: Path) -> None:
+    from pipeline.cli.serve import _failure_lines
+    from pipeline.problems import BuildError, Problem, SourceError
+
+    problem = Problem("sources/entries/2026/09-12-x.yaml", "section", "unknown section 'x'")
+    assert _failure_lines(SourceError([problem]), tmp_path) == [
+        "sources/entries/2026/09-12-x.yaml: section: unknown section 'x'",
+        "1 problem(s) found; nothing was written."]
+    assert _failure_lines(BuildError("the site would be too big"), tmp_path) == [
+        "error: the site would be too big"]
+    assert _failure_lines(PermissionError(13, "Permission denied", "/x/public"), tmp_path) == [
+        "error: /x/public: Permission denied"]
+    try:
+        raise ValueError("unexpected")
+    except ValueError as err:
+        lines = _failure_lines(err, tmp_path)
+    assert lines[0] == "error: the build failed unexpectedly (a template, or a fault of ours):"
+    assert lines[1] == "Traceback (most recent call last):" and lines[-1] == "ValueError: unexpected"

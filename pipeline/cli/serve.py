@@ -125,7 +125,8 @@ def _site_path(root: Path, live: bool) -> str:
 
 def _failure_lines(err: Exception, root: Path) -> list[str]:
     """Return why a build failed as the lines a person reads: each problem with its file and
-    field, the build's message, the path an OS error names; a fault of ours with its traceback."""
+    field, the build's message, the path an OS error names; anything else (a template jinja2
+    cannot read, a fault of ours) with its traceback."""
     if isinstance(err, SourceError):
         errors = sum(p.severity == "error" for p in err.problems)
         return [str(p) for p in err.problems] + [f"{errors} problem(s) found; nothing was written."]
@@ -135,5 +136,5 @@ def _failure_lines(err: Exception, root: Path) -> list[str]:
         return [os_error_line(err, root)]
     import traceback
 
-    return ["error: the build failed (a fault of the build, not of a file):",
+    return ["error: the build failed unexpectedly (a template, or a fault of ours):",
             *"".join(traceback.format_exception(err)).rstrip().splitlines()]
