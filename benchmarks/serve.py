@@ -127,8 +127,8 @@ def measure(root: Path, runs: int, say, keep: Path | None = None) -> dict[str, l
     try:
         say(f"  first build of {root} (brief serve)")
         served.printed("serving ")
-        entry, line, page_path = edited_entry(root)
-        quote, headline = line[1], line[2]
+        entry, found, page_path = edited_entry(root)
+        quote, headline = found[1], found[2]
         original = entry.read_text("utf-8")
         say(f"  editing {entry.relative_to(root)}, shown on /{page_path}")
         with sync_playwright() as p:
@@ -138,14 +138,14 @@ def measure(root: Path, runs: int, say, keep: Path | None = None) -> dict[str, l
             page.get_by_text(headline, exact=True).first.wait_for()
             for run in range(1, runs + 1):
                 new = f"{headline} edited {run}"
-                text = original.replace(line[0], f"headline: {quote}{new}{quote}", 1)
+                text = original.replace(found[0], f"headline: {quote}{new}{quote}", 1)
                 start = time.perf_counter()
                 entry.write_text(text, encoding="utf-8")
                 page.get_by_text(new, exact=True).first.wait_for(timeout=WAIT_S * 1000)
                 seconds["reload"].append(time.perf_counter() - start)
-                line = served.printed("built ")
+                built = served.printed("built ")
                 say(f"  run {run}/{runs}: {seconds['reload'][-1]:.3f} s to the reloaded page "
-                    f"({line.strip()})")
+                    f"({built.strip()})")
                 if keep is not None:
                     seconds["plain_mkdocs"].append(plain_mkdocs_seconds(keep, epoch))
                     say(f"  run {run}/{runs}: plain mkdocs {seconds['plain_mkdocs'][-1]:.3f} s")
