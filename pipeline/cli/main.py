@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import errno
 import sys
 from pathlib import Path
 from typing import ClassVar
@@ -12,8 +11,8 @@ from typing import ClassVar
 import click
 
 from pipeline.cli.terminal import ROOT, STRICT, failed, print_problems, reports_errors
-from pipeline.paths import PRINTED, PUBLIC, SERIES
-from pipeline.problems import BuildError, SourceError
+from pipeline.paths import PRINTED, PUBLIC
+from pipeline.problems import SourceError
 
 
 class _Brief(click.Group):
@@ -22,7 +21,8 @@ class _Brief(click.Group):
     models alone take ~0.08 s)."""
 
     LAZY: ClassVar[dict[str, str]] = {"new": "pipeline.cli.editors:new",
-                                      "schema": "pipeline.cli.editors:schema"}
+                                      "schema": "pipeline.cli.editors:schema",
+                                      "serve": "pipeline.cli.serve:serve"}
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *self.LAZY})
@@ -110,48 +110,6 @@ def seal(root: Path, today: str | None) -> None:
         write_whole(path, data)
     click.echo(f"sealed {len(dates)} editions ({len(after)} figures recorded); "
                f"{corrected} corrected today")
-
-
-@main.command()
-@ROOT
-@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
-              help="Port on 127.0.0.1 (0: any free port).")
-@click.option("--no-build", is_flag=True, help="Serve public/ as it is, without building first.")
-@reports_errors
-def serve(root: Path, port: int, no_build: bool) -> None:
-    """Build the site, then preview it on http://127.0.0.1:PORT/ (and under site_url's path)."""
-    from urllib.parse import urlsplit
-
-    from pipeline.load.parse import read_model
-    from pipeline.models.series import Series
-    from pipeline.orchestrate.site import build_site
-    from pipeline.publish.preview import preview_server
-
-    public = (root / PUBLIC).resolve()
-    if not no_build:
-        build_site(root.resolve(), public, today=dt.date.today())
-    if not public.is_dir():
-        raise BuildError(f"{public} does not exist: run `brief build` first")
-    series, problems = read_model(root / SERIES, Series, root)
-    if series is None:
-        raise SourceError(problems)
-    site_path = urlsplit(str(series.model.site_url)).path
-    try:
-        server = preview_server(public, port, site_path=site_path)
-    except OSError as err:
-        if err.errno != errno.EADDRINUSE:
-            raise
-        # The OS error names no file, so reports_errors would say "error: .: Address already in use".
-        click.echo(f"error: port {port} is in use; pick another with --port", err=True)
-        raise failed() from None
-    with server:
-        port = server.server_address[1]  # the one the OS chose, for --port 0
-        also = f" and under {site_path}" if site_path != "/" else ""
-        click.echo(f"serving {public} on http://127.0.0.1:{port}/{also} (Ctrl-C to stop)")
-        try:
-            server.serve_forever()
-        except KeyboardInterrupt:
-            pass
 
 
 def _register_lanes() -> None:
