@@ -248,7 +248,8 @@ def test_brief_serve_reloads_the_page_shows_a_problem_and_brings_the_page_back(
         printed(out, "built 2 editions in")
 
         entry.write_text(LOCAL.format(section="nowhere", headline="Local story"), encoding="utf-8")
-        problem = ("sources/entries/2026/09-12-local-story.yaml: section: unknown section "
+        # As `brief check` prints it: the line of the field (LOCAL's second), for an editor to jump to.
+        problem = ("sources/entries/2026/09-12-local-story.yaml:2:1: section: unknown section "
                    "'nowhere'; editions.yaml has: local, numbers, radar, top")
         pg.locator("#brief-problems").wait_for(timeout=120_000)
         assert problem in pg.locator("#brief-problems").inner_text()
@@ -275,9 +276,9 @@ def test_a_failed_build_is_told_as_brief_build_tells_it(tmp_path: Path) -> None:
     from pipeline.cli.serve import _failure_lines
     from pipeline.problems import BuildError, Problem, SourceError
 
-    problem = Problem("sources/entries/2026/09-12-x.yaml", "section", "unknown section 'x'")
+    problem = Problem("sources/entries/2026/09-12-x.yaml", "section", "unknown section 'x'", 2)
     assert _failure_lines(SourceError([problem]), tmp_path) == [
-        "sources/entries/2026/09-12-x.yaml: section: unknown section 'x'",
+        "sources/entries/2026/09-12-x.yaml:2:1: section: unknown section 'x'",
         "1 problem(s) found; nothing was written."]
     assert _failure_lines(BuildError("the site would be too big"), tmp_path) == [
         "error: the site would be too big"]

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from pipeline.cli.terminal import ROOT, failed, os_error_line, reports_errors
+from pipeline.cli.terminal import ROOT, failed, os_error_line, print_problems, reports_errors
 from pipeline.paths import PUBLIC, SERIES
 from pipeline.problems import BuildError, SourceError
 
@@ -55,6 +55,8 @@ def serve(root: Path, port: int, no_build: bool) -> None:
         seconds = time.perf_counter() - started
         if err is None:
             live.built()
+            # The warnings `brief build` prints, after each rebuild as after a build.
+            print_problems(list(result.warnings), to_stderr=True)  # type: ignore[attr-defined]
             click.echo(f"built {result.editions} editions in {seconds:.2f} s")  # type: ignore[attr-defined]
             return
         lines = _failure_lines(err, root)
@@ -129,7 +131,8 @@ def _failure_lines(err: Exception, root: Path) -> list[str]:
     cannot read, a fault of ours) with its traceback."""
     if isinstance(err, SourceError):
         errors = sum(p.severity == "error" for p in err.problems)
-        return [str(p) for p in err.problems] + [f"{errors} problem(s) found; nothing was written."]
+        return ([p.located() for p in err.problems]
+                + [f"{errors} problem(s) found; nothing was written."])
     if isinstance(err, BuildError):
         return [f"error: {err}"]
     if isinstance(err, OSError):
