@@ -107,11 +107,12 @@ def test_bad_entry_fails_and_leaves_public_untouched(tiny: Path) -> None:
         assert "Traceback" not in proc.stderr + proc.stdout
         lines = proc.stderr.splitlines()
         assert lines[:4] == [
-            "sources/entries/2026/09-10-bad.yaml: date: expected a date as YYYY-MM-DD: "
+            "sources/entries/2026/09-10-bad.yaml:1:1: date: expected a date as YYYY-MM-DD: "
             "day value is outside expected range (got '2026-02-30')",
-            "sources/entries/2026/09-10-bad.yaml: headline: required field is missing",
-            "sources/entries/2026/09-10-bad.yaml: summary: required field is missing",
-            "sources/entries/2026/09-10-bad.yaml: sumary: unknown key; did you mean `summary`?",
+            "sources/entries/2026/09-10-bad.yaml:1:1: headline: required field is missing",
+            "sources/entries/2026/09-10-bad.yaml:1:1: summary: required field is missing",
+            "sources/entries/2026/09-10-bad.yaml:3:1: sumary: unknown key; did you mean "
+            "`summary`?",
         ]
     assert tree_digest(tiny / "public") == before
 

@@ -56,10 +56,10 @@ def acme_tree(root: Path, model: str, name: str = "Acme") -> Path:
 def test_a_model_id_with_markup_is_refused_by_check(tmp_path: Path) -> None:
     root = acme_tree(tmp_path / "repo", TITLE_BREAKER)
     assert refused(root, "check", "--strict") == [
-        "sources/entries/2026/09-13-too-late.yaml: date: 2026-09-13 is after the last edition "
+        "sources/entries/2026/09-13-too-late.yaml:1:1: date: 2026-09-13 is after the last edition "
         "(2026-09-12), so this entry will appear in no edition; add an edition date on or after "
         "2026-09-13 to `dates:` in sources/editions.yaml",
-        f"sources/prices/acme.yaml: lists.0.records.0.model: an id holds only {CHARACTERS}; "
+        f"sources/prices/acme.yaml:6:1: lists.0.records.0.model: an id holds only {CHARACTERS}; "
         "this one also has ' ' '(' ')' '<' '=' '>' (got '</title><img src=x onerror=alert(9)>')"]
 
 

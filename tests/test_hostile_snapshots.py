@@ -117,8 +117,9 @@ def test_invisible_control_characters_in_curated_text_are_a_problem(tmp_path: Pa
     write_entry(root, "2026-09-12", "price-figure", section="numbers", headline=text)
     name = "sources/entries/2026/09-12-price-figure.yaml"
     message = f"holds {said}: readers would see other text than the file shows; delete it"
-    assert refused(root, "check") == [f"{name}: headline: {message}",
-                                    f"{name}: summary: {message}"]
+    # Where an editor's terminal jumps to: the line of each field (write_entry's order).
+    assert refused(root, "check") == [f"{name}:3:1: headline: {message}",
+                                    f"{name}:4:1: summary: {message}"]
 
 
 def test_joiners_that_scripts_need_are_not_refused(tmp_path: Path) -> None:

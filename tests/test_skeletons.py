@@ -192,15 +192,15 @@ def test_new_price_file_is_checked_once_filled(tiny: Path) -> None:
     assert [line for line in check.output.splitlines() if "mistral" in line] == [
         "sources/prices/mistral.yaml:6:1: name: Input should be a valid string",
         "sources/prices/mistral.yaml:10:1: lists.0.currency: Input should be a valid string",
-        "sources/prices/mistral.yaml:34:1: lists.0.records.0.model: Input should be a valid "
+        "sources/prices/mistral.yaml:35:1: lists.0.records.0.model: Input should be a valid "
         "string",
-        "sources/prices/mistral.yaml:43:1: lists.0.records.0.prices.0.meter: Input should be "
+        "sources/prices/mistral.yaml:44:1: lists.0.records.0.prices.0.meter: Input should be "
         "'input', "
         "'cached_input', 'cache_write' or 'output'",
-        "sources/prices/mistral.yaml:45:1: lists.0.records.0.prices.0.price: Input should be a "
+        "sources/prices/mistral.yaml:46:1: lists.0.records.0.prices.0.price: Input should be a "
         "valid "
         "number",
-        "sources/prices/mistral.yaml:62:1: lists.0.records.0.source_url: URL input should be a "
+        "sources/prices/mistral.yaml:63:1: lists.0.records.0.source_url: URL input should be a "
         "string "
         "or URL",
     ]

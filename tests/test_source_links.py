@@ -38,7 +38,7 @@ def test_home_page_link_warns_and_fails_strict(tiny: Path, url: str) -> None:
     write_entry(tiny, "2026-09-10", "case", body=HEAD + f"  - url: {url}\n    publisher: Sohu\n")
     # pydantic writes a bare host with its `/`, so both spellings are reported alike.
     shown = url if url.endswith("/") else url + "/"
-    expected = f"{PATH}: links.0.url: warning: {shown} {HOME_PAGE}"
+    expected = f"{PATH}:6:1: links.0.url: warning: {shown} {HOME_PAGE}"
     assert check(tiny) == (0, [expected])
     assert check(tiny, "--strict") == (1, [expected.replace("warning: ", "")])
     code, lines = check(tiny, "--format", "github")
@@ -66,7 +66,7 @@ def test_article_site_or_named_source_passes_strict(tiny: Path, link: str) -> No
 ])
 def test_a_source_needs_a_page_or_a_day(tiny: Path, link: str, message: str) -> None:
     write_entry(tiny, "2026-09-10", "case", body=HEAD + link)
-    assert check(tiny) == (1, [f"{PATH}: {message}"])
+    assert check(tiny) == (1, [f"{PATH}:6:1: {message}"])
 
 
 def test_named_source_is_listed_unlinked_and_escaped(tiny: Path) -> None:
