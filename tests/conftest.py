@@ -8,6 +8,7 @@ import io
 import os
 import re
 import shutil
+import subprocess
 import textwrap
 import time
 import zipfile
@@ -91,6 +92,16 @@ def write_entry(root: Path, date: str, slug: str, section: str = "top",
         date=date, section=section, headline=headline or slug.replace("-", " ").title(), slug=slug)
     path.write_text(textwrap.dedent(text), encoding="utf-8")
     return path
+
+
+def stop(process: subprocess.Popen) -> None:
+    """Stop a server a test started: asked first, killed if it has not gone in 10 s."""
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
 
 
 @pytest.fixture

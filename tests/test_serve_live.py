@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import REPO, tiny_tree, write_entry
+from conftest import REPO, stop, tiny_tree, write_entry
 from test_browser import _missing, browser  # noqa: F401  (browser: a fixture)
 
 from pipeline.orchestrate.watch import Rebuilds, watch
@@ -264,12 +264,7 @@ def test_brief_serve_reloads_the_page_shows_a_problem_and_brings_the_page_back(
         page = (root / "public" / "briefings" / "2026-09-12" / "index.html").read_text("utf-8")
         assert "Local story fixed" in page and "brief serve" not in page
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop(process)
 
 
 def test_a_failed_build_is_told_as_brief_build_tells_it(tmp_path: Path) -> None:

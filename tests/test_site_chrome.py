@@ -26,7 +26,7 @@ from urllib.parse import urlsplit
 import pytest
 import yaml
 from click.testing import CliRunner
-from conftest import REPO, SERIES, write_entry
+from conftest import REPO, SERIES, stop, write_entry
 
 from pipeline.cli.main import main
 from pipeline.compose.titles import edition_title
@@ -319,12 +319,7 @@ def test_brief_serve_no_build_serves_the_built_site(site: Path) -> None:
                         "(Ctrl-C to stop)\n"), (line, process.poll())
         _checks_as_a_host(f"http://127.0.0.1:{port}", site)
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop(process)
 
 
 def test_brief_serve_says_when_its_port_is_in_use(site: Path) -> None:
