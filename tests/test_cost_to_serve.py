@@ -35,6 +35,7 @@ MATCHES = [
     ("llama3.1-405b", "meta-llama/Meta-Llama-3.1-405B-Instruct-Turbo"),
     ("llama3.1-405b", "Meta-Llama-3.1-405B-Instruct"),
     ("llama3.1-405b", "us.meta.llama3-1-405b-instruct-v1:0"),
+    ("llama3.1-405b", "databricks-meta-llama-3-1-405b-instruct"),  # two prefixes
     ("llama3.1-405b", "vertex_ai/meta/llama-3.1-405b-instruct-maas"),
     ("llama3.1-8b", "meta-llama/Llama-3.1-8B-Instruct"),
     ("llama3.1-8b", "llama-3.1-8b-instant"),
@@ -59,6 +60,8 @@ NOT_MATCHES = [
     ("llama3.1-8b", "@cf/meta/llama-3.1-8b-instruct-fp8"),
     ("llama3.1-405b", "nousresearch/hermes-3-llama-3.1-405b"),  # another maker's fine-tune
     ("llama3.1-405b", "meta-llama/Meta-Llama-3.1-70B-Instruct"),  # other sizes
+    ("llama3.1-405b", "databricks-meta-llama-3-3-70b-instruct"),
+    ("llama3.1-405b", "snowflake/snowflake-llama-3.1-405b"),  # Snowflake's own variant
     ("llama3.1-8b", "llama-3.1-lumimaid-8b"),
     ("llama2-70b", "meta-llama/Llama-2-7b-chat-hf"),
     ("llama2-70b", "accounts/fireworks/models/nous-hermes-llama2-70b"),
