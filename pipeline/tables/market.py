@@ -147,9 +147,11 @@ def _tiers(slots: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
 
 
 def curated_rows(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
-                 as_of: dt.date) -> pd.DataFrame:
+                 as_of: dt.date, hours: bool = True) -> pd.DataFrame:
     """Return one row per curated model in force at the end of `as_of`, from the list it is
-    quoted from (USD when it has one), converted at the ECB rate of its record's date."""
+    quoted from (USD when it has one), converted at the ECB rate of its record's date;
+    without TIER_COLUMNS when not `hours` (the price index reads the listed prices only, and
+    the week's hours are most of the time this takes)."""
     at = day_end(as_of)
     rows, slots = [], []
     for provider, sourced in sorted(files.items()):
@@ -171,7 +173,8 @@ def curated_rows(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
             tier = {w.name: w.tier for w in windows} | {None: record.rest_tier}
             # Each part of the week (a window, the rest) with its time share, as window_weights
             # starts from; none for a record without windows.
-            for name, share in (week_shares(windows, week_start(at)).items() if windows else ()):
+            for name, share in (week_shares(windows, week_start(at)).items()
+                                if windows and hours else ()):
                 slots.append({"provider": provider, "model": model, "share": share,
                               "offpeak": tier[name] == "off-peak",
                               **{m: _usd(tier_price(plist, record, m, name), usd)
@@ -193,6 +196,8 @@ def curated_rows(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
     keys = ["provider", "model"]
     table = pd.DataFrame(rows, columns=[c for c in COLUMNS if c != "free"]).astype(
         {"context_window_tokens": float})
+    if not hours:
+        return table
     tiers = _tiers(pd.DataFrame(slots, columns=[*keys, "share", "offpeak", *TIER_METERS]), keys)
     return table.merge(tiers, on=keys, how="left")
 
