@@ -17,7 +17,7 @@ import pandas as pd
 from pipeline.compose.corrections import LEDGER_COLUMNS
 from pipeline.compose.prices import claim_problems as differing
 from pipeline.compose.prices import claimed_usd_per_mtok
-from pipeline.load.catalogues import load_catalogue_health, load_catalogues_file
+from pipeline.load.catalogues import load_catalogue_health, load_sourced_catalogues, maker_problems
 from pipeline.load.entries import load_entries
 from pipeline.load.feeds import load_feeds
 from pipeline.load.fx import load_rate_table
@@ -76,12 +76,15 @@ def load_sources(root: Path, parse: Parser = parse_file, *, strict: bool = False
     feeds, snapshots, found = load_feeds(root, parse)
     problems += found
     # Checked with the curated sources, so an editor's slip in it fails `brief check`.
-    catalogues, found = load_catalogues_file(root, parse)
+    sourced_catalogues, found = load_sourced_catalogues(root, parse)
+    catalogues = sourced_catalogues.model if sourced_catalogues else None
     problems += found
     health, found = load_catalogue_health(root, catalogues) if catalogues else ({}, [])
     problems += found
     histories, found = load_histories(root, catalogues, parse) if catalogues else ({}, [])
     problems += found
+    if sourced_catalogues is not None:
+        problems += maker_problems(sourced_catalogues, listed_models(prices, histories))
     plausible = None
     if catalogues is not None:
         curated = curated_periods(prices)
@@ -103,6 +106,15 @@ def load_sources(root: Path, parse: Parser = parse_file, *, strict: bool = False
                    catalogue_health=health, price_histories=histories,
                    held_prices=plausible.held if plausible else None,
                    other_modes=plausible.other_modes if plausible else {}, printed=printed)
+
+
+def listed_models(prices: dict, histories: dict[str, pd.DataFrame]) -> set[str]:
+    """Return every model id the price files and the catalogues' histories list, as spelt."""
+    models = {record.model for sourced in prices.values() for plist in sourced.model.lists
+              for record in plist.records}
+    for history in histories.values():
+        models.update(history["model"].unique())
+    return models
 
 
 def outside_links(root: Path) -> list[Problem]:

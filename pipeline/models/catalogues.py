@@ -7,9 +7,9 @@ from __future__ import annotations
 import datetime as dt
 import math
 import re
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import Field, model_validator
+from pydantic import AfterValidator, Field, model_validator
 
 from pipeline.models.base import SourceModel
 from pipeline.models.entries import HttpUrl, Slug
@@ -98,6 +98,43 @@ class TrackedModel(SourceModel):
     """The model id as the catalogue spells it."""
 
 
+def _model_pattern(pattern: str) -> str:
+    """Refuse a pattern that can match no canonical id (normalize/model_ids.py): those are
+    case-folded, with `-` for spaces, so an upper-case letter or a space means a slip."""
+    if not pattern:
+        raise ValueError("a pattern must not be empty")
+    if pattern != pattern.casefold():
+        raise ValueError(f"patterns match canonical model ids, which are lower-case: write "
+                         f"{pattern.casefold()!r}")
+    if any(c.isspace() for c in pattern):
+        raise ValueError("patterns match canonical model ids, which hold no spaces (a space "
+                         "becomes `-`)")
+    return pattern
+
+
+ModelPattern = Annotated[str, AfterValidator(_model_pattern)]
+"""A shell pattern (`*`, `?`, `[...]`) of canonical model ids: `llama-3*`, `*.anthropic.claude-*`."""
+
+
+class Maker(SourceModel):
+    """A company that makes models: which canonical model ids are its models, and which of
+    those it published the weights of."""
+
+    models: list[ModelPattern] = Field(default=[], max_length=200)
+    """Shell patterns of the canonical ids of its models whose weights are not published (or
+    not known to be)."""
+    open_weight: list[ModelPattern] = Field(default=[], max_length=200)
+    """Shell patterns of the canonical ids of its models whose weights anyone can download from
+    it, whatever their licence. A model matching one is this maker's too: it need not be
+    repeated under `models`."""
+
+    @model_validator(mode="after")
+    def _some_pattern(self) -> Maker:
+        if not (self.models or self.open_weight):
+            raise ValueError("a maker needs at least one pattern under models or open_weight")
+        return self
+
+
 class CataloguesFile(SourceModel):
     """`sources/catalogues.yaml`: the catalogues we follow and our provider ids for theirs."""
 
@@ -119,6 +156,11 @@ class CataloguesFile(SourceModel):
     """Listings an editor checked that stay published though they look implausible."""
     track: list[TrackedModel] = Field(default=[])
     """Models with a page of their own besides those the curated files price."""
+    makers: dict[Slug, Maker] = Field(default={})
+    """Our provider id of a model's maker (`openai`, `meta`, `alibaba`) → the patterns of its
+    models (normalize/makers.py). A listing whose seller is the maker is a first-party one; a
+    model matching no maker's patterns has no known maker. One model must not match two
+    makers (`brief check` says which)."""
 
     @model_validator(mode="after")
     def _unique_ids(self) -> CataloguesFile:
