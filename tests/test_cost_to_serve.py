@@ -14,11 +14,11 @@ import pytest
 
 from pipeline.load.hardware import load_hardware
 from pipeline.load.sources import load_sources
-from pipeline.render.market_page import market_table_of
 from pipeline.tables.cost_to_serve import COLUMNS, cost_to_serve, mlperf_matches
 from pipeline.tables.hardware import is_public
 from pipeline.tables.hardware_costs import costed_table, rows_table
 from pipeline.tables.market import COLUMNS as MARKET_COLUMNS
+from pipeline.tables.market import market_table_of
 
 ROOT = Path(__file__).resolve().parents[1]
 DAY = dt.date(2026, 11, 20)

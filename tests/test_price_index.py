@@ -13,11 +13,11 @@ import pytest
 
 from pipeline.load.parse import parse_file
 from pipeline.load.sources import load_sources
-from pipeline.render.market_page import market_table_of
 from pipeline.tables import price_index as pi
 from pipeline.tables.catalogue_history import COLUMNS as HISTORY_COLUMNS
 from pipeline.tables.catalogue_history import snapshot_time
 from pipeline.tables.cost import day_end
+from pipeline.tables.market import market_table_of
 
 ROOT = Path(__file__).resolve().parents[1]
 D0, D1, D2 = dt.date(2026, 1, 1), dt.date(2026, 1, 8), dt.date(2026, 1, 15)

@@ -23,6 +23,7 @@ import bisect
 import datetime as dt
 import hashlib
 from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
 from pipeline.compose.parts import FeedAsk, Parts
 from pipeline.compose.rank import FIRST_EDITION_DAYS
 from pipeline.models.sources import Sources
-from pipeline.paths import FEED_SNAPSHOTS
+from pipeline.paths import CATALOGUES, FEED_SNAPSHOTS, price_history_path
 
 
 def model_digest(model: BaseModel) -> str:
@@ -185,6 +186,24 @@ def catalogue_key(row_hashes: pd.Series, columns: list[str], named: object, date
     return _digest("catalogues", date, previous, named, columns, rows.hexdigest())
 
 
+def economics_key(sources: Sources, prices_key: str, hardware_key_: str,
+                  file_key: Callable[[str], str | None] = lambda name: None) -> str:
+    """Return the digest of what the market's economics read (compose/economics.py), without
+    the dates: the curated prices and rates (`prices_key`), the published catalogues' histories
+    as the parse cache read them, `sources/catalogues.yaml` (the held-back listings, the
+    makers), when each catalogue became whole, and the hardware (`hardware_key_`)."""
+    names = [CATALOGUES.as_posix(), *(
+        price_history_path(Path(), c.id).as_posix() for c in sources.published_catalogues())]
+    read_as = [file_key(name) for name in names]
+    if None in read_as:  # read without a cache: the tables and the file themselves
+        read_as = [repr(sources.catalogues),
+                   *(frame_digest(sources.price_histories[c.id])
+                     for c in sources.published_catalogues())]
+    whole = sorted((c, str(h.whole_since)) for c, h in sources.catalogue_health.items())
+    held = frame_digest(sources.held_prices)
+    return _digest("economics", prices_key, hardware_key_, read_as, whole, held)
+
+
 def hardware_files_key(sources: Sources, as_of: dt.date, hardware_key_: str | None) -> str:
     """Return the digest of what the hardware files read: all hardware sources (the key
     composing computed), and which results and costs are public by `as_of` (not `as_of` itself:
@@ -227,6 +246,9 @@ class LaneKeys:
                               else ([], [], ""))
         self._windows: dict[tuple[dt.date, dt.date | None], str] = {}
         self._changes_hashes: pd.Series | None = None
+        self._dates = sorted(dates)
+        self.economics = economics_key(sources, self.prices, self.hardware, file_key)
+        """The digest of what the price index and the cost to serve read, all dates."""
 
     def lane(self, name: str, date: dt.date, previous: dt.date | None) -> tuple:
         """Return the inputs of lane `name`'s items in the window (previous, date]."""
@@ -247,6 +269,12 @@ class LaneKeys:
         named = [(c.id, c.name, str(c.page)) for c in self.sources.published_catalogues()]
         return catalogue_key(self._moves_hashes(moves), list(moves.columns), named, date,
                              previous)
+
+    def _economics_lane(self, date: dt.date, previous: dt.date | None) -> str:
+        # The index's grid up to the edition: its weeks from the histories' start (in the
+        # digest) and the edition dates up to this one; a later edition changes no earlier one.
+        return _digest("economics-lane", self.economics, date, previous,
+                       [d for d in self._dates if d <= date])
 
     def _moves_hashes(self, moves: pd.DataFrame) -> pd.Series:
         """Return pandas' hash of each row of a window's `moves`, a part of catalogue_changes()

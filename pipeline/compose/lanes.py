@@ -28,6 +28,8 @@ LANES = (
     Lane("prices", lambda s: bool(s.prices) and s.rates is not None, Parts.prices),
     Lane("catalogues", lambda s: bool(s.published_catalogues()), Parts.catalogues),
     Lane("hardware", lambda s: s.hardware is not None, Parts.hardware),
+    Lane("economics", lambda s: bool(s.published_catalogues())
+         or (bool(s.prices) and s.rates is not None), Parts.economics),
 )
 """In the order their items appear in a section."""
 

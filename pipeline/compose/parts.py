@@ -16,6 +16,7 @@ import pandas as pd
 
 from pipeline.compose.catalogue_moves import catalogue_figures, window_moves, without_models
 from pipeline.compose.charts import ChartSpec
+from pipeline.compose.economics import Economics, cost_table, economics_figures, market_economics
 from pipeline.compose.hardware import (
     FigureIndex,
     figure_index,
@@ -76,6 +77,12 @@ class Parts:
         self._curated_since: dict[tuple[str, str], dt.date] | None = None
         self._catalogue_windows: dict[tuple[dt.date, dt.date | None], pd.DataFrame] = {}
         self._by_value: ByValue | None = None
+        self._editions = sorted(dates)
+        """The edition dates, as given: the price index's grid holds them (not the dates
+        `quotes` adds)."""
+        self._economics: Economics | None = None
+        self._economics_done = False
+        self._costs: dict[dt.date, pd.DataFrame] = {}
 
     def quotes(self, *dates: dt.date) -> Quotes:
         """Return the blended prices at the end of each edition date and of the week before the
@@ -138,6 +145,24 @@ class Parts:
         return (hardware_figures(hw, self.hardware_index(), date, previous,
                                  usd_at_ecb_rates(s.rates)),
                 hardware_radar(hw, date))
+
+    def market_economics(self) -> Economics | None:
+        """Return the price index over the editions' grid (compose/economics.py), built once."""
+        if not self._economics_done:
+            self._economics = market_economics(self.sources, self._editions)
+            self._economics_done = True
+        return self._economics
+
+    def cost_table(self, date: dt.date) -> pd.DataFrame:
+        """Return the cost to serve beside the price as of `date`, computed once a date."""
+        if date not in self._costs:
+            self._costs[date] = cost_table(self.sources, self.market_economics(), date)
+        return self._costs[date]
+
+    def economics(self, date: dt.date, previous: dt.date | None) -> LaneItems:
+        """Return the same-model index and cost-to-serve figures of the edition of `date`."""
+        return economics_figures(self.sources, self.market_economics(), date, previous,
+                                 self.cost_table), []
 
     def catalogue_changes(self) -> pd.DataFrame:
         """Return every move of the published catalogues' histories, computed once."""

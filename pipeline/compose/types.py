@@ -67,6 +67,9 @@ class Figure:
     id: str = ""
     lane: str = ""
     """The lane that computed it (`prices`, `catalogues`, `hardware`); "" for an editor's entry."""
+    page: str = ""
+    """A page of this site that states the figure and how it is computed, as a path under the
+    site's URL (`economics/#same-model-price-index`): its label links there; "" for none."""
 
 
 @dataclass(frozen=True)

@@ -62,7 +62,7 @@ class Mail(SourceModel):
         return self
 
 
-Lane = Literal["prices", "catalogues", "hardware", "feeds"]
+Lane = Literal["prices", "catalogues", "hardware", "economics", "feeds"]
 
 
 class Topic(SourceModel):
@@ -77,7 +77,8 @@ class Topic(SourceModel):
     tags: list[str] = []
     """Editors' entries with any of these tags belong to it."""
     lanes: list[Lane] = []
-    """Computed items of these lanes belong to it: prices, catalogues, hardware, feeds."""
+    """Computed items of these lanes belong to it: prices, catalogues, hardware, economics,
+    feeds."""
     sections: list[SectionId] = []
     """Every item of these sections belongs to it."""
 

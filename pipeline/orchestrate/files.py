@@ -1,6 +1,6 @@
 """Every generated file of the site's docs, in memory: edition pages, text editions, channels,
-the Prices, Market, Changes, Discrepancies, Hardware, Sources and Data pages, charts and data
-files, reusing what an earlier build made of them where what it was made from is unchanged."""
+the Prices, Market, Market economics, Changes, Discrepancies, Hardware, Sources and Data pages,
+charts and data files, reusing what an earlier build made of them where what it was made from is unchanged."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ import datetime as dt
 import itertools
 from collections.abc import Callable
 from pathlib import Path
+
+import pandas as pd
 
 from pipeline.cache.charts import ChartCache
 from pipeline.cache.keys import LaneKeys, hardware_files_key
@@ -31,6 +33,7 @@ from pipeline.render.datasets import DATA_FILES, DataFile, data_page, published_
 from pipeline.render.datasets_lanes import LANE_DATA_FILES
 from pipeline.render.discrepancies_page import discrepancies_page_md
 from pipeline.render.drawing import NOW, Drawing
+from pipeline.render.economics_page import economics_files
 from pipeline.render.hardware_page import hardware_files
 from pipeline.render.pages import archive_page
 from pipeline.render.prices_page import cheapest_chart_data, history_chart_data
@@ -106,6 +109,14 @@ def site_files(sources: Sources, editions: list[Edition], store: Store | None = 
     files["changes.md"] = changes_page_md(changes, sources.published_catalogues(),
                                           curated_models(sources, as_of), as_of)
     files["discrepancies.md"] = discrepancies_page_md(sources, as_of)
+    previous = editions[-2].date if len(editions) > 1 else None
+    # By what the index and the cost to serve read and the edition dates: an entry's edit
+    # keeps the page, its charts and data files.
+    files.update(store.cached(
+        "render", lambda: economics_files(parts.market_economics(), parts.cost_table(as_of)
+                                          if parts.market_economics() else pd.DataFrame(),
+                                          as_of, previous, drawer),
+        ("economics-page", keys.economics, [e.date for e in editions])))
     for c in itertools.chain(archive_charts, *charts_of.values()):
         files.update(c.files())
     # Popped as they are encoded, so the text and its bytes are not both held for every file.

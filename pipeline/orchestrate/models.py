@@ -17,14 +17,14 @@ from pipeline.compose.model_pages import model_page, tracked_models
 from pipeline.models.sources import Sources
 from pipeline.normalize.model_ids import canonical_model
 from pipeline.render.drawing import NOW, Drawing, Draws
-from pipeline.render.market_page import market_files, market_table_of
+from pipeline.render.market_page import market_files
 from pipeline.render.model_group_page import chart_path as group_chart_path
 from pipeline.render.model_group_page import group_page, groups_index_md, page_path
 from pipeline.render.model_page import chart_path, chart_svg, model_page_md, tracked_table_md
 from pipeline.render.shell_page import SearchEntry, ShellPage
 from pipeline.tables.catalogue_history import snapshot_time
 from pipeline.tables.cost import day_end
-from pipeline.tables.market import calculator_profiles, preset_figures
+from pipeline.tables.market import calculator_profiles, market_table_of, preset_figures
 
 Files = dict[str, str | bytes | Drawing | ShellPage | SearchEntry]
 

@@ -125,7 +125,59 @@ _CHANGE_COLUMNS = tuple(Column(n, t) for n, t in (
     ("at", "The snapshot that first showed the move (UTC)."),
 ))
 
+_INDEX_COLUMNS = tuple(Column(name, text) for name, text in (
+    ("date", "A date of the index: weekly from the start of the histories, and each edition's."),
+    ("segment", "all; first-party (the seller made the model); open-weight-hosted (published "
+                "weights, sold by another); band-under-1, band-1-to-10, band-10-and-up (the "
+                "listing's 3:1 blend, USD per million tokens, when first seen)."),
+    ("meter", "input, cached_input, output, or blend_3_1 ((3 × input + output) ÷ 4)."),
+    ("matched", "Listings priced above zero at this date and the one before (0 at the first)."),
+    ("listed", "Listings priced above zero at this date."),
+    ("link", "The geometric mean of the matched listings' price relatives (new ÷ old); 1 when "
+             "none matched."),
+    ("index", "The chained index: the product of the links since the first date, which is 100."),
+    ("average_usd_per_mtok", "The geometric mean of every listed price at this date, US dollars "
+                             "per million tokens."),
+    ("average_index", "That average as an index, 100 at the segment's first date with listings."),
+))
+
+_COST_COLUMNS = tuple(Column(name, text) for name, text in (
+    ("mlperf_model", "The benchmark model, as MLPerf names it (llama2-70b)."),
+    ("scenario", "Offline or Server (kept apart: different loads)."),
+    ("round", "The MLPerf Inference round of the result."),
+    ("accuracy_target", "Percent of the reference model's accuracy the result holds (99)."),
+    ("accelerator", "Canonical accelerator name."),
+    ("accelerator_count", "Accelerators in the system."),
+    ("result_id", "MLPerf's id of the result (cite it)."),
+    ("details_url", "The result's published files."),
+    ("tokens_per_s_per_accelerator", "Generated tokens per second per accelerator."),
+    ("cost_basis", "The hourly cost's basis id (owner_tco/hyperscaler …)."),
+    ("cost_basis_label", "The basis, as the Hardware page names it."),
+    ("cost_placeholder", "True when the hourly cost is the source's estimate."),
+    ("usd_per_accelerator_hour", "US dollars per accelerator-hour on that basis."),
+    ("cost_source", "Who states the hourly cost."),
+    ("cost_source_url", "Where."),
+    ("hardware_usd_per_mtok", "US dollars per million output tokens at full load: the hourly cost "
+                              "÷ (tokens per second per accelerator × 3600 ÷ 1,000,000)."),
+    ("listings", "Market listings of the model with an output price above zero."),
+    ("cheapest_output_usd_per_mtok", "The lowest of their output prices, USD per million tokens."),
+    ("cheapest_provider", "Who sells at it."),
+    ("cheapest_model", "Its model id there."),
+    ("cheapest_source_url", "Where that price is stated."),
+    ("median_output_usd_per_mtok", "The median of the listings' output prices."),
+    ("cheapest_ratio", "cheapest_output_usd_per_mtok ÷ hardware_usd_per_mtok."),
+    ("median_ratio", "median_output_usd_per_mtok ÷ hardware_usd_per_mtok."),
+))
+
 LANE_DATA_FILES: tuple[DataFile, ...] = (
+    DataFile("data/index.csv", "Same-model price index", "A chained Jevons index of the "
+             "listings priced at two successive dates, per segment and meter, beside the "
+             "geometric mean of everything listed (the Market economics page says how).",
+             _INDEX_COLUMNS),
+    DataFile("data/cost-to-serve.csv", "Cost to serve beside the price", "Per MLPerf model, "
+             "scenario, accelerator and cost basis as of the newest edition: the hardware cost "
+             "of a million output tokens at full load beside the cheapest and median market "
+             "output price of the model. A lower bound, not a margin.", _COST_COLUMNS),
     DataFile("data/price-history.csv", "Catalogue price history", "Every price period of "
              "the published catalogues, one row per price and period (MIT-licensed data of "
              "LiteLLM and genai-prices).", _HISTORY_COLUMNS),

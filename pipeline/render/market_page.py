@@ -36,9 +36,6 @@ from pipeline.tables.market import (
     COLUMNS,
     TIER_METERS,
     calculator_profiles,
-    catalogue_rows,
-    curated_rows,
-    market_table,
     preset_figures,
 )
 from pipeline.tables.plausibility import held_per_catalogue
@@ -279,19 +276,6 @@ def _left_out(held: int, other_modes: Mapping[str, int]) -> str:
         text += (f"Only text-generation models are ranked here; left out, their token fields "
                  f"not being comparable: {modes} listings. ")
     return text
-
-
-def market_table_of(sources: Sources, as_of: dt.date) -> pd.DataFrame | None:
-    """Return the Market's table as of the end of `as_of` (tables/market.py), with the columns
-    beside COLUMNS the calculator needs; None when the repository follows no catalogue and has
-    no prices."""
-    rows = [catalogue_rows(sources.price_histories[c.id], c, as_of)
-            for c in sources.published_catalogues()]
-    curated = (curated_rows(sources.prices, sources.rates, as_of)
-               if sources.prices and sources.rates is not None else None)
-    if curated is None and not rows:
-        return None
-    return market_table([*([] if curated is None else [curated]), *rows])
 
 
 def market_files(sources: Sources, as_of: dt.date, changes: pd.DataFrame,

@@ -25,6 +25,7 @@ from pipeline.models.catalogues import Catalogue
 from pipeline.models.prices import Mode, PriceFile, WorkloadProfile
 from pipeline.models.rates import RateTable
 from pipeline.models.sourced import Sourced
+from pipeline.models.sources import Sources
 from pipeline.normalize.fx import RateNotFound
 from pipeline.normalize.windows import record_windows, week_shares
 from pipeline.tables.catalogue_history import snapshot_time
@@ -292,3 +293,16 @@ def preset_figures(table: pd.DataFrame, profiles: Sequence[WorkloadProfile]) -> 
             out[f"{p.id}{infix}_usd_per_mtok"] = usd
             out[f"{p.id}{infix}_tokens_per_usd"] = tokens_per_usd(usd)
     return out
+
+
+def market_table_of(sources: Sources, as_of: dt.date) -> pd.DataFrame | None:
+    """Return the Market's table as of the end of `as_of` (tables/market.py), with the columns
+    beside COLUMNS the calculator needs; None when the repository follows no catalogue and has
+    no prices."""
+    rows = [catalogue_rows(sources.price_histories[c.id], c, as_of)
+            for c in sources.published_catalogues()]
+    curated = (curated_rows(sources.prices, sources.rates, as_of)
+               if sources.prices and sources.rates is not None else None)
+    if curated is None and not rows:
+        return None
+    return market_table([*([] if curated is None else [curated]), *rows])

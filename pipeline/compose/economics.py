@@ -1,0 +1,186 @@
+"""Pure: the market's economics as of each edition, and the edition figures that quote them.
+
+Two figures no catalogue computes: how much the same listings got cheaper (the chained Jevons
+index of tables/price_index.py, beside the average of everything listed), and what serving a
+model costs in hardware beside what the market sells it at (tables/cost_to_serve.py). Both are
+computed once for a build over the index's grid (weeks from the start of the histories, and the
+edition dates), and each edition reads its own date's rows, so no edition sees a later price.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import pandas as pd
+
+from pipeline.compose.hardware import PREFERRED_BASIS
+from pipeline.compose.numbers import money
+from pipeline.compose.types import Citation, Figure
+from pipeline.models.sources import Sources
+from pipeline.normalize.makers import models_makers
+from pipeline.paths import CATALOGUES
+from pipeline.tables import price_index as pi
+from pipeline.tables.cost_to_serve import cost_to_serve, mlperf_matches
+from pipeline.tables.hardware import TOKEN_UNITS, is_public, usd_at_ecb_rates
+from pipeline.tables.hardware_costs import costed_table, rows_table
+
+PAGE = "economics/"
+"""The Market economics page, under the site's URL."""
+INDEX_ANCHOR = "same-model-price-index"
+COST_ANCHOR = "cost-to-serve-beside-the-price"
+MOVED = 0.005
+"""A cost-to-serve ratio that moved by less than this share since the last edition is not news."""
+
+
+@dataclass(frozen=True)
+class Economics:
+    """The index and what it was computed from, for every date of its grid."""
+
+    dates: list[dt.date]
+    """The grid: every seventh day from the first price the histories hold, and the editions."""
+    prices: pd.DataFrame
+    """The listings priced at each date (tables/price_index.listed_prices)."""
+    index: pd.DataFrame
+    """tables/price_index.INDEX_COLUMNS at each date."""
+    whole_since: dict[str, dt.date]
+    """Each published catalogue's name → the day its snapshots became whole (before it, its
+    history holds only the models an editor tracked, so the listed average jumps there)."""
+    serving: pd.DataFrame
+    """The rows of `prices` whose model an MLPerf benchmark model matches: all the cost to
+    serve reads of the market, a few hundred rows a date where `prices` has thousands."""
+
+
+def market_economics(sources: Sources, editions: Sequence[dt.date]) -> Economics | None:
+    """Return the index over the grid ending at the last of `editions`; None without prices."""
+    published = sources.published_catalogues()
+    histories = {c.id: sources.price_histories[c.id] for c in published}
+    curated = sources.prices if sources.rates is not None else {}
+    start = pi.history_start(histories, curated)
+    if start is None or not editions:
+        return None
+    dates = pi.grid_dates(start, editions, max(editions))
+    parts = [pi.curated_prices(curated, sources.rates, dates) if curated
+             else pd.DataFrame(columns=pi.PRICE_COLUMNS)]
+    parts += [pi.catalogue_prices(histories[c.id], c.id, str(c.page), dates) for c in published]
+    prices = pi.listed_prices(parts)
+    makers = sources.catalogues.makers if sources.catalogues else {}
+    found = models_makers(prices["model"].unique(), makers)
+    membership = pi.segments(prices, pd.DataFrame(
+        [(m, maker or "", open_weight) for m, (maker, open_weight) in found.items()],
+        columns=["model", "maker", "open_weight"]))
+    whole = {c.name: h.whole_since.date() for c in published
+             if (h := sources.catalogue_health.get(c.id)) is not None and h.whole_since}
+    benchmarked = {r.model for r in sources.hardware_rows if r.units == TOKEN_UNITS}
+    models = pd.Series(prices["model"].unique())
+    served = models[[any(mlperf_matches(b, m) for b in benchmarked) for m in models]]
+    return Economics(dates, prices, pi.price_index(prices, membership, dates), whole,
+                     prices[prices["model"].isin(set(served))])
+
+
+def market_at(prices: pd.DataFrame, date: dt.date) -> pd.DataFrame:
+    """Return the listings of `prices` (Economics.prices or .serving) at a date of the grid:
+    provider, model, the listed prices, `free` (a zero input or output price), the source's
+    page."""
+    rows = prices[prices["date"] == date]
+    free = (rows["input_usd_per_mtok"] == 0) | (rows["output_usd_per_mtok"] == 0)
+    return rows.assign(free=free.to_numpy())
+
+
+def cost_table(sources: Sources, econ: Economics, date: dt.date) -> pd.DataFrame:
+    """Return the cost to serve beside the price as of `date` (a date of the grid): the MLPerf
+    results public then, the hourly costs in force then, the Market's listings then."""
+    rows = [r for r in sources.hardware_rows if is_public(r, date)]
+    if sources.hardware is None or not rows:
+        return cost_to_serve(pd.DataFrame(), pd.DataFrame())
+    costed = costed_table(rows_table(rows), sources.hardware.costs, date,
+                          usd_at_ecb_rates(sources.rates))
+    return cost_to_serve(costed, market_at(econ.serving, date))
+
+
+def headline_costs(table: pd.DataFrame) -> pd.DataFrame:
+    """Return one row per MLPerf model: its Offline result of the lowest hardware cost on the
+    preferred basis (InferenceX's own default), a measured cost before a placeholder, else on
+    any basis."""
+    offline = table[table["scenario"] == "Offline"]
+    rank = ((offline["cost_basis"] != PREFERRED_BASIS).astype(int) * 2
+            + offline["cost_placeholder"].astype(bool).astype(int))
+    ranked = offline.assign(rank=rank.to_numpy()).sort_values(
+        ["rank", "hardware_usd_per_mtok"], kind="stable")
+    return (ranked.drop_duplicates("mlperf_model").drop(columns="rank")
+            .sort_values("mlperf_model", ignore_index=True))
+
+
+def percent(change: float) -> str:
+    """Return a change as the editions print it: `−3.1 %`, `+0.4 %`, `unchanged`."""
+    if round(change * 100, 1) == 0:
+        return "unchanged"
+    return f"{change * 100:+.1f} %".replace("-", "−")
+
+
+def page_citation(sources: Sources, anchor: str) -> Citation:
+    """Return the citation of the economics page, where the figure is computed and explained."""
+    return Citation("Inference Brief, Market economics",
+                    f"{sources.series.site_url}{PAGE}#{anchor}", CATALOGUES.as_posix())
+
+
+def economics_figures(sources: Sources, econ: Economics | None, date: dt.date,
+                      previous: dt.date | None,
+                      costs: Callable[[dt.date], pd.DataFrame] | None = None) -> list[Figure]:
+    """Return the figures of an edition: the same-model index since the last edition and over
+    the last twelve months (with the average of everything listed beside it), and the cost to
+    serve of each model whose ratio moved since the last edition (each, on the first).
+    `costs`: cost_table of a date (computed once a date by a caller composing many editions)."""
+    if econ is None or date not in econ.dates:
+        return []
+    figures = []
+    year = pi.year_before(econ.dates, date)
+    over_year = pi.change_between(econ.index, year, date)
+    listed = econ.index[(econ.index["segment"] == pi.OVERALL)
+                        & (econ.index["meter"] == "blend_3_1")].set_index("date")
+    if over_year is not None:
+        span = ("over the last 12 months" if (date - year).days >= 364
+                else f"since {year.isoformat()}, where the histories start")
+        parts = []
+        if previous is not None and previous in econ.dates:
+            since = pi.change_between(econ.index, previous, date)
+            steps = [d for d in econ.dates if previous < d <= date]
+            matched = int(listed.loc[steps, "matched"].min())
+            parts.append(f"{percent(since)} since the last edition (at least {matched:,} "
+                         "listings priced at both ends of each week)")
+        average = listed.at[date, "average_usd_per_mtok"] / listed.at[year, "average_usd_per_mtok"]
+        parts.append(f"{percent(over_year)} {span}")
+        arrived = sorted(f"{name} on {day}" for name, day in econ.whole_since.items()
+                         if year < day <= date)
+        why = (" (most of it the first whole snapshots of the catalogues, "
+               f"{', '.join(arrived)}, which added thousands of listings)" if arrived else "")
+        text = (f"Same-model prices (the 3:1 blend of input and output): {', '.join(parts)}. "
+                f"The average of everything listed moved {percent(average - 1)} over the same "
+                f"span: the gap is listings arriving and leaving{why}, not price changes.")
+        figures.append(Figure(label="Same-model prices", text_md=text,
+                              citations=(page_citation(sources, INDEX_ANCHOR),),
+                              id="economics-index", page=f"{PAGE}#{INDEX_ANCHOR}"))
+    costs = costs or (lambda day: cost_table(sources, econ, day))
+    now = headline_costs(costs(date))
+    before = (headline_costs(costs(previous)).set_index("mlperf_model")
+              if previous is not None and previous in econ.dates else None)
+    lines = []
+    for row in now.itertuples(index=False):
+        was = (before["cheapest_ratio"].get(row.mlperf_model) if before is not None else None)
+        if was is not None and abs(row.cheapest_ratio / was - 1) < MOVED:
+            continue
+        moved = f" (was {was:.1f}×)" if was is not None else ""
+        lines.append(f"{row.mlperf_model}: cheapest listing "
+                     f"{money(float(row.cheapest_output_usd_per_mtok), 'USD', computed=True)} per "
+                     f"million output tokens, {row.cheapest_ratio:.1f}× the hardware cost of "
+                     f"{money(float(row.hardware_usd_per_mtok), 'USD', computed=True)} on "
+                     f"{row.accelerator} ({row.round} {row.scenario}, "
+                     f"{row.cost_basis_label}){moved}")
+    if lines:
+        text = ("Price over the hardware cost of serving it at full load (a lower bound: MLPerf's "
+                "workload, no operator costs beyond the hourly basis): " + "; ".join(lines) + ".")
+        figures.append(Figure(label="Cost to serve", text_md=text,
+                              citations=(page_citation(sources, COST_ANCHOR),),
+                              id="economics-cost-to-serve", page=f"{PAGE}#{COST_ANCHOR}"))
+    return figures

@@ -1,0 +1,92 @@
+"""The Market economics page's charts (render/economics_page.py), as SVG: index lines over time,
+and the cost to serve beside the price per model.
+
+Drawn as the model charts are (render/model_page.py): one figure of each kind kept for the
+process and cleared of the last chart's data, the axes placed from the measured texts
+(render/chart_layout.py), the legend under them, 12 pt text on a 5 in figure.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from typing import Any
+
+from pipeline.render.chart_figures import LEGEND_GAP_PT, PAD_PT, line_height_pt
+from pipeline.render.chart_layout import legend_below, legend_height_pt, place_axes, x_ticks_pt
+from pipeline.render.charts import FONT_PT, cleared, svg_bytes
+from pipeline.render.date_ticks import set_date_axis
+
+PLOT_H_PT = 170.0
+"""The plot's height; the figure is as high as its legend needs besides."""
+Line = tuple[str, Sequence[tuple[dt.date, float]]]
+"""A line of an index chart: its label and (date, index) points, oldest first."""
+Mark = tuple[dt.date, str]
+"""A dashed vertical line on an index chart, named in the legend: (day, what happened)."""
+CostBars = tuple[str, float, float, float]
+"""A model of the cost chart: (name, hardware USD per million output tokens, cheapest and
+median market output price)."""
+
+_figures: dict[str, tuple[Any, Any]] = {}
+
+
+def _axes(kind: str) -> tuple[Any, Any]:
+    """Return the figure and axes of a kind of chart, empty (made once a process)."""
+    if kind not in _figures:
+        from matplotlib.figure import Figure
+
+        fig = Figure()
+        ax = fig.add_subplot()
+        if kind == "index":
+            set_date_axis(ax.xaxis)
+        ax.tick_params(labelsize=FONT_PT)
+        ax.xaxis.set_label_coords(0.5, 0.0)
+        _figures[kind] = fig, ax
+    return cleared(*_figures[kind])
+
+
+def index_chart(lines: Sequence[Line], marks: Sequence[Mark] = (),
+                unit: str = "index (first date = 100)") -> bytes:
+    """Return an SVG of index lines as steps (an index holds between the dates it is computed
+    on), with `marks` as dashed lines named in the legend."""
+    fig, ax = _axes("index")
+    styles = ("-", "--", "-.", ":")
+    for i, (label, points) in enumerate(lines):
+        days, values = zip(*points)
+        ax.step(days, values, where="post", label=label, linestyle=styles[i % len(styles)],
+                linewidth=1.6)
+    for day, label in marks:
+        ax.axvline(day, color="#777777", linestyle=(0, (2, 2)), linewidth=1, label=label)
+    ax.set_ylim(bottom=0)
+    labels = ax.get_legend_handles_labels()[1]
+    place_axes(fig, ax, top_pt=PAD_PT + line_height_pt()[0] / 2, plot_h_pt=PLOT_H_PT,
+               bottom_pt=x_ticks_pt() + LEGEND_GAP_PT + legend_height_pt(labels) + PAD_PT,
+               right_pt=None, y_label=unit)
+    legend_below(fig, ax, labels)
+    return svg_bytes(fig)
+
+
+def cost_chart(models: Sequence[CostBars]) -> bytes:
+    """Return an SVG bar chart, on a log axis: per model, the lowest hardware cost of a million
+    output tokens beside the cheapest and the median market price of them."""
+    fig, ax = _axes("cost")
+    width = 0.27
+    series = (("hardware cost, lowest (full load)", 1), ("cheapest listing", 2),
+              ("median listing", 3))
+    for offset, (label, field) in enumerate(series):
+        ax.bar([j + (offset - 1) * width for j in range(len(models))],
+               [m[field] for m in models], width, label=label,
+               hatch="//" if field == 1 else "")
+    ax.set_yscale("log")
+    ax.set_xticks(range(len(models)), [m[0] for m in models])
+    ax.tick_params(axis="x", labelrotation=20)
+    for name in ax.get_xticklabels():
+        name.set(ha="right", rotation_mode="anchor")
+    labels = ax.get_legend_handles_labels()[1]
+    longest = max((len(m[0]) for m in models), default=0)
+    ticks_pt = x_ticks_pt() + 0.34 * FONT_PT * 0.6 * longest  # the names, turned 20°
+    place_axes(fig, ax, top_pt=PAD_PT + line_height_pt()[0] / 2, plot_h_pt=PLOT_H_PT,
+               bottom_pt=ticks_pt + LEGEND_GAP_PT + legend_height_pt(labels) + PAD_PT,
+               right_pt=PAD_PT, y_label="USD per million output tokens")
+    legend_below(fig, ax, labels)
+    return svg_bytes(fig)

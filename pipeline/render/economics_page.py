@@ -1,0 +1,230 @@
+"""Pure: the Market economics page as Markdown, its charts and its data files: the same-model
+price index beside the average of everything listed, and the cost to serve beside the price
+(compose/economics.py), with the method, a worked example from the data, and the limits."""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+
+import numpy as np
+import pandas as pd
+
+from pipeline.compose.economics import (
+    COST_ANCHOR,
+    INDEX_ANCHOR,
+    Economics,
+    headline_costs,
+    percent,
+)
+from pipeline.compose.numbers import money
+from pipeline.normalize.items import md_link
+from pipeline.render.drawing import NOW, Drawing, Draws
+from pipeline.render.economics_charts import cost_chart, index_chart
+from pipeline.render.escape import md_cell
+from pipeline.tables import price_index as pi
+from pipeline.tables.cost_to_serve import COLUMNS as COST_COLUMNS
+from pipeline.tables.frames import csv_bytes
+
+METER_NAMES = {"blend_3_1": "3:1 blend", "input": "input", "cached_input": "cached input",
+               "output": "output"}
+CHARTS = {"index": "charts/economics-index.svg", "segments": "charts/economics-segments.svg",
+          "cost": "charts/economics-cost-to-serve.svg"}
+
+
+def _rows(index: pd.DataFrame, segment: str, meter: str) -> pd.DataFrame:
+    return index[(index["segment"] == segment) & (index["meter"] == meter)].set_index("date")
+
+
+def _change(rows: pd.DataFrame, since: dt.date, until: dt.date, column: str = "index") -> str:
+    if since not in rows.index or until not in rows.index:
+        return "–"
+    return percent(rows.at[until, column] / rows.at[since, column] - 1)
+
+
+def worked_example(econ: Economics) -> list[str]:
+    """Return the method's worked example: the step of the overall 3:1 blend index that moved
+    most, its relatives that moved, and the arithmetic of its link."""
+    rows = _rows(econ.index, pi.OVERALL, "blend_3_1")
+    moved = rows[rows["matched"] > 0]
+    if moved.empty:
+        return ["No step of the index has matched listings yet."]
+    day = abs(np.log(moved["link"])).idxmax()
+    before = econ.dates[econ.dates.index(day) - 1]
+    step = econ.prices[econ.prices["date"].isin([before, day])]
+    rel = pi.relatives(step, "blend_3_1", [before, day])
+    changed = rel[rel["relative"] != 1].sort_values("relative", kind="stable")
+    n, k = len(rel), len(changed)
+    logs = float(np.log(rel["relative"]).sum())
+    out = [f"The step of the overall 3:1 blend index that moved most ends on {day}: "
+           f"{n:,} listings were priced on both {before} and {day}; {k:,} of them changed.", "",
+           "| Provider | Model | Source | 3:1 blend then | now | Relative | ln(relative) |",
+           "| --- | --- | --- | ---: | ---: | ---: | ---: |"]
+    for r in changed.head(8).itertuples(index=False):
+        out.append(f"| {md_cell(r.provider)} | {md_cell(r.model)} | {md_cell(r.source)} | "
+                   f"{money(float(r.old_usd_per_mtok), 'USD', computed=True)} | "
+                   f"{money(float(r.new_usd_per_mtok), 'USD', computed=True)} | {r.relative:.4f} | "
+                   f"{math.log(r.relative):+.4f} |")
+    if k > 8:
+        out.append(f"| … {k - 8:,} more | | | | | | |")
+    out += ["", f"The other {n - k:,} relatives are 1 (ln 0). The link is the geometric mean of "
+            f"all {n:,}: exp({logs:+.4f} ÷ {n:,}) = {math.exp(logs / n):.6f}, so the index went "
+            f"from {rows.at[before, 'index']:.2f} to {rows.at[day, 'index']:.2f}. "
+            "A listing that was not priced on both dates is in no relative of this step."]
+    return out
+
+
+def index_section(econ: Economics, as_of: dt.date, previous: dt.date | None) -> list[str]:
+    """Return the index's part of the page."""
+    first = econ.dates[0]
+    year = pi.year_before(econ.dates, as_of)
+    blend = _rows(econ.index, pi.OVERALL, "blend_3_1")
+    steps = blend["matched"].iloc[1:]
+    out = [f"## Same-model price index {{#{INDEX_ANCHOR}}}", "",
+           f"How much the same listings got cheaper, apart from cheaper new ones arriving: a "
+           f"chained index of every listing priced at two successive dates, weekly from "
+           f"{first} (where the bundled histories start) and on each edition's date, to "
+           f"{as_of}. Beside it, the average of everything listed at each date.", "",
+           f"- **Same listings, 3:1 blend:** {_change(blend, first, as_of)} since {first}; "
+           f"{_change(blend, year, as_of)} since {year}"
+           + (f"; {_change(blend, previous, as_of)} since the last edition ({previous})"
+              if previous in blend.index else "") + ".",
+           f"- **Everything listed (geometric mean), 3:1 blend:** "
+           f"{_change(blend, first, as_of, 'average_index')} since {first} "
+           f"({money(float(blend.at[first, 'average_usd_per_mtok']), 'USD', computed=True)} → "
+           f"{money(float(blend.at[as_of, 'average_usd_per_mtok']), 'USD', computed=True)} per million "
+           f"tokens); {_change(blend, year, as_of, 'average_index')} since {year}.",
+           f"- **Listings matched per step:** {int(steps.min()):,} at the fewest, "
+           f"{int(steps.median()):,} at the median, {int(steps.iloc[-1]):,} in the last; "
+           f"{int(blend.at[as_of, 'listed']):,} listed on {as_of}.", ""]
+    if econ.whole_since:
+        whole = "; ".join(f"{md_cell(name)} from {day}" for name, day in
+                          sorted(econ.whole_since.items(), key=lambda p: p[1]))
+        out += [f"The catalogues' snapshots are whole only from a date ({whole}); before it, "
+                "a catalogue's history holds just the models an editor followed back through "
+                "its file's history. So the average of everything listed drops where the whole "
+                "catalogue arrives, with thousands of cheaper listings: that is coverage, not a "
+                "price cut, and the same-listings index does not move there.", ""]
+    out += [f"![The same-model 3:1 blend index and the average of everything listed, "
+            f"{first} to {as_of}]({CHARTS['index']})", "",
+            "| Segment | Meter | Since " + str(first) + " | Since " + str(year) + " | "
+            "Last step | Matched in the last step | Listed now |",
+            "| --- | --- | ---: | ---: | ---: | ---: | ---: |"]
+    for segment, title in pi.SEGMENT_TITLES.items():
+        meters = pi.INDEX_METERS if segment == pi.OVERALL else ("blend_3_1",)
+        for meter in (("blend_3_1", *[m for m in meters if m != "blend_3_1"])):
+            rows = _rows(econ.index, segment, meter)
+            if rows.empty:
+                continue
+            last = rows.index[-1]
+            before = rows.index[-2] if len(rows) > 1 else last
+            out.append(f"| {title} | {METER_NAMES[meter]} | {_change(rows, first, last)} | "
+                       f"{_change(rows, year, last)} | {_change(rows, before, last)} | "
+                       f"{int(rows.at[last, 'matched']):,} | {int(rows.at[last, 'listed']):,} |")
+    out += ["", f"![The 3:1 blend index by segment]({CHARTS['segments']})", "",
+            "### How it is computed", "",
+            "A listing is one provider's price of one model from one source, as the "
+            "[Market](market.md) has it on a date: realtime, all day, the base context band, "
+            "in US dollars per million tokens; a curated price wins over the catalogues for the "
+            "same provider and model, and listings held back as implausible are out. For each "
+            "pair of successive dates, every listing priced (above zero) at both gives a price "
+            "relative, new ÷ old. The step's link is their geometric mean, and the index is the "
+            "product of the links since the first date (100): a chained Jevons index, how "
+            "statistical offices combine prices without weights. A listing that enters or "
+            "leaves is in no relative of that step, so the index follows only prices that "
+            "changed; the average of everything listed follows what is on offer. The 3:1 blend "
+            "is three input tokens to one output token: (3 × input + output) ÷ 4. Segments: "
+            "first-party is a listing whose seller made the model; open-weight at third-party "
+            "hosts is a model with published weights sold by someone else (the makers and "
+            "which models are open are listed in `sources/catalogues.yaml`); the price bands "
+            "are fixed by each listing's 3:1 blend the first time the index sees it.", "",
+            *worked_example(econ), "",
+            "### Limits", "",
+            "- Every listing weighs the same: a host's long tail of old models counts as much "
+            "as a frontier model that carries most traffic. No source says which listings sell.",
+            "- The index follows list prices. Discounts, batch and off-peak prices, cache hits "
+            "and context bands above the base are not in it.",
+            "- Dates are weekly: a price that came and went within a week is not seen.",
+            "- A listing that changes source (a catalogue's price replaced by a curated one) "
+            "leaves and re-enters rather than giving a relative.", ""]
+    return out
+
+
+def cost_section(costs: pd.DataFrame, as_of: dt.date) -> list[str]:
+    """Return the cost to serve's part of the page."""
+    out = [f"## Cost to serve beside the price {{#{COST_ANCHOR}}}", "",
+           "What a million output tokens cost in hardware, from an MLPerf result's throughput per "
+           "accelerator and the hourly cost of that accelerator, beside what the market sells "
+           "the same model at. **This is not a margin.** It is a lower bound at full load, on "
+           "the benchmark's own workload (whose prompts the hardware also processes, which the "
+           "market bills as input), with none of an operator's other costs: idle capacity, "
+           "staff, networking, power beyond what the hourly basis includes, profit. MLPerf "
+           "counts generated tokens, so the market side is each listing's output price.", ""]
+    if costs.empty:
+        return [*out, "No model has both an MLPerf token result and a market price "
+                f"as of {as_of}.", ""]
+    out += [f"![Hardware cost beside the cheapest and median market price, per model, "
+            f"as of {as_of}]({CHARTS['cost']})", "",
+            "A benchmark model matches a market listing when both names reduce to the same "
+            "key: the model's own name without a host's prefix (`meta-`, `us.`, `databricks-`) "
+            "or packaging (`-instruct`, `-chat`, `-hf`, `-turbo`, a version or context-length "
+            "suffix), without hyphens and dots. Distillations, other sizes, dated revisions "
+            "(`deepseek-r1-0528`) and quantized ids (`-fp8`) are other models. Per model and "
+            "scenario (Offline and Server apart), each accelerator's best result of the newest "
+            "round in the closed division at the base (99 %) accuracy target, on each cost "
+            "basis:", "",
+            "| Model | Scenario | Accelerator | Result | Cost basis | Hardware per M output | "
+            "Cheapest listing | Median of listings | Cheapest ÷ hardware | Median ÷ hardware |",
+            "| --- | --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: |"]
+    for r in costs.itertuples(index=False):
+        basis = md_link(r.cost_basis_label, r.cost_source_url) + (
+            " (placeholder)" if r.cost_placeholder else "")
+        cheapest = (f"{money(float(r.cheapest_output_usd_per_mtok), 'USD', computed=True)} "
+                    f"({md_link(f'{r.cheapest_provider} {r.cheapest_model}', r.cheapest_source_url)})")
+        out.append(f"| {md_cell(r.mlperf_model)} | {md_cell(r.scenario)} | "
+                   f"{md_cell(r.accelerator)} | {md_link(r.result_id, r.details_url)} | {basis} | "
+                   f"{money(float(r.hardware_usd_per_mtok), 'USD', computed=True)} | {cheapest} | "
+                   f"{money(float(r.median_output_usd_per_mtok), 'USD', computed=True)} "
+                   f"({int(r.listings)}) | {r.cheapest_ratio:.1f}× | {r.median_ratio:.1f}× |")
+    out += ["", "A ratio below 1 says the cheapest listing sells under this floor: the host "
+            "runs a cheaper or quantized stack, a shorter prompt mix than the benchmark's, or "
+            "prices below cost. Ratios compare accelerators and cost bases of one model, not "
+            "models: each benchmark has its own prompt and answer lengths.", ""]
+    return out
+
+
+def economics_files(econ: Economics | None, costs: pd.DataFrame, as_of: dt.date,
+                    previous: dt.date | None, drawer: Draws = NOW
+                    ) -> dict[str, str | bytes | Drawing]:
+    """Return the Market economics page, its charts and data files as of `as_of` (the newest
+    edition; `previous`: the one before it); `costs`: the cost to serve as of `as_of`."""
+    if econ is None:
+        return {"economics.md": "# Market economics\n\nNo prices in this repository.\n"}
+    out = ["# Market economics", "",
+           f"Two figures computed from the sources of this site, as of {as_of}: how much the "
+           "same models got cheaper, and what serving a model costs in hardware beside what it "
+           "sells for. Every input is a row of the [data files](data.md); both tables are "
+           "below as [index.csv](data/index.csv) and "
+           "[cost-to-serve.csv](data/cost-to-serve.csv).", "",
+           *index_section(econ, as_of, previous), *cost_section(costs, as_of)]
+    files: dict[str, str | bytes | Drawing] = {
+        "economics.md": "\n".join(out),
+        "data/index.csv": csv_bytes(econ.index.assign(date=econ.index["date"].astype(str)),
+                                    pi.INDEX_COLUMNS),
+        "data/cost-to-serve.csv": csv_bytes(costs, COST_COLUMNS)}
+    blend = _rows(econ.index, pi.OVERALL, "blend_3_1")
+    points = list(blend.index)
+    marks = [(day, f"{name} whole from {day}") for name, day in sorted(econ.whole_since.items())]
+    files[CHARTS["index"]] = drawer.submit(index_chart, [
+        ("same listings (chained index)", list(zip(points, blend["index"]))),
+        ("everything listed (average)", list(zip(points, blend["average_index"])))], marks)
+    segments = [(title, list(zip(rows.index, rows["index"])))
+                for segment, title in pi.SEGMENT_TITLES.items()
+                if not (rows := _rows(econ.index, segment, "blend_3_1")).empty]
+    files[CHARTS["segments"]] = drawer.submit(index_chart, segments, marks)
+    head = headline_costs(costs)
+    if len(head):
+        files[CHARTS["cost"]] = drawer.submit(cost_chart, [
+            (r.mlperf_model, r.hardware_usd_per_mtok, r.cheapest_output_usd_per_mtok,
+             r.median_output_usd_per_mtok) for r in head.itertuples(index=False)])
+    return files
