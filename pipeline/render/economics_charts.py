@@ -53,8 +53,9 @@ def index_chart(lines: Sequence[Line], marks: Sequence[Mark] = (),
     styles = ("-", "--", "-.", ":")
     for i, (label, points) in enumerate(lines):
         days, values = zip(*points)
-        ax.step(days, values, where="post", label=label, linestyle=styles[i % len(styles)],
-                linewidth=1.6)
+        # A dollar sign starts matplotlib's math text: "$1 to $10" must stay text.
+        ax.step(days, values, where="post", label=label.replace("$", r"\$"),
+                linestyle=styles[i % len(styles)], linewidth=1.6)
     for day, label in marks:
         ax.axvline(day, color="#777777", linestyle=(0, (2, 2)), linewidth=1, label=label)
     ax.set_ylim(bottom=0)
@@ -67,26 +68,30 @@ def index_chart(lines: Sequence[Line], marks: Sequence[Mark] = (),
 
 
 def cost_chart(models: Sequence[CostBars]) -> bytes:
-    """Return an SVG bar chart, on a log axis: per model, the lowest hardware cost of a million
-    output tokens beside the cheapest and the median market price of them."""
+    """Return an SVG bar chart, on a log axis: per model (a row each, so no name is turned or
+    crowded), the lowest hardware cost of a million output tokens beside the cheapest and the
+    median market price of them."""
     fig, ax = _axes("cost")
-    width = 0.27
+    height = 0.27
     series = (("hardware cost, lowest (full load)", 1), ("cheapest listing", 2),
               ("median listing", 3))
     for offset, (label, field) in enumerate(series):
-        ax.bar([j + (offset - 1) * width for j in range(len(models))],
-               [m[field] for m in models], width, label=label,
-               hatch="//" if field == 1 else "")
-    ax.set_yscale("log")
-    ax.set_xticks(range(len(models)), [m[0] for m in models])
-    ax.tick_params(axis="x", labelrotation=20)
-    for name in ax.get_xticklabels():
-        name.set(ha="right", rotation_mode="anchor")
+        ax.barh([j + (offset - 1) * height for j in range(len(models))],
+                [m[field] for m in models], height, label=label,
+                hatch="//" if field == 1 else "")
+    from matplotlib.ticker import FuncFormatter, NullFormatter
+
+    ax.set_xscale("log")
+    # Plain numbers (0.01, 0.1, 1), not matplotlib's math text powers of ten in another font.
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    ax.xaxis.set_minor_formatter(NullFormatter())
+    ax.set_yticks(range(len(models)), [m[0] for m in models])
+    ax.invert_yaxis()  # the first model on top, as the table lists them
     labels = ax.get_legend_handles_labels()[1]
-    longest = max((len(m[0]) for m in models), default=0)
-    ticks_pt = x_ticks_pt() + 0.34 * FONT_PT * 0.6 * longest  # the names, turned 20°
-    place_axes(fig, ax, top_pt=PAD_PT + line_height_pt()[0] / 2, plot_h_pt=PLOT_H_PT,
-               bottom_pt=ticks_pt + LEGEND_GAP_PT + legend_height_pt(labels) + PAD_PT,
-               right_pt=PAD_PT, y_label="USD per million output tokens")
-    legend_below(fig, ax, labels)
+    title = "USD per million output tokens (log scale)"
+    line_pt = line_height_pt()[0]
+    place_axes(fig, ax, top_pt=PAD_PT + line_pt / 2, plot_h_pt=max(3, len(models)) * 3 * 11.0,
+               bottom_pt=x_ticks_pt() + LEGEND_GAP_PT + legend_height_pt(labels, title)
+               + PAD_PT, right_pt=None, y_label="")
+    legend_below(fig, ax, labels, title)
     return svg_bytes(fig)
