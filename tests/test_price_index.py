@@ -185,3 +185,34 @@ def test_no_look_ahead_a_past_date_sees_only_what_was_known(bundled):
     full = bundled_prices(sources, histories, pi.grid_dates(start, [], dt.date(2026, 11, 20)))
     full = full[full["date"] <= cut].reset_index(drop=True)
     pd.testing.assert_frame_equal(early.reset_index(drop=True), full)
+
+
+def test_every_price_the_index_read_traces_to_its_source_row(bundled):
+    """data/index-prices.csv: each run of a catalogue's prices is the history's rows of its key
+    in force on its first date; each curated run is its file's record in force then."""
+    sources, histories = bundled
+    start = pi.history_start(histories, sources.prices)
+    dates = pi.grid_dates(start, [], dt.date(2026, 11, 20))
+    prices = bundled_prices(sources, histories, dates)
+    files = {c: f"sources/snapshots/prices/{c}.csv" for c in histories}
+    files |= {f"curated/{p}": s.path for p, s in sources.prices.items()}
+    spells = pi.price_spells(prices, dates, files)
+    assert (spells["source_file"] != "").all()
+    # Runs cover exactly the index's inputs: one row per listing and date, none twice.
+    days = {d.isoformat(): i for i, d in enumerate(dates)}
+    covered = int(sum(days[b] - days[a] + 1 for a, b in zip(spells["from_date"], spells["to_date"])))
+    assert covered == len(prices)
+    catalogued = spells[spells["source"] != "curated"].sample(300, random_state=1)
+    for s in catalogued.itertuples(index=False):
+        end = snapshot_time(day_end(dt.date.fromisoformat(s.from_date)))
+        h = histories[s.source]
+        rows = h[(h["provider"] == s.provider) & (h["catalogue_provider"] == s.catalogue_provider)
+                 & (h["model"] == s.model) & (h["first_seen"] <= end)
+                 & ((h["gone_seen"] == "") | (h["gone_seen"] > end)) & (h["mode"] == "realtime")
+                 & (h["context_above_tokens"] == "0") & (h["window_utc"] == "")]
+        for meter in ("input", "output"):
+            price = getattr(s, f"{meter}_usd_per_mtok")
+            if not np.isnan(price):
+                assert price in set(rows.loc[rows["meter"] == meter, "usd_per_mtok"]), (s, meter)
+    curated = spells[spells["source"] == "curated"]
+    assert set(curated["source_file"]) <= {s.path for s in sources.prices.values()}

@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import pandas as pd
 
@@ -20,7 +21,7 @@ from pipeline.compose.numbers import money
 from pipeline.compose.types import Citation, Figure
 from pipeline.models.sources import Sources
 from pipeline.normalize.makers import models_makers
-from pipeline.paths import CATALOGUES
+from pipeline.paths import CATALOGUES, price_history_path
 from pipeline.tables import price_index as pi
 from pipeline.tables.cost_to_serve import cost_to_serve, mlperf_matches
 from pipeline.tables.hardware import TOKEN_UNITS, is_public, usd_at_ecb_rates
@@ -50,6 +51,9 @@ class Economics:
     serving: pd.DataFrame
     """The rows of `prices` whose model an MLPerf benchmark model matches: all the cost to
     serve reads of the market, a few hundred rows a date where `prices` has thousands."""
+    source_files: dict[str, str]
+    """Each source's file in the repository: a catalogue's history by its id, a curated
+    provider's file by `curated/<provider>` (tables/price_index.price_spells)."""
 
 
 def market_economics(sources: Sources, editions: Sequence[dt.date]) -> Economics | None:
@@ -75,8 +79,10 @@ def market_economics(sources: Sources, editions: Sequence[dt.date]) -> Economics
     benchmarked = {r.model for r in sources.hardware_rows if r.units == TOKEN_UNITS}
     models = pd.Series(prices["model"].unique())
     served = models[[any(mlperf_matches(b, m) for b in benchmarked) for m in models]]
+    files = {c.id: price_history_path(Path(), c.id).as_posix() for c in published}
+    files |= {f"curated/{provider}": sourced.path for provider, sourced in curated.items()}
     return Economics(dates, prices, pi.price_index(prices, membership, dates), whole,
-                     prices[prices["model"].isin(set(served))])
+                     prices[prices["model"].isin(set(served))], files)
 
 
 def market_at(prices: pd.DataFrame, date: dt.date) -> pd.DataFrame:

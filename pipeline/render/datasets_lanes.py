@@ -174,6 +174,25 @@ LANE_DATA_FILES: tuple[DataFile, ...] = (
              "listings priced at two successive dates, per segment and meter, beside the "
              "geometric mean of everything listed (the Market economics page says how).",
              _INDEX_COLUMNS),
+    DataFile("data/index-prices.csv", "The prices the index read", "Every listing's prices as "
+             "the index read them, one row per run of dates at the same prices, with the file "
+             "each comes from.", tuple(Column(name, text) for name, text in (
+                 ("source", "curated, or the catalogue's id."),
+                 ("provider", "Our id of the seller."),
+                 ("catalogue_provider", "The catalogue's own id of the seller (empty for curated)."),
+                 ("model", "The model id as the source lists it."),
+                 ("from_date", "The first date of the index's grid at these prices."),
+                 ("to_date", "The last."),
+                 ("input_usd_per_mtok", "Input, US dollars per million tokens."),
+                 ("cached_input_usd_per_mtok", "Cached input (a cache hit), likewise."),
+                 ("output_usd_per_mtok", "Output, likewise."),
+                 ("source_file", "The file in the repository: a catalogue's history, where the "
+                                 "prices are the rows of this provider, model and meter in force "
+                                 "on from_date (data/price-history.csv has the same rows); or a "
+                                 "curated provider's file, where they are the record of this model "
+                                 "in force then (data/prices.csv gives its line)."),
+                 ("source_url", "The page the source states the prices on."),
+             ))),
     DataFile("data/cost-to-serve.csv", "Cost to serve beside the price", "Per MLPerf model, "
              "scenario, accelerator and cost basis as of the newest edition: the hardware cost "
              "of a million output tokens at full load beside the cheapest and median market "

@@ -205,13 +205,16 @@ def economics_files(econ: Economics | None, costs: pd.DataFrame, as_of: dt.date,
            "same models got cheaper, and what serving a model costs in hardware beside what it "
            "sells for. Every input is a row of the [data files](data.md); both tables are "
            "below as [index.csv](data/index.csv) and "
-           "[cost-to-serve.csv](data/cost-to-serve.csv).", "",
+           "[cost-to-serve.csv](data/cost-to-serve.csv), and every price the index read, with "
+           "the file it comes from, as [index-prices.csv](data/index-prices.csv).", "",
            *index_section(econ, as_of, previous), *cost_section(costs, as_of)]
     files: dict[str, str | bytes | Drawing] = {
         "economics.md": "\n".join(out),
         "data/index.csv": csv_bytes(econ.index.assign(date=econ.index["date"].astype(str)),
                                     pi.INDEX_COLUMNS),
-        "data/cost-to-serve.csv": csv_bytes(costs, COST_COLUMNS)}
+        "data/cost-to-serve.csv": csv_bytes(costs, COST_COLUMNS),
+        "data/index-prices.csv": csv_bytes(pi.price_spells(econ.prices, econ.dates,
+                                                           econ.source_files), pi.SPELL_COLUMNS)}
     blend = _rows(econ.index, pi.OVERALL, "blend_3_1")
     points = list(blend.index)
     marks = [(day, f"{name} whole from {day}") for name, day in sorted(econ.whole_since.items())]

@@ -292,3 +292,35 @@ def year_before(dates: Sequence[dt.date], day: dt.date) -> dt.date:
     days earlier, else the first (a history shorter than a year: since its start)."""
     earlier = [d for d in dates if d <= day - dt.timedelta(days=365)]
     return earlier[-1] if earlier else min(dates)
+
+
+SPELL_COLUMNS = ("source", "provider", "catalogue_provider", "model", "from_date", "to_date",
+                 *(f"{m}_usd_per_mtok" for m in METERS), "source_file", "source_url")
+"""The columns of `data/index-prices.csv`: every price the index read, one row per listing and
+run of dates at the same prices."""
+
+
+def price_spells(prices: pd.DataFrame, dates: Sequence[dt.date],
+                 source_files: Mapping[str, str]) -> pd.DataFrame:
+    """Return SPELL_COLUMNS: each listing's prices (listed_prices) as runs of successive grid
+    `dates` at the same input, cached-input and output prices, from the first date of a run to
+    its last; `source_files`: each source's file (a catalogue's history, by its id; a curated
+    provider's file, by `curated/<provider>`), where the price is the row of that listing in
+    force on `from_date`."""
+    step = pd.Index(list(dates)).get_indexer(prices["date"])
+    columns = [f"{m}_usd_per_mtok" for m in METERS]
+    p = prices.assign(step=step).sort_values([*LISTING, "step"], kind="stable",
+                                             ignore_index=True)
+    same_listing = (p[LISTING] == p[LISTING].shift()).all(axis=1)
+    # NaN equals NaN here: a meter a listing never prices is no change.
+    same_prices = ((p[columns] == p[columns].shift()) | (p[columns].isna()
+                                                        & p[columns].shift().isna())).all(axis=1)
+    starts = ~(same_listing & same_prices & (p["step"] == p["step"].shift() + 1))
+    run = starts.cumsum()
+    first = p[starts.to_numpy()]
+    last_step = p.groupby(run)["step"].max().to_numpy()
+    key = np.where(first["source"] == "curated", "curated/" + first["provider"], first["source"])
+    grid = np.asarray(list(dates), dtype=object)
+    return first.assign(from_date=first["date"].astype(str), to_date=grid[last_step].astype(str),
+                        source_file=[source_files.get(k, "") for k in key]
+                        )[list(SPELL_COLUMNS)].reset_index(drop=True)
