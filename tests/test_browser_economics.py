@@ -43,8 +43,8 @@ def test_economics_page_shows_its_files_figures_and_fits_a_desktop_and_a_phone(
     pg.goto(site_url + "economics/")
     assert pg.evaluate("document.body.dataset.mdColorScheme") == (
         "slate" if scheme == "dark" else "default")
-    assert pg.locator("#same-model-price-index").count() == 1
-    assert pg.locator("#cost-to-serve-beside-the-price").count() == 1
+    assert pg.locator("#same-model-index").count() == 1
+    assert pg.locator("#cost-to-serve").count() == 1
     text = pg.locator("article").inner_text()
     first, last = blend[0], blend[-1]
     # The summary's figures are the file's: the change since the first date, the listings now.
@@ -106,8 +106,8 @@ def test_an_editions_same_model_line_states_the_files_figures_and_links_the_page
     assert re.search(re.escape(_percent(over_year)) + " over the last 12 months", line), line
     item.locator("a:has-text('Same-model prices')").click()
     pg.wait_for_load_state()
-    assert pg.url.endswith("economics/#same-model-price-index")
-    assert pg.locator("#same-model-price-index").is_visible()
+    assert pg.url.endswith("economics/#same-model-index")
+    assert pg.locator("#same-model-index").is_visible()
     context.close()
 
 

@@ -44,8 +44,8 @@ def test_the_same_model_line_is_the_index_between_its_dates(bundled):
     day, previous = editions[-1], editions[-2]
     figure = economics_figures(sources, econ, day, previous)[0]
     assert figure.label == "Same-model prices"
-    assert figure.page == "economics/#same-model-price-index"
-    assert figure.citations[0].url.endswith("economics/#same-model-price-index")
+    assert figure.page == "economics/#same-model-index"
+    assert figure.citations[0].url.endswith("/economics/")
     year = pi.year_before(econ.dates, day)
     since = pi.change_between(econ.index, previous, day)
     over_year = pi.change_between(econ.index, year, day)

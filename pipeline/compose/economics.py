@@ -29,8 +29,8 @@ from pipeline.tables.hardware_costs import costed_table, rows_table
 
 PAGE = "economics/"
 """The Market economics page, under the site's URL."""
-INDEX_ANCHOR = "same-model-price-index"
-COST_ANCHOR = "cost-to-serve-beside-the-price"
+INDEX_ANCHOR = "same-model-index"
+COST_ANCHOR = "cost-to-serve"
 MOVED = 0.005
 """A cost-to-serve ratio that moved by less than this share since the last edition is not news."""
 
@@ -51,6 +51,8 @@ class Economics:
     serving: pd.DataFrame
     """The rows of `prices` whose model an MLPerf benchmark model matches: all the cost to
     serve reads of the market, a few hundred rows a date where `prices` has thousands."""
+    blend: pd.DataFrame
+    """The rows of `index` of every listing's 3:1 blend, by date: what the editions quote."""
     source_files: dict[str, str]
     """Each source's file in the repository: a catalogue's history by its id, a curated
     provider's file by `curated/<provider>` (tables/price_index.price_spells)."""
@@ -81,8 +83,10 @@ def market_economics(sources: Sources, editions: Sequence[dt.date]) -> Economics
     served = models[[any(mlperf_matches(b, m) for b in benchmarked) for m in models]]
     files = {c.id: price_history_path(Path(), c.id).as_posix() for c in published}
     files |= {f"curated/{provider}": sourced.path for provider, sourced in curated.items()}
-    return Economics(dates, prices, pi.price_index(prices, membership, dates), whole,
-                     prices[prices["model"].isin(set(served))], files)
+    index = pi.price_index(prices, membership, dates)
+    blend = index[(index["segment"] == pi.OVERALL) & (index["meter"] == "blend_3_1")]
+    return Economics(dates, prices, index, whole, prices[prices["model"].isin(set(served))],
+                     blend.set_index("date"), files)
 
 
 def market_at(prices: pd.DataFrame, date: dt.date) -> pd.DataFrame:
@@ -97,7 +101,12 @@ def market_at(prices: pd.DataFrame, date: dt.date) -> pd.DataFrame:
 def cost_table(sources: Sources, econ: Economics, date: dt.date) -> pd.DataFrame:
     """Return the cost to serve beside the price as of `date` (a date of the grid): the MLPerf
     results public then, the hourly costs in force then, the Market's listings then."""
-    rows = [r for r in sources.hardware_rows if is_public(r, date)]
+    # Only the results of models the market sells: a year's benchmark tree has 20,000 rows,
+    # costed once an edition.
+    served = set(econ.serving["model"])
+    models = {r.model for r in sources.hardware_rows if r.units == TOKEN_UNITS
+              and any(mlperf_matches(r.model, m) for m in served)} if served else set()
+    rows = [r for r in sources.hardware_rows if r.model in models and is_public(r, date)]
     if sources.hardware is None or not rows:
         return cost_to_serve(pd.DataFrame(), pd.DataFrame())
     costed = costed_table(rows_table(rows), sources.hardware.costs, date,
@@ -126,9 +135,11 @@ def percent(change: float) -> str:
 
 
 def page_citation(sources: Sources, anchor: str) -> Citation:
-    """Return the citation of the economics page, where the figure is computed and explained."""
-    return Citation("Inference Brief, Market economics",
-                    f"{sources.series.site_url}{PAGE}#{anchor}", CATALOGUES.as_posix())
+    """Return the citation of the economics page, where the figure is computed and explained:
+    the page itself (the figure's label links to its section, `anchor`), so the address stays
+    within a text e-mail's line after its reference number."""
+    return Citation("Inference Brief, Market economics", f"{sources.series.site_url}{PAGE}",
+                    CATALOGUES.as_posix(), anchor)
 
 
 def economics_figures(sources: Sources, econ: Economics | None, date: dt.date,
@@ -142,31 +153,29 @@ def economics_figures(sources: Sources, econ: Economics | None, date: dt.date,
         return []
     figures = []
     year = pi.year_before(econ.dates, date)
-    over_year = pi.change_between(econ.index, year, date)
-    listed = econ.index[(econ.index["segment"] == pi.OVERALL)
-                        & (econ.index["meter"] == "blend_3_1")].set_index("date")
-    if over_year is not None:
-        span = ("over the last 12 months" if (date - year).days >= 364
-                else f"since {year.isoformat()}, where the histories start")
-        parts = []
-        if previous is not None and previous in econ.dates:
-            since = pi.change_between(econ.index, previous, date)
-            steps = [d for d in econ.dates if previous < d <= date]
-            matched = int(listed.loc[steps, "matched"].min())
-            parts.append(f"{percent(since)} since the last edition (at least {matched:,} "
-                         "listings priced at both ends of each week)")
-        average = listed.at[date, "average_usd_per_mtok"] / listed.at[year, "average_usd_per_mtok"]
-        parts.append(f"{percent(over_year)} {span}")
-        arrived = sorted(f"{name} on {day}" for name, day in econ.whole_since.items()
-                         if year < day <= date)
-        why = (" (most of it the first whole snapshots of the catalogues, "
-               f"{', '.join(arrived)}, which added thousands of listings)" if arrived else "")
-        text = (f"Same-model prices (the 3:1 blend of input and output): {', '.join(parts)}. "
-                f"The average of everything listed moved {percent(average - 1)} over the same "
-                f"span: the gap is listings arriving and leaving{why}, not price changes.")
-        figures.append(Figure(label="Same-model prices", text_md=text,
-                              citations=(page_citation(sources, INDEX_ANCHOR),),
-                              id="economics-index", page=f"{PAGE}#{INDEX_ANCHOR}"))
+    listed = econ.blend
+    over_year = float(listed.at[date, "index"] / listed.at[year, "index"] - 1)
+    span = ("over the last 12 months" if (date - year).days >= 364
+            else f"since {year.isoformat()}, where the histories start")
+    parts = []
+    if previous is not None and previous in econ.dates:
+        since = float(listed.at[date, "index"] / listed.at[previous, "index"] - 1)
+        steps = [d for d in econ.dates if previous < d <= date]
+        matched = int(listed.loc[steps, "matched"].min())
+        parts.append(f"{percent(since)} since the last edition (each step since matched "
+                     f"{matched:,} listings or more)")
+    average = listed.at[date, "average_usd_per_mtok"] / listed.at[year, "average_usd_per_mtok"]
+    parts.append(f"{percent(over_year)} {span}")
+    arrived = sorted(f"{name} on {day}" for name, day in econ.whole_since.items()
+                     if year < day <= date)
+    why = (" (the span holds the catalogues' first whole snapshots, "
+           f"{', '.join(arrived)}, which added thousands of listings)" if arrived else "")
+    text = (f"Same-model prices (the 3:1 blend of input and output): {', '.join(parts)}. "
+            f"The average of everything listed moved {percent(average - 1)} over the same "
+            f"span: the gap is listings arriving and leaving{why}, not price changes.")
+    figures.append(Figure(label="Same-model prices", text_md=text,
+                          citations=(page_citation(sources, INDEX_ANCHOR),),
+                          id="economics-index", page=f"{PAGE}#{INDEX_ANCHOR}"))
     costs = costs or (lambda day: cost_table(sources, econ, day))
     now = headline_costs(costs(date))
     before = (headline_costs(costs(previous)).set_index("mlperf_model")

@@ -69,7 +69,7 @@ class Figure:
     """The lane that computed it (`prices`, `catalogues`, `hardware`); "" for an editor's entry."""
     page: str = ""
     """A page of this site that states the figure and how it is computed, as a path under the
-    site's URL (`economics/#same-model-price-index`): its label links there; "" for none."""
+    site's URL (`economics/#same-model-index`): its label links there; "" for none."""
 
 
 @dataclass(frozen=True)

@@ -152,16 +152,26 @@ def curated_prices(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
     tables/market.curated_rows reads one date (the quoted list, USD at the rate of the
     record's date). The rows change only on curated_change_days, so they are read once for each
     of those and carried to the dates after it."""
-    days = [d for d in curated_change_days(files) if d <= max(dates, default=d)]
-    rows_at = [curated_rows(files, rates, d, hours=False) for d in days]
-    parts = []
-    for date in dates:
-        i = bisect.bisect_right(days, date) - 1
-        if i >= 0 and len(rows_at[i]):
-            parts.append(rows_at[i].assign(date=date, source="curated", catalogue_provider=""))
-    if not parts:
+    last = max(dates, default=None)
+    days = [d for d in curated_change_days(files) if last is not None and d <= last]
+    blocks = [curated_rows(files, rates, d, hours=False).assign(block=i)
+              for i, d in enumerate(days)]
+    rows = pd.concat(blocks, ignore_index=True) if blocks else pd.DataFrame()
+    if rows.empty:
         return pd.DataFrame(columns=PRICE_COLUMNS)
-    return pd.concat(parts, ignore_index=True)[PRICE_COLUMNS]
+    # Each date takes the rows of the last change day on or before it: each day's block of
+    # rows repeated once for each of its dates, in one selection.
+    block_of = np.array([bisect.bisect_right(days, d) - 1 for d in dates])
+    grid = np.asarray(list(dates), dtype=object)
+    positions, on = [], []
+    by_block = rows.groupby("block").indices
+    for block, at in by_block.items():
+        when = np.flatnonzero(block_of == block)
+        positions.append(np.tile(at, len(when)))
+        on.append(np.repeat(grid[when], len(at)))
+    out = rows.iloc[np.concatenate(positions)].assign(
+        date=np.concatenate(on), source="curated", catalogue_provider="")
+    return out.sort_values("date", kind="stable")[PRICE_COLUMNS].reset_index(drop=True)
 
 
 def history_start(histories: Mapping[str, pd.DataFrame],
@@ -173,41 +183,62 @@ def history_start(histories: Mapping[str, pd.DataFrame],
     return min([*days, *curated[:1]], default=None)
 
 
+def codes(frame: pd.DataFrame, columns: Sequence[str], fold: str = "") -> np.ndarray:
+    """Return one integer per row, equal where the rows' `columns` are (`fold`: a column
+    compared case-folded): what duplicates and groups are found by. Each column is factorized
+    once (text compared a million times took seconds at a year's scale)."""
+    code = np.zeros(len(frame), dtype=np.int64)
+    for column in columns:
+        found, uniques = pd.factorize(frame[column])
+        if column == fold:
+            found = pd.factorize(pd.Index(uniques, dtype=object).str.casefold())[0][found]
+        code = code * (len(uniques) + 1) + (found + 1)
+        code = pd.factorize(code)[0].astype(np.int64)  # dense again: no overflow
+    return code
+
+
 def listed_prices(parts: Sequence[pd.DataFrame]) -> pd.DataFrame:
     """Return the listings of every date from `parts` in order of precedence (the curated
     prices, then each catalogue's in the order listed), as tables/market.market_table keeps
-    one row per provider and model (ids compared case-folded), with `blend_3_1_usd_per_mtok`."""
+    one row per provider and model (ids compared case-folded), with `blend_3_1_usd_per_mtok`
+    and `listing`, a number per listing (LISTING)."""
     prices = pd.concat([p for p in parts if len(p)], ignore_index=True) if any(
         len(p) for p in parts) else pd.DataFrame(columns=PRICE_COLUMNS)
-    same = pd.DataFrame({"d": prices["date"], "p": prices["provider"],
-                         "m": prices["model"].str.casefold()})
-    prices = prices[~same.duplicated(keep="first")].reset_index(drop=True)
+    same = codes(prices, ["date", "provider", "model"], fold="model")
+    prices = prices[~pd.Series(same).duplicated(keep="first").to_numpy()].reset_index(drop=True)
     prices = prices.astype({f"{m}_usd_per_mtok": float for m in METERS})
     prices["blend_3_1_usd_per_mtok"] = (BLEND_INPUT_SHARE * prices["input_usd_per_mtok"]
                                         + (1 - BLEND_INPUT_SHARE) * prices["output_usd_per_mtok"])
+    prices["listing"] = codes(prices, LISTING)
     return prices
 
 
 def segments(prices: pd.DataFrame, makers: pd.DataFrame) -> pd.DataFrame:
-    """Return LISTING and `segment`, one row per listing and segment it is in: OVERALL, the
-    first-party and open-weight-at-hosts segments by `makers` (one row per model id: `model`,
-    `maker`, `open_weight`; a model without a maker is in neither), and its price band.
+    """Return LISTING, `listing` and `segment`, one row per listing and segment it is in:
+    OVERALL, the first-party and open-weight-at-hosts segments by `makers` (one row per model
+    id: `model`, `maker`, `open_weight`; a model without a maker is in neither), and its price
+    band.
 
     Bands: by the listing's 3:1 blend at the first date it has one (a listing with no blend at
     any date is in no band)."""
-    listings = prices.drop_duplicates(LISTING)[LISTING]
+    ids = prices["listing"].to_numpy()
+    first = np.unique(ids, return_index=True)[1]
+    listings = prices.iloc[first][[*LISTING, "listing"]].reset_index(drop=True)
     who = listings.merge(makers, on="model", how="left")
     maker = who["maker"].fillna("")
     known = maker != ""
     first_party = who[known & (maker == who["provider"])]
     hosted = who[known & (maker != who["provider"]) & who["open_weight"].fillna(False).astype(bool)]
-    blended = prices[prices["blend_3_1_usd_per_mtok"] > 0].sort_values("date", kind="stable")
-    first_blend = blended.drop_duplicates(LISTING)
-    band = np.searchsorted(np.array(BANDS_USD_PER_MTOK),
-                           first_blend["blend_3_1_usd_per_mtok"].to_numpy(), "right")
-    banded = first_blend[LISTING].assign(segment=np.array(BAND_NAMES)[band])
-    parts = [listings.assign(segment=OVERALL), first_party[LISTING].assign(segment=FIRST_PARTY),
-             hosted[LISTING].assign(segment=OPEN_AT_HOSTS), banded]
+    blend = prices["blend_3_1_usd_per_mtok"].to_numpy()
+    dated = pd.Index(sorted(set(prices["date"]))).get_indexer(prices["date"])
+    priced = np.flatnonzero(blend > 0)
+    order = priced[np.lexsort((dated[priced], ids[priced]))]
+    seen = order[np.unique(ids[order], return_index=True)[1]]  # each listing's first blend
+    band = np.searchsorted(np.array(BANDS_USD_PER_MTOK), blend[seen], "right")
+    banded = prices.iloc[seen][[*LISTING, "listing"]].assign(segment=np.array(BAND_NAMES)[band])
+    columns = [*LISTING, "listing"]
+    parts = [listings.assign(segment=OVERALL), first_party[columns].assign(segment=FIRST_PARTY),
+             hosted[columns].assign(segment=OPEN_AT_HOSTS), banded]
     return pd.concat(parts, ignore_index=True)
 
 
@@ -237,9 +268,9 @@ def price_index(prices: pd.DataFrame, membership: pd.DataFrame,
     editions over a few thousand listings is over a million prices."""
     dates = list(dates)
     step = pd.Index(dates).get_indexer(prices["date"])
-    listing = prices.groupby(LISTING, sort=False).ngroup().to_numpy()
-    ids = prices[LISTING].assign(listing=listing).drop_duplicates("listing")
-    member = membership.merge(ids, on=LISTING)
+    listing = prices["listing"].to_numpy()
+    count = int(listing.max(initial=-1)) + 1
+    member = membership
     out = []
     for meter in INDEX_METERS:
         usd = prices[f"{meter}_usd_per_mtok"].to_numpy(dtype=float)
@@ -250,8 +281,8 @@ def price_index(prices: pd.DataFrame, membership: pd.DataFrame,
         pair = (who[1:] == who[:-1]) & (when[1:] == when[:-1] + 1)
         rel_who, rel_when = who[1:][pair], when[1:][pair]
         log_rel = (log_usd[1:] - log_usd[:-1])[pair]
-        for segment in dict.fromkeys(member["segment"]):
-            inside = np.zeros(len(ids), dtype=bool)
+        for segment in [s for s in SEGMENT_TITLES if s in set(member["segment"])]:
+            inside = np.zeros(count, dtype=bool)
             inside[member.loc[member["segment"] == segment, "listing"].to_numpy()] = True
             here = inside[who]
             listed = np.bincount(when[here], minlength=len(dates))
