@@ -274,7 +274,7 @@ class LaneKeys:
         # The index's grid up to the edition: its weeks from the histories' start (in the
         # digest) and the edition dates up to this one; a later edition changes no earlier one.
         return _digest("economics-lane", self.economics, date, previous,
-                       [d for d in self._dates if d <= date])
+                       [d for d in self._dates if d <= date], str(self.sources.series.site_url))
 
     def _moves_hashes(self, moves: pd.DataFrame) -> pd.Series:
         """Return pandas' hash of each row of a window's `moves`, a part of catalogue_changes()

@@ -10,6 +10,7 @@ edition dates), and each edition reads its own date's rows, so no edition sees a
 from __future__ import annotations
 
 import datetime as dt
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,8 +21,9 @@ from pipeline.compose.hardware import PREFERRED_BASIS
 from pipeline.compose.numbers import money
 from pipeline.compose.types import Citation, Figure
 from pipeline.models.sources import Sources
+from pipeline.normalize.items import md_text
 from pipeline.normalize.makers import models_makers
-from pipeline.paths import CATALOGUES, price_history_path
+from pipeline.paths import price_history_path
 from pipeline.tables import price_index as pi
 from pipeline.tables.cost_to_serve import cost_to_serve, mlperf_matches
 from pipeline.tables.hardware import TOKEN_UNITS, is_public, usd_at_ecb_rates
@@ -31,8 +33,6 @@ PAGE = "economics/"
 """The Market economics page, under the site's URL."""
 INDEX_ANCHOR = "same-model-index"
 COST_ANCHOR = "cost-to-serve"
-MOVED = 0.005
-"""A cost-to-serve ratio that moved by less than this share since the last edition is not news."""
 
 
 @dataclass(frozen=True)
@@ -134,12 +134,22 @@ def percent(change: float) -> str:
     return f"{change * 100:+.1f} %".replace("-", "−")
 
 
+CODE = {INDEX_ANCHOR: "pipeline/tables/price_index.py",
+        COST_ANCHOR: "pipeline/tables/cost_to_serve.py"}
+"""What computes each figure: its "source entry" (the numbers come from every price source)."""
+
+
 def page_citation(sources: Sources, anchor: str) -> Citation:
     """Return the citation of the economics page, where the figure is computed and explained:
     the page itself (the figure's label links to its section, `anchor`), so the address stays
     within a text e-mail's line after its reference number."""
     return Citation("Inference Brief, Market economics", f"{sources.series.site_url}{PAGE}",
-                    CATALOGUES.as_posix(), anchor)
+                    CODE[anchor], anchor)
+
+
+def ratio(value: float) -> str:
+    """Return a cost-to-serve ratio as the editions print it: three significant digits."""
+    return f"{value:.3g}×"
 
 
 def economics_figures(sources: Sources, econ: Economics | None, date: dt.date,
@@ -149,14 +159,14 @@ def economics_figures(sources: Sources, econ: Economics | None, date: dt.date,
     the last twelve months (with the average of everything listed beside it), and the cost to
     serve of each model whose ratio moved since the last edition (each, on the first).
     `costs`: cost_table of a date (computed once a date by a caller composing many editions)."""
-    if econ is None or date not in econ.dates:
+    if econ is None or date not in econ.dates or date not in econ.blend.index:
         return []
     figures = []
     year = pi.year_before(econ.dates, date)
     listed = econ.blend
     over_year = float(listed.at[date, "index"] / listed.at[year, "index"] - 1)
-    span = ("over the last 12 months" if (date - year).days >= 364
-            else f"since {year.isoformat()}, where the histories start")
+    span = (f"over the last 12 months (since {year})" if (date - year).days >= 364
+            else f"since {year}, where the histories start")
     parts = []
     if previous is not None and previous in econ.dates:
         since = float(listed.at[date, "index"] / listed.at[previous, "index"] - 1)
@@ -164,15 +174,17 @@ def economics_figures(sources: Sources, econ: Economics | None, date: dt.date,
         matched = int(listed.loc[steps, "matched"].min())
         parts.append(f"{percent(since)} since the last edition (each step since matched "
                      f"{matched:,} listings or more)")
-    average = listed.at[date, "average_usd_per_mtok"] / listed.at[year, "average_usd_per_mtok"]
+    average = float(listed.at[date, "average_usd_per_mtok"]
+                    / listed.at[year, "average_usd_per_mtok"])
     parts.append(f"{percent(over_year)} {span}")
-    arrived = sorted(f"{name} on {day}" for name, day in econ.whole_since.items()
+    arrived = sorted(f"{md_text(name)} on {day}" for name, day in econ.whole_since.items()
                      if year < day <= date)
     why = (" (the span holds the catalogues' first whole snapshots, "
            f"{', '.join(arrived)}, which added thousands of listings)" if arrived else "")
-    text = (f"Same-model prices (the 3:1 blend of input and output): {', '.join(parts)}. "
-            f"The average of everything listed moved {percent(average - 1)} over the same "
-            f"span: the gap is listings arriving and leaving{why}, not price changes.")
+    text = f"Same-model prices (the 3:1 blend of input and output): {', '.join(parts)}."
+    if math.isfinite(average):  # nothing listed with a blend on the first date: no average
+        text += (f" The average of everything listed moved {percent(average - 1)} over the "
+                 f"same span: the gap is listings arriving and leaving{why}, not price changes.")
     figures.append(Figure(label="Same-model prices", text_md=text,
                           citations=(page_citation(sources, INDEX_ANCHOR),),
                           id="economics-index", page=f"{PAGE}#{INDEX_ANCHOR}"))
@@ -183,15 +195,16 @@ def economics_figures(sources: Sources, econ: Economics | None, date: dt.date,
     lines = []
     for row in now.itertuples(index=False):
         was = (before["cheapest_ratio"].get(row.mlperf_model) if before is not None else None)
-        if was is not None and abs(row.cheapest_ratio / was - 1) < MOVED:
+        # A move the printed ratio shows: "3.0× (was 3.0×)" says nothing.
+        if was is not None and ratio(row.cheapest_ratio) == ratio(was):
             continue
-        moved = f" (was {was:.1f}×)" if was is not None else ""
-        lines.append(f"{row.mlperf_model}: cheapest listing "
+        moved = f" (was {ratio(was)})" if was is not None else ""
+        lines.append(f"{md_text(row.mlperf_model)}: cheapest listing "
                      f"{money(float(row.cheapest_output_usd_per_mtok), 'USD', computed=True)} per "
-                     f"million output tokens, {row.cheapest_ratio:.1f}× the hardware cost of "
+                     f"million output tokens, {ratio(row.cheapest_ratio)} the hardware cost of "
                      f"{money(float(row.hardware_usd_per_mtok), 'USD', computed=True)} on "
-                     f"{row.accelerator} ({row.round} {row.scenario}, "
-                     f"{row.cost_basis_label}){moved}")
+                     f"{md_text(row.accelerator)} ({md_text(row.round)} {md_text(row.scenario)}, "
+                     f"{md_text(row.cost_basis_label)}){moved}")
     if lines:
         text = ("Price over the hardware cost of serving it at full load (a lower bound: MLPerf's "
                 "workload, no operator costs beyond the hourly basis): " + "; ".join(lines) + ".")

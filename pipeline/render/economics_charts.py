@@ -30,6 +30,13 @@ median market output price)."""
 _figures: dict[str, tuple[Any, Any]] = {}
 
 
+def text(label: str) -> str:
+    """Return a label as matplotlib shows it literally: a dollar sign starts its math text
+    ("$1 to $10" would be set as math), and a leading underscore hides a legend entry."""
+    label = label.replace("$", r"\$")
+    return "\u200b" + label if label.startswith("_") else label
+
+
 def _axes(kind: str) -> tuple[Any, Any]:
     """Return the figure and axes of a kind of chart, empty (made once a process)."""
     if kind not in _figures:
@@ -53,11 +60,10 @@ def index_chart(lines: Sequence[Line], marks: Sequence[Mark] = (),
     styles = ("-", "--", "-.", ":")
     for i, (label, points) in enumerate(lines):
         days, values = zip(*points)
-        # A dollar sign starts matplotlib's math text: "$1 to $10" must stay text.
-        ax.step(days, values, where="post", label=label.replace("$", r"\$"),
+        ax.step(days, values, where="post", label=text(label),
                 linestyle=styles[i % len(styles)], linewidth=1.6)
     for day, label in marks:
-        ax.axvline(day, color="#777777", linestyle=(0, (2, 2)), linewidth=1, label=label)
+        ax.axvline(day, color="#777777", linestyle=(0, (2, 2)), linewidth=1, label=text(label))
     ax.set_ylim(bottom=0)
     labels = ax.get_legend_handles_labels()[1]
     place_axes(fig, ax, top_pt=PAD_PT + line_height_pt()[0] / 2, plot_h_pt=PLOT_H_PT,
@@ -85,7 +91,7 @@ def cost_chart(models: Sequence[CostBars]) -> bytes:
     # Plain numbers (0.01, 0.1, 1), not matplotlib's math text powers of ten in another font.
     ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
     ax.xaxis.set_minor_formatter(NullFormatter())
-    ax.set_yticks(range(len(models)), [m[0] for m in models])
+    ax.set_yticks(range(len(models)), [text(m[0]) for m in models])
     ax.invert_yaxis()  # the first model on top, as the table lists them
     labels = ax.get_legend_handles_labels()[1]
     title = "USD per million output tokens (log scale)"

@@ -39,7 +39,13 @@ def _rows(index: pd.DataFrame, segment: str, meter: str) -> pd.DataFrame:
 def _change(rows: pd.DataFrame, since: dt.date, until: dt.date, column: str = "index") -> str:
     if since not in rows.index or until not in rows.index:
         return "–"
-    return percent(rows.at[until, column] / rows.at[since, column] - 1)
+    change = float(rows.at[until, column] / rows.at[since, column] - 1)
+    return percent(change) if math.isfinite(change) else "–"
+
+
+def _usd(value: float) -> str:
+    """Return a price, or a dash where there is none (nothing listed on that date)."""
+    return money(float(value), "USD", computed=True) if math.isfinite(value) else "–"
 
 
 def worked_example(econ: Economics) -> list[str]:
@@ -79,8 +85,12 @@ def index_section(econ: Economics, as_of: dt.date, previous: dt.date | None) -> 
     first = econ.dates[0]
     year = pi.year_before(econ.dates, as_of)
     blend = _rows(econ.index, pi.OVERALL, "blend_3_1")
+    heading = [f"## Same-model price index {{#{INDEX_ANCHOR}}}", ""]
     steps = blend["matched"].iloc[1:]
-    out = [f"## Same-model price index {{#{INDEX_ANCHOR}}}", "",
+    if as_of not in blend.index or steps.empty:
+        return [*heading, f"Not enough prices for an index yet: it needs listings with an "
+                f"input and an output price on two dates of its grid ({first} to {as_of}).", ""]
+    out = [*heading,
            f"How much the same listings got cheaper, apart from cheaper new ones arriving: a "
            f"chained index of every listing priced at two successive dates, weekly from "
            f"{first} (where the bundled histories start) and on each edition's date, to "
@@ -91,8 +101,8 @@ def index_section(econ: Economics, as_of: dt.date, previous: dt.date | None) -> 
               if previous in blend.index else "") + ".",
            f"- **Everything listed (geometric mean), 3:1 blend:** "
            f"{_change(blend, first, as_of, 'average_index')} since {first} "
-           f"({money(float(blend.at[first, 'average_usd_per_mtok']), 'USD', computed=True)} → "
-           f"{money(float(blend.at[as_of, 'average_usd_per_mtok']), 'USD', computed=True)} per million "
+           f"({_usd(blend.at[first, 'average_usd_per_mtok'])} → "
+           f"{_usd(blend.at[as_of, 'average_usd_per_mtok'])} per million "
            f"tokens); {_change(blend, year, as_of, 'average_index')} since {year}.",
            f"- **Listings matched per step:** {int(steps.min()):,} at the fewest, "
            f"{int(steps.median()):,} at the median, {int(steps.iloc[-1]):,} in the last; "
@@ -142,9 +152,12 @@ def index_section(econ: Economics, as_of: dt.date, previous: dt.date | None) -> 
             "### Limits", "",
             "- Every listing weighs the same: a host's long tail of old models counts as much "
             "as a frontier model that carries most traffic. No source says which listings sell.",
-            "- The index follows list prices. Discounts, batch and off-peak prices, cache hits "
-            "and context bands above the base are not in it.",
-            "- Dates are weekly: a price that came and went within a week is not seen.",
+            "- The index follows list prices: discounts, batch and off-peak prices and context "
+            "bands above the base are not in it, and the 3:1 blend has no cache hits (cached "
+            "input has an index of its own).",
+            "- Its dates are weekly, and each edition's: a price that came and went between two "
+            "of them is not seen. A chained index depends on its dates, so an edition added "
+            "between two others changes the steps after it.",
             "- A listing that changes source (a catalogue's price replaced by a curated one) "
             "leaves and re-enters rather than giving a relative.", ""]
     return out

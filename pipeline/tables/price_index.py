@@ -319,9 +319,10 @@ def change_between(index: pd.DataFrame, since: dt.date, until: dt.date,
 
 
 def year_before(dates: Sequence[dt.date], day: dt.date) -> dt.date:
-    """Return the grid date a year's change from `day` starts at: the last on or before 365
-    days earlier, else the first (a history shorter than a year: since its start)."""
-    earlier = [d for d in dates if d <= day - dt.timedelta(days=365)]
+    """Return the grid date a year's change from `day` starts at: the last on or before 52
+    weeks earlier (a weekly grid has that date, 365 days would reach a week further back),
+    else the first (a history shorter than a year: since its start)."""
+    earlier = [d for d in dates if d <= day - dt.timedelta(days=364)]
     return earlier[-1] if earlier else min(dates)
 
 
