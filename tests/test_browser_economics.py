@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
-from test_browser import EDITIONS, browser, shot, site_url  # noqa: F401  (fixtures)
+from test_browser import _SCROLLING_TABLES, EDITIONS, browser, shot, site_url  # noqa: F401
 from test_browser_charts import _assert_readable, _laid_out
 
 from pipeline.tables.cost_to_serve import COLUMNS as COST_COLUMNS
@@ -64,6 +64,7 @@ def test_economics_page_shows_its_files_figures_and_fits_a_desktop_and_a_phone(
     for width, height in ((1280, 900), (390, 844)):
         pg.set_viewport_size({"width": width, "height": height})
         assert pg.evaluate("document.documentElement.scrollWidth") <= width
+        assert pg.evaluate(_SCROLLING_TABLES) == 0, (scheme, width)
         for n in range(charts.count()):
             box = charts.nth(n).bounding_box()
             assert box and box["x"] >= 0 and box["x"] + box["width"] <= width

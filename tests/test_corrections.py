@@ -11,6 +11,7 @@ import json
 import re
 from pathlib import Path
 
+import pandas as pd
 from click.testing import CliRunner
 
 from pipeline.cli.main import main
@@ -80,8 +81,16 @@ def test_an_edited_record_is_shown_as_a_correction_on_its_past_edition(copy_few_
     slip = "          - {meter: output, price: 0.66}\n"
     assert text.count(slip) == 1
     prices.write_text(text.replace(slip, "          - {meter: output, price: 0.60}\n"))
-    assert brief("seal", "--today", "2026-12-06").endswith(
-        "; 2 corrected today\n")
+    # Two figures of 2026-08-21 printed the price; the same-model index reads it from
+    # 2026-08-16 on, so the editions whose printed change of it moved are corrected too.
+    said = brief("seal", "--today", "2026-12-06")
+    ledger = pd.read_csv(root / "sources" / "snapshots" / "printed.csv", dtype=str,
+                         keep_default_na=False)
+    corrected = ledger[ledger["replaced"] == "2026-12-06"]
+    others = corrected[corrected["figure"] != "economics-index"]
+    assert len(others) == 2 and set(others["edition"]) == {"2026-08-21"}, corrected
+    assert len(corrected) > 2  # the index's line of at least one edition
+    assert said.endswith(f"; {len(corrected)} corrected today\n")
     brief("build", "--today", "2026-12-06")
 
     shown = text_of(page)
@@ -101,7 +110,9 @@ def test_an_edited_record_is_shown_as_a_correction_on_its_past_edition(copy_few_
     feed = json.loads((out / "feed.json").read_text())
     updated = {i["id"].rstrip("/").rsplit("/", 1)[-1]: i.get("date_modified", "")
                for i in feed["items"]}
-    assert updated["2026-08-21"].startswith("2026-12-06")
-    assert not updated["2026-09-04"].startswith("2026-12-06")
-    # Later editions never printed the old figure in that wording: only those that did are noted.
-    assert "Corrections" not in text_of(out / "briefings" / "2026-11-20" / "index.html")
+    # An edition's feed entry is updated when, and only when, a figure it printed was corrected.
+    assert {day for day, when in updated.items() if when.startswith("2026-12-06")} == set(
+        corrected["edition"])
+    # Editions none of whose figures changed are not noted.
+    for day in set(updated) - set(corrected["edition"]):
+        assert "Corrections" not in text_of(out / "briefings" / day / "index.html"), day

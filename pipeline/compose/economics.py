@@ -181,7 +181,7 @@ def economics_figures(sources: Sources, econ: Economics | None, date: dt.date,
                      if year < day <= date)
     why = (" (the span holds the catalogues' first whole snapshots, "
            f"{', '.join(arrived)}, which added thousands of listings)" if arrived else "")
-    text = f"Same-model prices (the 3:1 blend of input and output): {', '.join(parts)}."
+    text = f"The 3:1 blend of input and output, {', '.join(parts)}."
     if math.isfinite(average):  # nothing listed with a blend on the first date: no average
         text += (f" The average of everything listed moved {percent(average - 1)} over the "
                  f"same span: the gap is listings arriving and leaving{why}, not price changes.")

@@ -206,6 +206,20 @@ def cost_section(costs: pd.DataFrame, as_of: dt.date) -> list[str]:
     return out
 
 
+def fitted(lines: list[str]) -> list[str]:
+    """Return the page's lines with each table in a `economics-table` block, whose style
+    (assets/extra.css) sizes its columns by their content so that it fits a 390 px screen:
+    a table wider than the screen scrolls in a box no keyboard can reach (axe's
+    scrollable-region-focusable)."""
+    out, inside = [], False
+    for line in [*lines, ""]:
+        if line.startswith("|") != inside:
+            out += ['<div class="economics-table" markdown>', ""] if not inside else ["", "</div>"]
+            inside = not inside
+        out.append(line)
+    return out
+
+
 def economics_files(econ: Economics | None, costs: pd.DataFrame, as_of: dt.date,
                     previous: dt.date | None, drawer: Draws = NOW
                     ) -> dict[str, str | bytes | Drawing]:
@@ -222,7 +236,7 @@ def economics_files(econ: Economics | None, costs: pd.DataFrame, as_of: dt.date,
            "the file it comes from, as [index-prices.csv](data/index-prices.csv).", "",
            *index_section(econ, as_of, previous), *cost_section(costs, as_of)]
     files: dict[str, str | bytes | Drawing] = {
-        "economics.md": "\n".join(out),
+        "economics.md": "\n".join(fitted(out)),
         "data/index.csv": csv_bytes(econ.index.assign(date=econ.index["date"].astype(str)),
                                     pi.INDEX_COLUMNS),
         "data/cost-to-serve.csv": csv_bytes(costs, COST_COLUMNS),
