@@ -15,7 +15,7 @@ from pipeline.models.base import SourceModel
 from pipeline.models.entries import HttpUrl, Slug
 from pipeline.models.ids import Id
 
-CatalogueFormat = Literal["litellm", "genai-prices", "llm-prices"]
+CatalogueFormat = Literal["litellm", "genai-prices", "llm-prices", "models-dev"]
 
 
 class Catalogue(SourceModel):
@@ -31,8 +31,9 @@ class Catalogue(SourceModel):
     """Where a reader can see the catalogue and its history (cited beside its prices)."""
     format: CatalogueFormat
     """How the file is read: `litellm` (model_prices_and_context_window.json),
-    `genai-prices` (prices/new_data/v2/data.json) or `llm-prices` (simonw/llm-prices'
-    data/<vendor>.json files)."""
+    `genai-prices` (prices/new_data/v2/data.json), `llm-prices` (simonw/llm-prices'
+    data/<vendor>.json files) or `models-dev` (models.dev's api.json, or its repository's
+    TOML files)."""
     files: list[str] = Field(default=[], max_length=200)
     """For a catalogue published as several files (llm-prices: one per vendor): their names,
     each fetched from `url` (then a folder, ending in `/`) and read together as one snapshot.
@@ -43,6 +44,17 @@ class Catalogue(SourceModel):
     """The credit its licence asks for, as the site prints it."""
     use: Literal["published", "cross-check"]
     """`published`: its prices appear on the site; `cross-check`: only compared with others."""
+    repository: HttpUrl | None = None
+    """The git repository that keeps the catalogue's history (`https://github.com/owner/name`):
+    `brief ingest prices --history` replays its commits, and each move links to
+    `<repository>/commit/<sha>`."""
+    history_files: list[str] = Field(default=[], max_length=20)
+    """The paths in `repository` whose versions make one snapshot: for a one-file format, the
+    files it was published as over time, the first present in a commit's tree read (newest
+    layout first); for `models-dev`, the folders of its TOML files."""
+    skip_providers: list[str] = Field(default=[], max_length=200)
+    """The catalogue's provider ids (shell patterns) whose listings are not per-token prices
+    (subscription plans, local runtimes): left out, and counted."""
 
     @model_validator(mode="after")
     def _files_in_a_folder(self) -> Catalogue:
