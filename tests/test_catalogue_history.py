@@ -43,7 +43,8 @@ def period(model: str, usd: float, first_seen: str, gone_seen: str = "", *, prov
             "model": model, "meter": meter, "ttl_minutes": ttl, "context_above_tokens": above,
             "mode": mode, "window_utc": window, "from_date": "", "to_date": "",
             "usd_per_mtok": usd, "first_seen": first_seen, "gone_seen": gone_seen,
-            "checked": first_seen[:10], "context_window_tokens": ""}
+            "checked": first_seen[:10], "context_window_tokens": "", "commit": "",
+            "dated_by": "fetch"}
 
 
 def history(*periods: dict) -> pd.DataFrame:
@@ -158,7 +159,7 @@ def test_a_snapshot_table_writes_every_key_part_as_text_and_the_own_name_wins():
 
 HEADER = ("provider,catalogue_provider,model,meter,ttl_minutes,context_above_tokens,mode,"
           "window_utc,from_date,to_date,usd_per_mtok,first_seen,gone_seen,checked,"
-          "context_window_tokens\n")
+          "context_window_tokens,commit,dated_by\n")
 
 
 def test_the_history_file_is_these_bytes_on_every_platform_and_reads_back_the_same(monkeypatch):
@@ -167,11 +168,11 @@ def test_the_history_file_is_these_bytes_on_every_platform_and_reads_back_the_sa
     # Columns out of order and rows numbered 7, 3, 9, 1: the file has neither.
     table = pd.DataFrame(rows, columns=list(reversed(COLUMNS)), index=[7, 3, 9, 1])
     expected = (HEADER
-                + "acme,acme,a,cached_input,5,0,realtime,,,,0.0,2026-09-01T06:00Z,,2026-09-01,\n"
+                + "acme,acme,a,cached_input,5,0,realtime,,,,0.0,2026-09-01T06:00Z,,2026-09-01,,,fetch\n"
                 + "acme,acme,a,input,,0,realtime,,,,2.0,2026-09-01T06:00Z,2026-09-02T06:00Z,"
-                  "2026-09-01,\n"
-                + "acme,acme,a,input,,0,realtime,,,,1.5,2026-09-02T06:00Z,,2026-09-02,\n"
-                + "acme,acme,b,input,,0,realtime,,,,0.3,2026-09-01T06:00Z,,2026-09-01,\n").encode()
+                  "2026-09-01,,,fetch\n"
+                + "acme,acme,a,input,,0,realtime,,,,1.5,2026-09-02T06:00Z,,2026-09-02,,,fetch\n"
+                + "acme,acme,b,input,,0,realtime,,,,0.3,2026-09-01T06:00Z,,2026-09-01,,,fetch\n").encode()
     monkeypatch.setattr(os, "linesep", "\r\n")  # as on Windows: the file must not follow it
     data = history_csv(table)
     assert data == expected
@@ -179,7 +180,7 @@ def test_the_history_file_is_these_bytes_on_every_platform_and_reads_back_the_sa
 
 
 def row_line(model: str, usd: str) -> str:
-    return f"acme,acme,{model},input,,0,realtime,,,,{usd},{T1},,2026-09-01,\n"
+    return f"acme,acme,{model},input,,0,realtime,,,,{usd},{T1},,2026-09-01,,,fetch\n"
 
 
 def test_a_history_missing_columns_names_each_one_but_the_context_window():

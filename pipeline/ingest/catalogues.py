@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import email.utils
+import fnmatch
 import hashlib
 import time
 from collections.abc import Callable, Mapping
@@ -25,32 +26,15 @@ from pipeline.formats.litellm import read_litellm
 from pipeline.formats.llm_prices import read_llm_prices
 from pipeline.formats.price_map import ImportResult
 from pipeline.ingest.http import FetchSettings, Refused, describe, get
-from pipeline.limits import MAX_CATALOGUE_LISTINGS
+from pipeline.ingest.snapshot import take_snapshot
 from pipeline.models.catalogues import Catalogue, CatalogueHealth, CataloguesFile
 from pipeline.paths import price_health_path, price_history_path
-from pipeline.tables.catalogue_history import (
-    empty_history,
-    history_csv,
-    prices_in_force,
-    snapshot_table,
-    update_history,
-)
+from pipeline.tables.catalogue_history import empty_history, history_csv, prices_in_force
 from pipeline.tables.plausibility import plausible_histories
-from pipeline.tables.snapshot_checks import (
-    LOST_SHARE,
-    WHOLE_MAP_MIN_PRICES,
-    lost_listings_problem,
-    whole_map_problem,
-    with_last_good,
-)
 from pipeline.whole_files import write_whole
 
 READERS: Mapping[str, Callable[[bytes], ImportResult]] = {
     "litellm": read_litellm, "genai-prices": read_genai_data, "llm-prices": read_llm_prices}
-TRUNCATED_SHARE = 0.5
-"""A snapshot with fewer prices than this share of those in force looks truncated."""
-TRUNCATION_FLOOR = 20
-"""…once the history holds at least this many prices (a small catalogue may halve for real)."""
 
 
 @dataclass(frozen=True)
@@ -183,74 +167,64 @@ def _take(root: Path, catalogues: CataloguesFile, catalogue: Catalogue, body: by
         return _failed(root, catalogue, health, now, start, message, 200)
 
     try:
-        result = READERS[catalogue.format](body)
+        result = read_catalogue(catalogue, body)
     except (ValueError, TypeError, KeyError, AttributeError, RecursionError,
             ArithmeticError) as err:
         # json's errors are ValueErrors: a truncated body lands here; RecursionError: a body
         # nested thousands deep; ArithmeticError: a number no float holds, wherever a reader
         # meets one. One catalogue's fault never stops the next from being fetched.
         return failed(f"not read as {catalogue.format}: {str(err)[:200]}")
-    # A price that is not a finite number of zero or more is the catalogue's error: left out
-    # (and said), never in the history, which refuses to load one; the listing keeps its last
-    # good prices rather than reading as delisted.
-    invalid = result.invalid + [(p.provider, p.model, p.meter, f"{p.usd_per_mtok:g}")
-                                for p in result.prices if p.usd_per_mtok < 0]
-    result.prices = [p for p in result.prices if p.usd_per_mtok >= 0]
-    if not result.prices:
-        return failed(f"no token prices read as {catalogue.format} (has the format changed?); "
-                      "the history is kept")
-    unreadable = {(p, m) for p, m, _f, _v in invalid}
-    if result.models >= WHOLE_MAP_MIN_PRICES and len(unreadable) > LOST_SHARE * result.models:
-        return failed(f"the prices of {len(invalid):,} fields do not read as numbers (first: "
-                      f"{invalid[0][0]} {invalid[0][1]} {invalid[0][2]} {invalid[0][3]!r}); "
-                      "the history is kept")
-    listed = len({(p.provider, p.model) for p in result.prices})
-    if listed > MAX_CATALOGUE_LISTINGS:
-        return failed(f"{listed:,} listings, more than the {MAX_CATALOGUE_LISTINGS:,} one "
-                      "catalogue may hold (pipeline/limits.py); the history is kept")
-    checked = result.dated or _server_date(headers) or now.date()
-    snapshot = snapshot_table(result.prices, catalogues.providers, checked)
-    before = prices_in_force(history)
-    if before >= TRUNCATION_FLOOR and len(snapshot) < TRUNCATED_SHARE * before:
-        return failed(f"looks truncated: {len(snapshot)} prices where the last good snapshot "
-                      f"had {before}; the history is kept")
-    snapshot = with_last_good(snapshot, history, unreadable)
-    whole = whole_map_problem(history, snapshot, catalogues) or lost_listings_problem(
-        history, snapshot)
-    if whole:
-        return failed(f"{whole}; the history is kept")
-    confirmed = [(c.provider, c.model, c.meter, c.usd_per_mtok) for c in catalogues.confirmed
-                 if c.catalogue == catalogue.id]
-    update = update_history(history, snapshot, now, health.held, confirmed,
-                            hashlib.sha256(body).hexdigest())
-    implausible = plausible_histories({**histories, catalogue.id: update.history}, None,
+    taken = take_snapshot(catalogues, catalogue, result, history, health.held, now,
+                          digest=hashlib.sha256(body).hexdigest(),
+                          checked=_server_date(headers) or now.date())
+    if isinstance(taken, str):
+        return failed(taken)
+    implausible = plausible_histories({**histories, catalogue.id: taken.history}, None,
                                       catalogues).held
     implausible = implausible[implausible["catalogue"] == catalogue.id]
-    problems = update.problems + [
-        f"{provider} {model} {name}: {value} is not a finite price of zero or more; its last "
-        "good prices stay" for provider, model, name, value in invalid] + [
-        f"{refused}; left out" for refused in result.refused_ids] + [
+    problems = taken.problems + [
         f"{r.provider} {r.model} {r.meter}: {r.usd_per_mtok:g} USD per Mtok held back as "
         f"implausible, {r.cause}" for r in implausible[implausible["gone_seen"] == ""].itertuples()]
     listings = implausible[implausible["gone_seen"] == ""].drop_duplicates(
         ["provider", "catalogue_provider", "model"])
     path = price_history_path(root, catalogue.id)
-    data = history_csv(update.history)
+    data = history_csv(taken.history)
     written = not path.is_file() or path.read_bytes() != data
     if written:
         write_whole(path, data, durable=True)
     _write_health(root, health.model_copy(update={
         "url": url, "last_attempt": now, "last_success": now, "status": 200,
         "consecutive_failures": 0, "last_error": None, "etag": headers.get("etag"),
-        "last_modified": headers.get("last-modified"), "checked": checked,
-        "prices": prices_in_force(update.history), "held": update.held,
+        "last_modified": headers.get("last-modified"), "checked": taken.checked,
+        "prices": prices_in_force(taken.history), "held": taken.held,
         "problems": problems, "whole_since": health.whole_since or now}))
-    moves = update.changes
-    message = (f"{len(snapshot)} prices of {result.models} models; {len(moves)} moves"
-               + (f", {len(update.held)} held back" if update.held else "")
+    moves = taken.changes
+    message = (f"{taken.prices} prices of {result.models} models; {len(moves)} moves"
+               + (f", {len(taken.held)} held back" if taken.held else "")
                + (f", {len(listings)} listings held back as implausible" if len(listings) else ""))
     return CatalogueRun(catalogue.id, True, message, moves, written, time.monotonic() - start,
                         implausible_listings=len(listings))
+
+
+def read_catalogue(catalogue: Catalogue, body: bytes) -> ImportResult:
+    """Return what `body` holds as the catalogue's format, without the providers it skips."""
+    result = READERS[catalogue.format](body)
+    return without_skipped(result, catalogue.skip_providers)
+
+
+def without_skipped(result: ImportResult, patterns: list[str]) -> ImportResult:
+    """Return `result` without the listings of the catalogue's providers matching `patterns`
+    (subscription plans, local runtimes: no per-token price), counted in `skipped`."""
+    if not patterns:
+        return result
+    skipped = {p.provider for p in result.prices
+               if any(fnmatch.fnmatchcase(p.provider, pattern) for pattern in patterns)}
+    if skipped:
+        gone = {(p.provider, p.model) for p in result.prices if p.provider in skipped}
+        result.prices = [p for p in result.prices if p.provider not in skipped]
+        result.models -= len(gone)
+        result.skipped["a provider without per-token prices (skip_providers)"] += len(gone)
+    return result
 
 
 def _failed(root: Path, catalogue: Catalogue, health: CatalogueHealth, now: dt.datetime,

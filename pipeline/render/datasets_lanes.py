@@ -116,6 +116,10 @@ _HISTORY_COLUMNS = tuple(Column(n, t) for n, t in (
     ("checked", "The catalogue's own date for the price (its checked date, else the file's)."),
     ("context_window_tokens", "The model's context window in input tokens, as the newest "
                               "snapshot showing the price gave it; empty when it gave none."),
+    ("commit", "The commit of the catalogue's repository whose version first showed the price "
+               "(a history replayed from git); empty for a price our own fetch saw first."),
+    ("dated_by", "What dates the price's start: catalogue (its from_date), commit (the "
+                 "commit's date, UTC) or fetch (when our fetch first saw it)."),
 ))
 _CHANGE_COLUMNS = tuple(Column(n, t) for n, t in (
     *_KEY_COLUMNS,

@@ -25,10 +25,15 @@ from pipeline.normalize.providers import our_provider
 KEY = ["provider", "catalogue_provider", "model", "meter", "ttl_minutes",
        "context_above_tokens", "mode", "window_utc", "from_date", "to_date"]
 """A price's key, every part as text (empty when the catalogue leaves it out)."""
-COLUMNS = [*KEY, "usd_per_mtok", "first_seen", "gone_seen", "checked", "context_window_tokens"]
+COLUMNS = [*KEY, "usd_per_mtok", "first_seen", "gone_seen", "checked", "context_window_tokens",
+           "commit", "dated_by"]
 """The history file's columns, in order. `context_window_tokens` is the model's as the newest
 snapshot showing the price gave it (empty when it gave none): a fact about the model, not a
-price, so it is kept up to date on the open periods rather than opening new ones."""
+price, so it is kept up to date on the open periods rather than opening new ones. `commit`: the
+catalogue repository's commit whose version first showed the price (a replayed history; empty
+for a fetch). `dated_by`: what dates the period's start: `catalogue` (its own `from_date`),
+`commit` (the committer date of `commit`, UTC) or `fetch` (the time our fetch saw it)."""
+DATED_BY = ("catalogue", "commit", "fetch")
 JUMP_FACTOR = 20.0
 """A price more than this many times above or below the one before is held back."""
 
@@ -86,6 +91,14 @@ def read_history_csv(data: bytes) -> pd.DataFrame:
     table = pd.read_csv(io.BytesIO(data), dtype=str, keep_default_na=False)
     if "context_window_tokens" not in table.columns:  # written before the column was
         table["context_window_tokens"] = ""
+    if "commit" not in table.columns:  # written before histories were replayed from git
+        table["commit"] = ""
+    if "dated_by" not in table.columns:
+        table["dated_by"] = ""
+    unsaid = table["dated_by"] == ""
+    table.loc[unsaid, "dated_by"] = np.where(table.loc[unsaid, "from_date"] != "", "catalogue",
+                                             np.where(table.loc[unsaid, "commit"] != "",
+                                                      "commit", "fetch"))
     missing = [c for c in COLUMNS if c not in table.columns]
     if missing:
         raise ValueError(f"not a price history: no column {', '.join(missing)}")
@@ -104,6 +117,14 @@ def read_history_csv(data: bytes) -> pd.DataFrame:
             row = int(bad[0])
             raise ValueError(f"line {row + 2}: {column} {ids[row][:80]!r} is not an id: "
                              f"{id_problem(ids[row])}")
+    # The commit reaches a link on every page that shows the move: a sha or nothing.
+    bad = table.index[~table["commit"].str.fullmatch(r"([0-9a-f]{40})?")
+                      | ~table["dated_by"].isin(DATED_BY)]
+    if len(bad):
+        row = int(bad[0])
+        raise ValueError(f"line {row + 2}: commit {table['commit'][row][:80]!r} is not a 40-digit "
+                         f"commit id, or dated_by {table['dated_by'][row][:20]!r} is not one of "
+                         f"{', '.join(DATED_BY)}")
     return table[COLUMNS]
 
 
@@ -122,7 +143,7 @@ class Update:
 def update_history(history: pd.DataFrame, snapshot: pd.DataFrame, at: dt.datetime,
                    held: Iterable[HeldPrice] = (),
                    confirmed: Iterable[tuple[str, str, str, float]] = (),
-                   digest: str = "") -> Update:
+                   digest: str = "", commit: str = "") -> Update:
     """Return the history after `snapshot` (a snapshot_table) seen at `at`.
 
     A price new to a key opens a period, a key the snapshot lacks closes its period, a changed
@@ -132,7 +153,9 @@ def update_history(history: pd.DataFrame, snapshot: pd.DataFrame, at: dt.datetim
     edition built while it was held must not gain it on a later build); or, when an editor
     lists (provider, model, meter, price) as confirmed, it is taken at this snapshot. `digest`:
     of the snapshot's bytes; the same bytes again (a server without validators answering the
-    same file) show nothing new and confirm nothing."""
+    same file) show nothing new and confirm nothing. `commit`: the repository's commit the
+    snapshot is the version of, when replaying a catalogue's history (each opened period
+    keeps it)."""
     stamp = snapshot_time(at)
     history = history.reset_index(drop=True)
     is_open = history["gone_seen"] == ""
@@ -177,7 +200,9 @@ def update_history(history: pd.DataFrame, snapshot: pd.DataFrame, at: dt.datetim
     opening = ((both["_merge"] == "right_only") | moved) & ~hold
     history.loc[both.loc[closing, "index"].astype(int).to_numpy(), "gone_seen"] = stamp
     added = both.loc[opening, [*KEY, "usd_per_mtok", "checked", "context_window_tokens"]].assign(
-        first_seen=stamp, gone_seen="")
+        first_seen=stamp, gone_seen="", commit=commit)
+    added["dated_by"] = np.where(added["from_date"] != "", "catalogue",
+                                 "commit" if commit else "fetch") if len(added) else ""
     history = pd.concat([history, added[COLUMNS]], ignore_index=True) if len(added) else history
     with np.errstate(invalid="ignore"):  # NaN on one side: new or removed, decided first
         kind = np.where(both["_merge"] == "right_only", "new",
@@ -188,6 +213,15 @@ def update_history(history: pd.DataFrame, snapshot: pd.DataFrame, at: dt.datetim
         kind=kind[moving], old=old[moving], new=new[moving],
         at=stamp)
     return Update(history[COLUMNS], changes.reset_index(drop=True), kept_held, problems)
+
+
+def history_as_of(history: pd.DataFrame, stamp: str) -> pd.DataFrame:
+    """Return the history as it stood after the snapshot of `stamp` (SNAPSHOT_FORMAT): the
+    periods opened later dropped, those closed later open again. A replay stopped between
+    writing a history and the log of the commits it read goes back to the log's last one."""
+    kept = history[history["first_seen"] <= stamp].copy()
+    kept.loc[kept["gone_seen"] > stamp, "gone_seen"] = ""
+    return kept.reset_index(drop=True)
 
 
 def prices_in_force(history: pd.DataFrame) -> int:
