@@ -59,8 +59,9 @@ def snapshot_path(root: Path, feed_id: str) -> Path:
 CATALOGUES = SOURCES / "catalogues.yaml"
 """The public price catalogues we follow, and the provider ids they use."""
 PRICE_SNAPSHOTS = SOURCES / "snapshots" / "prices"
-"""What `brief ingest prices` keeps per catalogue: `<id>.csv` (its price periods) and
-`<id>.health.json` (how its fetches went)."""
+"""What `brief ingest prices` keeps per catalogue: `<id>.csv` (its price periods),
+`<id>.health.json` (how its fetches went) and, for a history replayed from the catalogue's git
+repository, `<id>.commits.csv` (each commit read)."""
 
 
 def price_history_path(root: Path, catalogue_id: str) -> Path:
@@ -71,6 +72,11 @@ def price_history_path(root: Path, catalogue_id: str) -> Path:
 def price_health_path(root: Path, catalogue_id: str) -> Path:
     """Return the health record of a catalogue under `root`."""
     return root / PRICE_SNAPSHOTS / f"{catalogue_id}.health.json"
+
+
+def price_commits_path(root: Path, catalogue_id: str) -> Path:
+    """Return the log of the commits a replay read of a catalogue under `root`."""
+    return root / PRICE_SNAPSHOTS / f"{catalogue_id}.commits.csv"
 
 
 PRINTED = SOURCES / "snapshots" / "printed.csv"

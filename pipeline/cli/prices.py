@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import importlib
+from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -171,9 +172,14 @@ def ingest_fx(url: str, root: Path) -> None:
 @click.option("--at", type=click.DateTime(["%Y-%m-%dT%H:%M%z", "%Y-%m-%dT%H:%M:%S%z"]),
               default=None, help="When --file was published, as 2026-07-24T18:23+00:00 "
                                  "[default: now].")
+@click.option("--history", "git_dir", type=click.Path(path_type=Path), default=None,
+              metavar="GIT_DIR",
+              help="Replay the commits of this clone of the catalogue's repository (one --only) "
+                   "into its history instead of fetching: each version its main line published, "
+                   "oldest first, after the last commit already replayed.")
 @reports_errors
 def ingest_prices(root: Path, only: tuple[str, ...], strict: bool, allowed: tuple[str, ...],
-                  copy: Path | None, at: dt.datetime | None) -> None:
+                  copy: Path | None, at: dt.datetime | None, git_dir: Path | None) -> None:
     """Fetch the price catalogues in sources/catalogues.yaml and update their histories in
     sources/snapshots/prices/."""
     from pipeline.ingest.catalogues import ingest_file
@@ -192,6 +198,13 @@ def ingest_prices(root: Path, only: tuple[str, ...], strict: bool, allowed: tupl
         raise click.BadParameter(f"no catalogue with id {', '.join(unknown)}", param_hint="--only")
     now = (at.astimezone(dt.UTC) if at else dt.datetime.now(dt.UTC)).replace(second=0,
                                                                               microsecond=0)
+    if git_dir is not None:
+        if len(only) != 1 or copy is not None:
+            raise click.BadParameter("name the catalogue whose repository it is with one --only "
+                                     "(and no --file)", param_hint="--history")
+        (catalogue,) = [c for c in catalogues.catalogues if c.id == only[0]]
+        _replay(root, catalogues, catalogue, git_dir, histories, healths.get(catalogue.id))
+        return
     if copy is not None:
         if len(only) != 1:
             raise click.BadParameter("name the catalogue it is a copy of with one --only",
@@ -209,6 +222,24 @@ def ingest_prices(root: Path, only: tuple[str, ...], strict: bool, allowed: tupl
     click.echo(f"{len(runs)} catalogues: {len(runs) - len(bad)} ok, {len(bad)} failed", err=True)
     if strict and (bad or any(r.implausible_listings for r in runs)):
         raise failed()
+
+
+def _replay(root: Path, catalogues, catalogue, git_dir: Path, histories, health) -> None:
+    """Replay a catalogue's repository and say what it gave."""
+    from pipeline.ingest.replay import ReplayRefused, replay_history
+
+    try:
+        run = replay_history(root, catalogues, catalogue, git_dir, histories, health)
+    except ReplayRefused as err:
+        raise click.ClickException(str(err)) from None
+    for note in run.notes:
+        click.echo(f"note: {note}", err=True)
+    reasons = Counter(reason.split(":")[0] for _c, _f, reason in run.unreadable)
+    click.echo(f"ok  {catalogue.id}: {run.commits:,} commits read, {run.moves:,} moves, "
+               f"{run.prices:,} prices in force; {len(run.unreadable):,} versions or files not "
+               f"read ({run.seconds:.1f} s)", err=True)
+    for reason, count in reasons.most_common():
+        click.echo(f"    {count:,} × {reason}", err=True)
 
 
 def register(group: click.Group) -> None:

@@ -99,7 +99,7 @@ async def _one(root: Path, client: httpx.AsyncClient, catalogues: CataloguesFile
     except (TimeoutError, httpx.HTTPError, OSError) as err:
         return failed(describe(err, settings), None)
     if answer.unchanged:
-        _write_health(root, health.model_copy(update={
+        write_health(root, health.model_copy(update={
             "url": url, "last_attempt": now, "last_success": now, "status": 304,
             "consecutive_failures": 0, "last_error": None}))
         return CatalogueRun(catalogue.id, True, "unchanged (304)",
@@ -192,7 +192,7 @@ def _take(root: Path, catalogues: CataloguesFile, catalogue: Catalogue, body: by
     written = not path.is_file() or path.read_bytes() != data
     if written:
         write_whole(path, data, durable=True)
-    _write_health(root, health.model_copy(update={
+    write_health(root, health.model_copy(update={
         "url": url, "last_attempt": now, "last_success": now, "status": 200,
         "consecutive_failures": 0, "last_error": None, "etag": headers.get("etag"),
         "last_modified": headers.get("last-modified"), "checked": taken.checked,
@@ -230,7 +230,7 @@ def without_skipped(result: ImportResult, patterns: list[str]) -> ImportResult:
 def _failed(root: Path, catalogue: Catalogue, health: CatalogueHealth, now: dt.datetime,
             start: float, message: str, status: int | None) -> CatalogueRun:
     """Count a failed run in the catalogue's health record (its history is left as it was)."""
-    _write_health(root, health.model_copy(update={
+    write_health(root, health.model_copy(update={
         "url": str(catalogue.url), "last_attempt": now, "status": status, "last_error": message,
         "consecutive_failures": health.consecutive_failures + 1}))
     return CatalogueRun(catalogue.id, False, message, seconds=time.monotonic() - start)
@@ -245,6 +245,7 @@ def _server_date(headers: Mapping[str, str]) -> dt.date | None:
         return None
 
 
-def _write_health(root: Path, health: CatalogueHealth) -> None:
+def write_health(root: Path, health: CatalogueHealth) -> None:
+    """Write a catalogue's health record whole."""
     text = health.model_dump_json(indent=1) + "\n"
     write_whole(price_health_path(root, health.catalogue_id), text.encode("utf-8"), durable=True)
