@@ -31,6 +31,7 @@ READERS: dict[str, tuple[str, str]] = {
                    "https://github.com/simonw/llm-prices/tree/main/data"),
     "genai-prices": ("pipeline.formats.genai_prices:read_genai_prices",
                      "https://github.com/pydantic/genai-prices/tree/main/prices/providers"),
+    "models-dev": ("pipeline.formats.models_dev:read_models_dev", "https://models.dev/api.json"),
 }
 
 
@@ -243,7 +244,8 @@ def _replay(root: Path, catalogues, catalogue, git_dir: Path, histories, health)
 
 
 def register(group: click.Group) -> None:
-    """Add `import litellm|llm-prices|genai-prices` and `ingest fx` to the main command group."""
+    """Add `import litellm|llm-prices|genai-prices|models-dev` and `ingest fx` to the main
+    command group."""
     importer = group.commands.get("import")
     if not isinstance(importer, click.Group):
         importer = click.Group(name="import", help="Import public price maps into sources/prices/.")

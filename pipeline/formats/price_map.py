@@ -36,6 +36,21 @@ class ImportedPrice:
     on each of its prices."""
 
 
+@dataclass(frozen=True)
+class ModelFacts:
+    """What a price map says about a model beside its prices (models.dev): its name, family,
+    dates and whether its weights are published, None where the map does not say."""
+
+    provider: str
+    model: str
+    name: str | None = None
+    family: str | None = None
+    release_date: dt.date | None = None
+    open_weights: bool | None = None
+    last_updated: dt.date | None = None
+    """When the map's authors last updated the model's entry."""
+
+
 @dataclass
 class ImportResult:
     """What an importer read, and what it could not represent, with counts (never dropped)."""
@@ -56,6 +71,9 @@ class ImportResult:
     refused_ids: list[str] = field(default_factory=list)
     """Each model left out for an id outside the id characters: `provider model: why`, the
     ids as `repr` shows them (for a catalogue's recorded problems)."""
+    facts: list[ModelFacts] = field(default_factory=list)
+    """What the map says of each priced model beside its prices, where it says it (models.dev;
+    the other maps leave this empty)."""
 
 
 MAX_USD_PER_MTOK = 1e9
@@ -85,15 +103,16 @@ def without_bad_ids(result: ImportResult) -> ImportResult:
     counted in `skipped` (one per entry of the map) and named in `refused_ids`: never copied
     into a file or a history, where it would reach pages, feeds and data files."""
     bad: dict[tuple[str, str], str] = {}
-    entries: set[tuple[str, str, str]] = set()
-    for p in result.prices:
-        why = id_problem(p.provider) or id_problem(p.model)
+    for pair in dict.fromkeys((p.provider, p.model) for p in result.prices):  # in map order
+        why = id_problem(pair[0]) or id_problem(pair[1])
         if why is not None:
-            bad.setdefault((p.provider, p.model), why)
-            entries.add((p.provider, p.model, p.entry))
+            bad[pair] = why
     if not bad:
         return result
+    entries = {(p.provider, p.model, p.entry) for p in result.prices
+               if (p.provider, p.model) in bad}
     result.prices = [p for p in result.prices if (p.provider, p.model) not in bad]
+    result.facts = [f for f in result.facts if (f.provider, f.model) not in bad]
     result.models -= len(entries)
     result.skipped[BAD_ID] += len(entries)
     result.refused_ids += [f"{provider[:80]!r} {model[:80]!r}: {why}"
@@ -185,7 +204,15 @@ def per_mtok_from_per_token(value: float) -> float:
 def with_context_window(prices: list[ImportedPrice], tokens: object) -> list[ImportedPrice]:
     """Return `prices` carrying a model's context window, when `tokens` is a positive whole
     number of tokens (anything else is no context window, not an error: it is not a price)."""
+    window = context_window(tokens)
+    if window is None:
+        return prices
+    return [replace(p, context_window_tokens=window) for p in prices]
+
+
+def context_window(tokens: object) -> int | None:
+    """Return `tokens` as a context window when it is a positive whole number, else None."""
     number = finite(tokens)
     if number is None or number <= 0 or number != int(number):
-        return prices
-    return [replace(p, context_window_tokens=int(number)) for p in prices]
+        return None
+    return int(number)

@@ -24,6 +24,7 @@ import pandas as pd
 from pipeline.formats.genai_prices import read_genai_data
 from pipeline.formats.litellm import read_litellm
 from pipeline.formats.llm_prices import read_llm_prices
+from pipeline.formats.models_dev import read_models_dev
 from pipeline.formats.price_map import ImportResult
 from pipeline.ingest.http import FetchSettings, Refused, describe, get
 from pipeline.ingest.snapshot import take_snapshot
@@ -34,7 +35,8 @@ from pipeline.tables.plausibility import plausible_histories
 from pipeline.whole_files import write_whole
 
 READERS: Mapping[str, Callable[[bytes], ImportResult]] = {
-    "litellm": read_litellm, "genai-prices": read_genai_data, "llm-prices": read_llm_prices}
+    "litellm": read_litellm, "genai-prices": read_genai_data, "llm-prices": read_llm_prices,
+    "models-dev": read_models_dev}
 
 
 @dataclass(frozen=True)

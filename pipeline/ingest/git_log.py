@@ -14,6 +14,8 @@ from pathlib import Path
 
 NO_BLOB = "0" * 40
 """What git's raw diff gives as the blob of a deleted file."""
+LINK_MODE = "120000"
+"""The mode of a symbolic link."""
 
 
 class GitError(Exception):
@@ -26,6 +28,8 @@ class Change:
 
     path: str
     blob: str
+    link: bool = False
+    """A symbolic link: the blob holds the path it points to."""
 
 
 @dataclass(frozen=True)
@@ -104,22 +108,24 @@ def commits(git_dir: Path, paths: Sequence[str], after: str | None = None) -> li
             meta, path = line.split("\t", 1)
             fields = meta.split()
             blob = fields[3]
-            changes.append(Change(path, "" if blob == NO_BLOB or fields[4] == "D" else blob))
+            gone = blob == NO_BLOB or fields[4] == "D"
+            changes.append(Change(path, "" if gone else blob, fields[1] == LINK_MODE))
     if head:
         found.append(Commit(*head, tuple(changes)))
     return found
 
 
-def tree(git_dir: Path, commit: str, paths: Sequence[str]) -> dict[str, str]:
-    """Return {path: blob} of the files under `paths` in `commit`'s tree."""
+def tree(git_dir: Path, commit: str, paths: Sequence[str]) -> list[Change]:
+    """Return the files under `paths` in `commit`'s tree, as changes from an empty one."""
     out = _git(git_dir, "ls-tree", "-r", "-z", "--full-tree", commit, "--", *paths)
-    files = {}
+    files = []
     for entry in out.split(b"\0"):
         if entry:
             meta, path = entry.split(b"\t", 1)
-            kind, blob = meta.split()[1:3]
+            mode, kind, blob = meta.split()[:3]
             if kind == b"blob":
-                files[path.decode("utf-8", "replace")] = blob.decode()
+                files.append(Change(path.decode("utf-8", "replace"), blob.decode(),
+                                    mode.decode() == LINK_MODE))
     return files
 
 

@@ -32,7 +32,7 @@ from pipeline.ingest.git_log import (
     tree,
 )
 from pipeline.ingest.snapshot import take_snapshot
-from pipeline.ingest.versions import reader_for
+from pipeline.ingest.versions import Version, reader_for
 from pipeline.models.catalogues import Catalogue, CatalogueHealth, CataloguesFile
 from pipeline.paths import price_commits_path, price_history_path
 from pipeline.tables.catalogue_history import (
@@ -144,8 +144,7 @@ def replay_history(root: Path, catalogues: CataloguesFile, catalogue: Catalogue,
     written_at = clock()
     with Blobs(git_dir) as blobs:
         if after is not None:
-            state = tree(git_dir, after, catalogue.history_files)
-            reader.read(_contents(blobs, [Change(p, b) for p, b in state.items()]))
+            reader.read(_contents(blobs, tree(git_dir, after, catalogue.history_files)))
         for i, commit in enumerate(todo):
             # A fetch sees a minute's last version: commits of one minute are read as one.
             if i + 1 < len(todo) and snapshot_time(todo[i + 1].at) == snapshot_time(commit.at):
@@ -194,11 +193,11 @@ def replay_history(root: Path, catalogues: CataloguesFile, catalogue: Catalogue,
     return run
 
 
-def _contents(blobs: Blobs, changes: list[Change]) -> dict[str, bytes | None]:
-    """Return {path: bytes, or None for a deleted file} of one commit's changes."""
+def _contents(blobs: Blobs, changes: list[Change]) -> dict[str, Version | None]:
+    """Return {path: its version, or None for a deleted file} of one commit's changes."""
     wanted = [c.blob for c in changes if c.blob]
     found = dict(blobs.read_many(wanted))
-    return {c.path: found[c.blob] if c.blob else None for c in changes}
+    return {c.path: Version(found[c.blob], c.link) if c.blob else None for c in changes}
 
 
 def _log_row(commit: Commit, moves: int, path: str, problem: str) -> dict[str, object]:
