@@ -138,8 +138,12 @@ def replay_history(root: Path, catalogues: CataloguesFile, catalogue: Catalogue,
         # Stopped between the history's write and the log's: back to the log's last commit.
         stamp = str(log["at"].iloc[-1])
         history = history_as_of(history, stamp)
-    held = list(health.held) if health else []
     health = health or CatalogueHealth(catalogue_id=catalogue.id, url=str(catalogue.url))
+    if after is None:
+        # A history started afresh: what the health says of the one moved aside (its first
+        # whole snapshot, its held prices) is not this history's.
+        health = health.model_copy(update={"whole_since": None, "held": []})
+    held = list(health.held)
     rows: list[dict[str, object]] = []
     written_at = clock()
     with Blobs(git_dir) as blobs:
