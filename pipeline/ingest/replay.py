@@ -136,10 +136,16 @@ def replay_history(root: Path, catalogues: CataloguesFile, catalogue: Catalogue,
                             f": is it {catalogue.repository}?")
     if after is not None:
         # Stopped between the history's write and the log's: back to the log's last commit.
+        # (The health, written between the two, may hold back a rise a later commit showed or
+        # date its first whole snapshot by one: reading that commit again gives the same.)
         stamp = str(log["at"].iloc[-1])
         history = history_as_of(history, stamp)
-    held = list(health.held) if health else []
     health = health or CatalogueHealth(catalogue_id=catalogue.id, url=str(catalogue.url))
+    if after is None:
+        # A history started afresh: what the health says of the one moved aside (its first
+        # whole snapshot, its held prices) is not this history's.
+        health = health.model_copy(update={"whole_since": None, "held": []})
+    held = list(health.held)
     rows: list[dict[str, object]] = []
     written_at = clock()
     with Blobs(git_dir) as blobs:
@@ -171,9 +177,11 @@ def replay_history(root: Path, catalogues: CataloguesFile, catalogue: Catalogue,
                 rows.append(_log_row(commit, 0, path, reason))
                 run.unreadable.append((commit.sha, path, reason))
             if clock() - written_at >= checkpoint_s:
-                log = _checkpoint(history_path, log_path, history, log, rows)
+                log = _checkpoint(root, history_path, log_path, history, log, rows,
+                                  health.model_copy(update={"held": held}))
                 rows, written_at = [], clock()
-    log = _checkpoint(history_path, log_path, history, log, rows)
+    log = _checkpoint(root, history_path, log_path, history, log, rows,
+                      health.model_copy(update={"held": held}))
     implausible = plausible_histories({**histories, catalogue.id: history}, None,
                                       catalogues).held
     implausible = implausible[(implausible["catalogue"] == catalogue.id)
@@ -206,13 +214,16 @@ def _log_row(commit: Commit, moves: int, path: str, problem: str) -> dict[str, o
             "problem": problem[:300]}
 
 
-def _checkpoint(history_path: Path, log_path: Path, history: pd.DataFrame, log: pd.DataFrame,
-                rows: list[dict[str, object]]) -> pd.DataFrame:
-    """Write the history, then the log with `rows` added, each whole; return the log."""
+def _checkpoint(root: Path, history_path: Path, log_path: Path, history: pd.DataFrame,
+                log: pd.DataFrame, rows: list[dict[str, object]],
+                health: CatalogueHealth) -> pd.DataFrame:
+    """Write the history, the health (its held prices and first whole snapshot, which the
+    next run goes on from), then the log with `rows` added, each whole; return the log."""
     if not rows:
         return log
     log = pd.concat([log, pd.DataFrame(rows, columns=LOG_COLUMNS)], ignore_index=True)
     write_whole(history_path, history_csv(history), durable=True)
+    write_health(root, health)
     write_whole(log_path, log_csv(log), durable=True)
     return log
 
