@@ -79,6 +79,12 @@ def price_commits_path(root: Path, catalogue_id: str) -> Path:
     return root / PRICE_SNAPSHOTS / f"{catalogue_id}.commits.csv"
 
 
+def price_facts_path(root: Path, catalogue_id: str) -> Path:
+    """Return the facts a catalogue gives about its models (names, release dates, open
+    weights), from its newest snapshot, under `root`."""
+    return root / PRICE_SNAPSHOTS / f"{catalogue_id}.models.csv"
+
+
 PRINTED = SOURCES / "snapshots" / "printed.csv"
 """What each dated edition printed (`brief seal`; compose/corrections.py)."""
 SCHEMAS = Path("schemas")

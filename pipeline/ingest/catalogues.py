@@ -29,8 +29,9 @@ from pipeline.formats.price_map import ImportResult
 from pipeline.ingest.http import FetchSettings, Refused, describe, get
 from pipeline.ingest.snapshot import take_snapshot
 from pipeline.models.catalogues import Catalogue, CatalogueHealth, CataloguesFile
-from pipeline.paths import price_health_path, price_history_path
+from pipeline.paths import price_facts_path, price_health_path, price_history_path
 from pipeline.tables.catalogue_history import empty_history, history_csv, prices_in_force
+from pipeline.tables.catalogue_records import facts_csv, facts_table
 from pipeline.tables.plausibility import plausible_histories
 from pipeline.whole_files import write_whole
 
@@ -189,6 +190,9 @@ def _take(root: Path, catalogues: CataloguesFile, catalogue: Catalogue, body: by
         f"implausible, {r.cause}" for r in implausible[implausible["gone_seen"] == ""].itertuples()]
     listings = implausible[implausible["gone_seen"] == ""].drop_duplicates(
         ["provider", "catalogue_provider", "model"])
+    if result.facts:
+        write_whole(price_facts_path(root, catalogue.id),
+                    facts_csv(facts_table(result.facts, catalogues.providers)), durable=True)
     path = price_history_path(root, catalogue.id)
     data = history_csv(taken.history)
     written = not path.is_file() or path.read_bytes() != data

@@ -12,7 +12,6 @@ any moment leaves a whole earlier state.
 
 from __future__ import annotations
 
-import io
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -34,7 +33,7 @@ from pipeline.ingest.git_log import (
 from pipeline.ingest.snapshot import take_snapshot
 from pipeline.ingest.versions import Version, reader_for
 from pipeline.models.catalogues import Catalogue, CatalogueHealth, CataloguesFile
-from pipeline.paths import price_commits_path, price_history_path
+from pipeline.paths import price_commits_path, price_facts_path, price_history_path
 from pipeline.tables.catalogue_history import (
     empty_history,
     history_as_of,
@@ -42,12 +41,17 @@ from pipeline.tables.catalogue_history import (
     prices_in_force,
     snapshot_time,
 )
+from pipeline.tables.catalogue_records import (
+    LOG_COLUMNS,
+    empty_log,
+    facts_csv,
+    facts_table,
+    log_csv,
+    read_log_csv,
+)
 from pipeline.tables.plausibility import plausible_histories
 from pipeline.whole_files import write_whole
 
-LOG_COLUMNS = ["commit", "at", "subject", "moves", "file", "problem"]
-"""The commit log's columns: one row per commit read (`file` and `problem` empty when every
-version read), and one more per file of that commit that did not read."""
 SUBJECT_MAX = 200
 """A subject line is the catalogue's text, kept to this many characters."""
 
@@ -72,23 +76,13 @@ class ReplayRun:
 
 
 def read_log(path: Path) -> pd.DataFrame:
-    """Return a commit log (LOG_COLUMNS, every column text), empty when there is none."""
+    """Return the commit log at `path`, empty when there is none."""
     if not path.is_file():
-        return pd.DataFrame(columns=LOG_COLUMNS)
-    table = pd.read_csv(io.BytesIO(path.read_bytes()), dtype=str, keep_default_na=False)
-    missing = [c for c in LOG_COLUMNS if c not in table.columns]
-    if missing:
-        raise ValueError(f"{path.name}: not a commit log: no column {', '.join(missing)}")
-    bad = table.index[~table["commit"].str.fullmatch(r"[0-9a-f]{40}")]
-    if len(bad):
-        raise ValueError(f"{path.name}: line {int(bad[0]) + 2}: commit "
-                         f"{table['commit'][bad[0]][:80]!r} is not a 40-digit commit id")
-    return table[LOG_COLUMNS]
-
-
-def log_csv(log: pd.DataFrame) -> bytes:
-    """Return the commit log's file."""
-    return log.to_csv(columns=LOG_COLUMNS, index=False, lineterminator="\n").encode("utf-8")
+        return empty_log()
+    try:
+        return read_log_csv(path.read_bytes())
+    except ValueError as err:
+        raise ValueError(f"{path.name}: {err}") from None
 
 
 def replay_history(root: Path, catalogues: CataloguesFile, catalogue: Catalogue, git_dir: Path,
@@ -148,38 +142,47 @@ def replay_history(root: Path, catalogues: CataloguesFile, catalogue: Catalogue,
     held = list(health.held)
     rows: list[dict[str, object]] = []
     written_at = clock()
-    with Blobs(git_dir) as blobs:
-        if after is not None:
-            reader.read(_contents(blobs, tree(git_dir, after, catalogue.history_files)))
-        for i, commit in enumerate(todo):
-            # A fetch sees a minute's last version: commits of one minute are read as one.
-            if i + 1 < len(todo) and snapshot_time(todo[i + 1].at) == snapshot_time(commit.at):
-                reader.stage(_contents(blobs, list(commit.changes)))
-                continue
-            result, problems = reader.read(_contents(blobs, list(commit.changes)))
-            run.commits += 1
-            moves, why = 0, ""
-            if result is not None:
-                taken = take_snapshot(catalogues, catalogue, result, history, held, commit.at,
-                                      digest=commit.sha, checked=commit.at.date(),
-                                      commit=commit.sha)
-                if isinstance(taken, str):
-                    why = taken
-                else:
-                    history, held, moves = taken.history, taken.held, len(taken.changes)
-                    if health.whole_since is None:
-                        health = health.model_copy(update={"whole_since": commit.at})
-            run.moves += moves
-            rows.append(_log_row(commit, moves, "", why))
-            if why:
-                run.unreadable.append((commit.sha, "", why))
-            for path, reason in problems:
-                rows.append(_log_row(commit, 0, path, reason))
-                run.unreadable.append((commit.sha, path, reason))
-            if clock() - written_at >= checkpoint_s:
-                log = _checkpoint(root, history_path, log_path, history, log, rows,
-                                  health.model_copy(update={"held": held}))
-                rows, written_at = [], clock()
+    facts = None
+    try:
+        with Blobs(git_dir) as blobs:
+            if after is not None:
+                first, _ = reader.read(_contents(blobs, tree(git_dir, after,
+                                                             catalogue.history_files)))
+                facts = first.facts if first is not None else None
+            for i, commit in enumerate(todo):
+                # A fetch sees a minute's last version: commits of one minute are read as one.
+                if i + 1 < len(todo) and snapshot_time(todo[i + 1].at) == snapshot_time(commit.at):
+                    reader.stage(_contents(blobs, list(commit.changes)))
+                    continue
+                result, problems = reader.read(_contents(blobs, list(commit.changes)))
+                facts = result.facts if result is not None and result.facts else facts
+                run.commits += 1
+                moves, why = 0, ""
+                if result is not None:
+                    taken = take_snapshot(catalogues, catalogue, result, history, held, commit.at,
+                                          digest=commit.sha, checked=commit.at.date(),
+                                          commit=commit.sha)
+                    if isinstance(taken, str):
+                        why = taken
+                    else:
+                        history, held, moves = taken.history, taken.held, len(taken.changes)
+                        if health.whole_since is None:
+                            health = health.model_copy(update={"whole_since": commit.at})
+                run.moves += moves
+                rows.append(_log_row(commit, moves, "", why))
+                if why:
+                    run.unreadable.append((commit.sha, "", why))
+                for path, reason in problems:
+                    rows.append(_log_row(commit, 0, path, reason))
+                    run.unreadable.append((commit.sha, path, reason))
+                if clock() - written_at >= checkpoint_s:
+                    log = _checkpoint(root, history_path, log_path, history, log, rows,
+                                      health.model_copy(update={"held": held}))
+                    rows, written_at = [], clock()
+    except GitError as err:
+        # A damaged clone: what was read up to the last checkpoint stays, whole.
+        raise ReplayRefused(f"{git_dir}: {err}; the history keeps the commits logged before"
+                            ) from None
     log = _checkpoint(root, history_path, log_path, history, log, rows,
                       health.model_copy(update={"held": held}))
     implausible = plausible_histories({**histories, catalogue.id: history}, None,
@@ -196,6 +199,9 @@ def replay_history(root: Path, catalogues: CataloguesFile, catalogue: Catalogue,
                          f"held back as implausible, {r.cause}"
                          for r in implausible.itertuples()]})
         write_health(root, health)
+    if facts:
+        write_whole(price_facts_path(root, catalogue.id),
+                    facts_csv(facts_table(facts, catalogues.providers)), durable=True)
     run.prices = prices_in_force(history)
     run.seconds = clock() - start
     return run

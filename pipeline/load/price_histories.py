@@ -11,8 +11,9 @@ from pipeline.load.catalogues import load_catalogue_health
 from pipeline.load.parse import Parse, Parser, parse_file, read_model
 from pipeline.load.read import rel
 from pipeline.models.catalogues import CatalogueHealth, CataloguesFile
-from pipeline.paths import CATALOGUES, price_history_path
+from pipeline.paths import CATALOGUES, price_commits_path, price_facts_path, price_history_path
 from pipeline.problems import Problem
+from pipeline.tables.catalogue_records import read_facts_csv, read_log_csv
 
 
 def load_histories(root: Path, catalogues: CataloguesFile, parse: Parser = parse_file,
@@ -34,6 +35,28 @@ def load_histories(root: Path, catalogues: CataloguesFile, parse: Parser = parse
             continue
         histories[catalogue.id] = history
     return histories, problems
+
+
+def load_catalogue_records(root: Path, catalogues: CataloguesFile,
+                           ) -> tuple[dict[str, pd.DataFrame], dict[str, pd.DataFrame],
+                                      list[Problem]]:
+    """Return each catalogue's commit log and model facts that read (tables/catalogue_records),
+    by catalogue id, and a warning for each file that does not (its moves then link to no
+    commit, its models show no release date)."""
+    logs: dict[str, pd.DataFrame] = {}
+    facts: dict[str, pd.DataFrame] = {}
+    problems: list[Problem] = []
+    for catalogue in catalogues.catalogues:
+        for path, reader, into in ((price_commits_path(root, catalogue.id), read_log_csv, logs),
+                                   (price_facts_path(root, catalogue.id), read_facts_csv, facts)):
+            if not path.is_file():
+                continue
+            try:
+                into[catalogue.id] = reader(path.read_bytes())
+            except (ValueError, UnicodeDecodeError, pd.errors.ParserError) as err:
+                problems.append(Problem(rel(path, root), "", f"does not read ({err}); left out",
+                                        severity="warning"))
+    return logs, facts, problems
 
 
 def load_catalogues(root: Path, parse: Parser = parse_file,

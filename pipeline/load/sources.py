@@ -24,7 +24,7 @@ from pipeline.load.fx import load_rate_table
 from pipeline.load.hardware import load_hardware, undated_round_quotes
 from pipeline.load.market_check import market_problems
 from pipeline.load.parse import Parser, parse_file, read_model
-from pipeline.load.price_histories import load_histories
+from pipeline.load.price_histories import load_catalogue_records, load_histories
 from pipeline.load.prices import load_prices
 from pipeline.load.read import rel
 from pipeline.models.hardware_results import Hardware
@@ -83,6 +83,9 @@ def load_sources(root: Path, parse: Parser = parse_file, *, strict: bool = False
     problems += found
     histories, found = load_histories(root, catalogues, parse) if catalogues else ({}, [])
     problems += found
+    commit_logs, model_facts, found = (load_catalogue_records(root, catalogues) if catalogues
+                                       else ({}, {}, []))
+    problems += found
     if sourced_catalogues is not None:
         problems += maker_problems(sourced_catalogues, listed_models(prices, histories))
     plausible = None
@@ -104,6 +107,7 @@ def load_sources(root: Path, parse: Parser = parse_file, *, strict: bool = False
                    hardware=hardware, hardware_rows=hardware_rows, prices=prices, rates=rates,
                    feeds=feeds, snapshots=snapshots, catalogues=catalogues,
                    catalogue_health=health, price_histories=histories,
+                   catalogue_commits=commit_logs, model_facts=model_facts,
                    held_prices=plausible.held if plausible else None,
                    other_modes=plausible.other_modes if plausible else {}, printed=printed)
 

@@ -51,6 +51,10 @@ class Sources:
     """Each catalogue's price periods (tables/catalogue_history.py), by catalogue id, without
     the listings held back as implausible and those of a mode other than text
     (tables/plausibility.py)."""
+    catalogue_commits: dict[str, pd.DataFrame] = field(default_factory=dict)
+    """Each replayed catalogue's commit log (tables/catalogue_records.LOG_COLUMNS), by id."""
+    model_facts: dict[str, pd.DataFrame] = field(default_factory=dict)
+    """What each catalogue says of its models (tables/catalogue_records.FACT_COLUMNS), by id."""
     held_prices: pd.DataFrame | None = None
     """The catalogues' implausible prices (tables/plausibility.HELD_COLUMNS), held back."""
     printed: pd.DataFrame | None = None
