@@ -113,9 +113,10 @@ def seal(root: Path, today: str | None) -> None:
 
 
 def _register_lanes() -> None:
-    from pipeline.cli import feeds, hardware, prices
+    from pipeline.cli import feeds, hardware, market, prices
 
     hardware.register(main)
+    market.register(main)
     prices.register(main)  # creates the `import` and `ingest` groups
     feeds.register(main)
     main.commands["ingest"].add_command(feeds.ingest_feeds)  # type: ignore[attr-defined]
