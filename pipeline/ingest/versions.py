@@ -135,12 +135,19 @@ class TomlTree:
         now = set(unresolved)
         problems += sorted(now - self._unresolved)
         self._unresolved = {u for u in self._unresolved if _owner(u[0]) not in dirty} | now
+        moved = False
         for owner in dirty:
+            before = self._results.pop(owner, None)
             if owner in doc:
-                self._results[owner] = read_models_dev_doc({owner: doc[owner]},
-                                                           self._catalogue.skip_providers)
+                after = read_models_dev_doc({owner: doc[owner]}, self._catalogue.skip_providers)
+                self._results[owner] = after
+                # Most commits change what a model says of itself (a name, its modalities),
+                # not a price: the snapshot is then the one read before, and nothing moves.
+                moved = moved or before is None or after.prices != before.prices
             else:
-                self._results.pop(owner, None)
+                moved = moved or before is not None
+        if not moved:
+            return None, problems
         return _joined(self._results.values()), problems
 
 

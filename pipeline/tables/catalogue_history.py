@@ -56,9 +56,13 @@ def snapshot_table(prices: Iterable[ImportedPrice], providers: Mapping[str, str]
     `openai/gpt-4o`), which map to one key. The rule: the entry under the model's own name wins;
     among the others, the first in the file."""
     rows = []
+    ours: dict[str, str] = {}  # a snapshot names a few hundred providers in 10,000 prices
     for order, p in enumerate(prices):
         window = (f"{p.window_utc[0]:%H:%M}-{p.window_utc[1]:%H:%M}" if p.window_utc else "")
-        rows.append((our_provider(p.provider, providers), p.provider, p.model, p.meter,
+        provider = ours.get(p.provider)
+        if provider is None:
+            provider = ours[p.provider] = our_provider(p.provider, providers)
+        rows.append((provider, p.provider, p.model, p.meter,
                      "" if p.ttl_minutes is None else str(p.ttl_minutes),
                      str(p.context_above_tokens), p.mode, window,
                      p.from_date.isoformat() if p.from_date else "",
