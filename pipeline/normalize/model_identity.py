@@ -4,7 +4,7 @@ The rule (one, for the model pages and for the cost to serve's matching, tables/
 two ids name one model when they have the same **identity key**, and the words dropped on the
 way to it are the listing's **variant**. The key is made from the canonical id
 (normalize/model_ids.py: the last part of the path, case-folded, `_` as `-`, no version pin or
-host suffix such as `-maas`, `:free`), in five steps:
+host suffix such as `-maas`, `:free`, nor Bedrock's `-1:0`), in five steps:
 
 1. A router's tag after `:` is a variant (`claude-opus-4.6:thinking`, `gpt-4o:extended`); a size
    after `:` is part of the name (Ollama's `llama3:70b`, `gpt-oss:120b-cloud`). A longer tail
@@ -58,6 +58,8 @@ SERVING = frozenset({"turbo", "fast", "versatile", "instant", "basic", "specdec"
 CONTEXTS = frozenset(str(2 ** n) for n in range(10, 18))
 """A context length written as a power of two (Groq's `llama2-70b-4096`); a date is none."""
 
+_NUMBERED_PIN = re.compile(r"-\d+:\d+$")
+"""Bedrock's version pin without its `v` (`openai.gpt-oss-120b-1:0`)."""
 _COLON_SIZE = re.compile(r"\d+(\.\d+)?[bm](-cloud)?")
 _DOTTED = re.compile(r"^([a-z]+|ai21)\.(?=.)")
 _BARE_VERSION = re.compile(r"^[a-z]?\d")
@@ -82,7 +84,7 @@ class Identity(NamedTuple):
 def model_identity(model: str) -> Identity:
     """Return the identity key of a model id and the variant its listing serves (the module
     says the rule)."""
-    name = canonical_model(model)
+    name = canonical_model(_NUMBERED_PIN.sub("", model.strip()))
     base, *tags = name.split(":")
     tail: list[str] = []
     if len(tags) == 1 and _COLON_SIZE.fullmatch(tags[0]):
