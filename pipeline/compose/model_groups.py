@@ -217,6 +217,9 @@ def _paths(title: str, listings: Sequence[Listing],
     a price holds from the snapshot that first showed it until the next price or until it went
     (NaN from then); None when the lines hold fewer than MIN_DATED_PRICES prices."""
     labels = Counter(_label(item) for item in listings)
+    # One provider listing one variant under two ids: told apart by the id's last part, or
+    # the whole id where those are the same too.
+    parts = Counter(f"{_label(item)}, {item.model.rsplit('/', 1)[-1]}" for item in listings)
     lines = []
     for item in listings:
         shown = periods.get((item.source, item.provider, item.model), ())
@@ -228,8 +231,9 @@ def _paths(title: str, listings: Sequence[Listing],
                 points.append((_instant(gone), float("nan")))
         if points:
             label = _label(item)
-            if labels[label] > 1:  # one provider listing one variant under two ids
-                label = f"{label}, {item.model}"
+            if labels[label] > 1:
+                part = f"{label}, {item.model.rsplit('/', 1)[-1]}"
+                label = part if parts[part] == 1 else f"{label}, {item.model}"
             lines.append((label, tuple(points)))
     if sum(1 for _, points in lines for _, usd in points if usd == usd) < MIN_DATED_PRICES:
         return None

@@ -16,13 +16,16 @@ from html import escape
 
 from pipeline.compose.prices_page import PriceHistory
 
-WIDTH = 720
-PLOT_H = 260
-LEFT, RIGHT, TOP = 64, 16, 16
-AXIS_H = 40
-LEGEND_ROW = 18
-LEGEND_COL_W = 236
-FONT = 12
+WIDTH = 480
+"""As wide as the matplotlib charts (5 in at 96 px), so text shows as large on a phone."""
+PLOT_H = 240
+LEFT, RIGHT, TOP = 66, 14, 16
+AXIS_H = 44
+LEGEND_ROW = 20
+LEGEND_COL_W = 205
+FONT = 14
+LABEL_CHARS = 22
+"""A legend label's length at most, to fit its column."""
 PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
            "#7f7f7f", "#bcbd22", "#17becf")
 """matplotlib's default colours, as the site's other charts use."""
@@ -39,14 +42,14 @@ def _nice_step(span: float, ticks: int = 5) -> float:
 
 
 def _months(first: dt.datetime, last: dt.datetime) -> list[dt.datetime]:
-    """Return month starts between the two instants, thinned to at most 8."""
+    """Return month starts between the two instants, thinned to at most 5."""
     at = dt.datetime(first.year, first.month, 1, tzinfo=first.tzinfo)
     out = []
     while at <= last:
         if at >= first:
             out.append(at)
         at = dt.datetime(at.year + at.month // 12, at.month % 12 + 1, 1, tzinfo=at.tzinfo)
-    every = max(1, math.ceil(len(out) / 8))
+    every = max(1, math.ceil(len(out) / 5))
     return out[::every]
 
 
@@ -71,7 +74,7 @@ def step_svg(chart: PriceHistory) -> bytes:
     def y(usd: float) -> float:
         return TOP + PLOT_H * (1 - usd / y_max)
 
-    columns = max(1, plot_w // LEGEND_COL_W)
+    columns = max(1, (WIDTH - 8) // LEGEND_COL_W)
     rows = math.ceil(len(chart.lines) / columns)
     height = TOP + PLOT_H + AXIS_H + rows * LEGEND_ROW + 8
     out = ['<?xml version="1.0" encoding="utf-8"?>\n',
@@ -83,15 +86,15 @@ def step_svg(chart: PriceHistory) -> bytes:
     for usd in ticks:
         out.append(f'<line x1="{LEFT}" x2="{LEFT + plot_w}" y1="{y(usd):.1f}" '
                    f'y2="{y(usd):.1f}" stroke="{GRID}"/>'
-                   f'<text x="{LEFT - 6}" y="{y(usd) + 4:.1f}" text-anchor="end" '
+                   f'<text x="{LEFT - 5}" y="{y(usd) + 5:.1f}" text-anchor="end" '
                    f'fill="{INK}">{escape(_usd(usd))}</text>')
     for at in _months(first, end):
         out.append(f'<line x1="{x(at):.1f}" x2="{x(at):.1f}" y1="{TOP + PLOT_H}" '
                    f'y2="{TOP + PLOT_H + 4}" stroke="{INK}"/>'
                    f'<text x="{x(at):.1f}" y="{TOP + PLOT_H + 17}" text-anchor="middle" '
                    f'fill="{INK}">{at:%b %Y}</text>')
-    out.append(f'<text x="14" y="{TOP + PLOT_H / 2:.1f}" text-anchor="middle" fill="{INK}" '
-               f'transform="rotate(-90 14 {TOP + PLOT_H / 2:.1f})">{escape(chart.unit)}</text>')
+    out.append(f'<text x="12" y="{TOP + PLOT_H / 2:.1f}" text-anchor="middle" fill="{INK}" '
+               f'transform="rotate(-90 12 {TOP + PLOT_H / 2:.1f})">{escape(chart.unit)}</text>')
     out.append(f'<path d="M{LEFT} {TOP}V{TOP + PLOT_H}H{LEFT + plot_w}" fill="none" '
                f'stroke="{INK}"/>')
     for i, (label, line) in enumerate(chart.lines):
@@ -112,7 +115,7 @@ def step_svg(chart: PriceHistory) -> bytes:
             held = usd
         out.append(f'<g stroke="{colour}" fill="{colour}"><path d="{"".join(path)}" '
                    f'fill="none" stroke-width="1.8"{dashed}/>{"".join(dots)}</g>')
-        lx = LEFT + (i % columns) * LEGEND_COL_W
+        lx = 8 + (i % columns) * LEGEND_COL_W
         ly = TOP + PLOT_H + AXIS_H + (i // columns) * LEGEND_ROW
         out.append(f'<line x1="{lx}" x2="{lx + 22}" y1="{ly - 4}" y2="{ly - 4}" '
                    f'stroke="{colour}" stroke-width="2.5"{dashed}/>'
@@ -121,6 +124,6 @@ def step_svg(chart: PriceHistory) -> bytes:
     return "".join(out).encode()
 
 
-def _short(label: str, limit: int = 32) -> str:
+def _short(label: str, limit: int = LABEL_CHARS) -> str:
     """Return a legend label cut to fit its column."""
     return label if len(label) <= limit else label[:limit - 1] + "…"
