@@ -12,16 +12,16 @@ import pandas as pd
 
 from pipeline.cache.keys import frame_digest
 from pipeline.cache.store import Store
-from pipeline.compose.model_groups import group_slug, model_groups, row_anchors, shown_by
+from pipeline.compose.model_groups import model_groups, page_slug, row_anchors, shown_by
 from pipeline.compose.model_pages import model_page, tracked_models
 from pipeline.models.sources import Sources
-from pipeline.normalize.model_ids import canonical_model
 from pipeline.render.drawing import NOW, Drawing, Draws
 from pipeline.render.market_page import market_files
 from pipeline.render.model_group_page import chart_path as group_chart_path
 from pipeline.render.model_group_page import group_page, groups_index_md, page_path
 from pipeline.render.model_page import chart_path, chart_svg, model_page_md, tracked_table_md
 from pipeline.render.shell_page import SearchEntry, ShellPage
+from pipeline.render.step_chart import step_svg
 from pipeline.tables.catalogue_history import snapshot_time
 from pipeline.tables.cost import day_end
 from pipeline.tables.market import calculator_profiles, market_table_of, preset_figures
@@ -42,22 +42,24 @@ def market_model_files(sources: Sources, as_of: dt.date, changes: pd.DataFrame, 
     if table is not None:
         anchors = row_anchors(table)
         blends = preset_figures(table, profiles)[[f"{p.id}_usd_per_mtok" for p in profiles]]
+        end = snapshot_time(day_end(as_of))
         histories, held = shown_by({c.name: sources.price_histories[c.id]
                                     for c in sources.published_catalogues()},
-                                   sources.held_prices, snapshot_time(day_end(as_of)))
+                                   sources.held_prices, end)
         # By what they are made of, not the date: a new edition with no newer snapshot keeps
         # a year's 3,500 groups (1.5 s to make).
         groups = store.cached(
-            "compose", partial(model_groups, table, blends, anchors, histories, tracked, held),
+            "compose", partial(model_groups, table, blends, anchors, histories, tracked, held,
+                               end),
             ("model-groups", frame_digest(table), frame_digest(blends),
              frame_digest(pd.DataFrame({"anchor": anchors})),
              sorted((name, frame_digest(h)) for name, h in histories.items()),
-             sorted(tracked.items()), frame_digest(held)))
+             sorted(tracked.items()), frame_digest(held), end))
         # A model's page never takes the path of a tracked model's (`models/<provider>-<model>`).
         taken = set(tracked.values())
         final = {g.slug: g.slug if g.slug not in taken else f"{g.slug}-model" for g in groups}
         groups = [dataclasses.replace(g, slug=final[g.slug]) for g in groups]
-        row_pages = [final[group_slug(canonical_model(m))] for m in table["model"]]
+        row_pages = [final[page_slug(m)] for m in table["model"]]
     files: Files = dict(market_files(sources, as_of, changes, table, row_pages, anchors))
     if table is not None:
         files["market/"] = SearchEntry(
@@ -78,8 +80,8 @@ def market_model_files(sources: Sources, as_of: dt.date, changes: pd.DataFrame, 
                 "charts", partial(drawer.submit, chart_svg, page.chart), ("model", page.chart))
     for group in groups:
         files[page_path(group)] = group_page(group, profiles, as_of)
-        if group.history is not None:
-            files[group_chart_path(group)] = store.cached(
-                "charts", partial(drawer.submit, chart_svg, group.history),
-                ("model", group.history))
+        if group.paths is not None:
+            # Written directly, not by matplotlib's workers: over a thousand pages have a chart
+            # (render/step_chart.py), each well under a millisecond to write.
+            files[group_chart_path(group)] = step_svg(group.paths)
     return files

@@ -49,9 +49,11 @@ def _row(item: Listing) -> str:
         source = f'<a href="{html.escape(item.source_url)}">{source}</a>'
     cells = [f'<th scope="row"><a href="{MARKET}#{html.escape(item.anchor)}">'
              f"{html.escape(item.provider)}</a></th>", _cell(model),
+             _cell(html.escape(item.variant)),
              *(_cell(_usd(v), True) for v in item.usd_per_mtok),
              _cell(tokens_text(item.context_tokens), True),
              *(_cell(_usd(v), True) for v in item.blends),
+             f'<td class="brief-date">{html.escape(item.first_seen)}</td>',
              f'<td class="brief-date">{html.escape(item.since)}</td>', _cell(source)]
     return f'<tr>{"".join(cells)}</tr>'
 
@@ -71,12 +73,16 @@ def group_body(group: ModelGroup, profiles: Sequence[WorkloadProfile], as_of: dt
            if profiles else " by output price")
         + ". Prices are in US dollars per million tokens: rest-of-week, base band, realtime, "
         "batch beside; a price in another currency is converted at the ECB rate of its "
-        "record's date. Each provider links to its row on the Market page; Since is the date "
-        f"of the listing's last change. Listed as: {spellings}.</p>"]
+        "record's date. Each provider links to its row on the Market page. Variant: how the "
+        "listing serves the model where its id says so (a precision such as fp8, a host's "
+        "serving tier such as turbo); First seen: the date of the listing's first dated price "
+        "in its catalogue's history; Since: the date of its last change. Listed as: "
+        f"{spellings}.</p>"]
     # A profile's short name heads its column; its whole title is told under the table.
     blend_heads = [f"{html.escape(p.title.split(' (', 1)[0])} blend" for p in profiles]
     head = "".join(f'<th scope="col">{h}</th>' for h in
-                   ["Provider", "Model id", *HEADS, "Context", *blend_heads, "Since", "Source"])
+                   ["Provider", "Model id", "Variant", *HEADS, "Context", *blend_heads,
+                    "First seen", "Since", "Source"])
     # No class on the table: Material styles a table of its own without one.
     parts.append('<div class="brief-scroll"><table><thead><tr>'
                  f'{head}</tr></thead><tbody>{"".join(_row(i) for i in group.listings)}'
@@ -93,15 +99,26 @@ def group_body(group: ModelGroup, profiles: Sequence[WorkloadProfile], as_of: dt
         parts.append(f"<p>Blends are USD per million tokens of a workload profile ({told}), "
                      "as the Market page's calculator prices it.</p>")
     parts.append("<h2>Price history</h2>")
+    if group.paths is not None and chart:
+        n_lines = len(group.paths.lines)
+        parts.append(
+            f'<p><img src="{html.escape(chart)}" alt="Output price over time of {n_lines} '
+            f"listing{'s' if n_lines != 1 else ''} of {html.escape(group.title)}, one step "
+            'line each; the tables on this page give the numbers." class="brief-chart"></p>'
+            "<p>The output price of each listing (USD per million tokens) from its first dated "
+            "price in the catalogues' histories: a price holds from the catalogue version that "
+            "first showed it until the next; a gap where the listing was gone.</p>")
+    elif group.paths is None:
+        parts.append("<p>Fewer than two dated prices of these listings in the catalogues' "
+                     "histories: nothing to chart yet.</p>")
     if group.history is None:
         since = f" since {group.flat_since}" if group.flat_since else ""
         parts.append("<p>No base price of these listings moved in the catalogues' "
                      f"snapshots{since}; a curated listing's own page has its dated "
                      "history.</p>")
     else:
-        moved = "; ".join(html.escape(label) for label, _ in group.history.lines)
-        parts.append(f'<p><img src="{html.escape(chart)}" alt="Base prices over time of the '
-                     f'listings that moved: {moved}." class="brief-chart"></p>' if chart else "")
+        parts.append("<p>Every base price that moved, from the catalogue version that first "
+                     "showed it:</p>")
         parts.append(_moves_table(group))
     return "".join(parts)
 
@@ -120,7 +137,7 @@ def _moves_table(group: ModelGroup) -> str:
 def group_page(group: ModelGroup, profiles: Sequence[WorkloadProfile],
                as_of: dt.date) -> ShellPage:
     """Return the shell page of a model across its providers."""
-    chart = f"../../{chart_path(group)}" if group.history is not None else None
+    chart = f"../../{chart_path(group)}" if group.paths is not None else None
     # The search index holds every model: only its ids, so it stays small enough for a phone.
     ids = dict.fromkeys([group.canonical, *(s.rsplit("/", 1)[-1] for s in group.spellings)])
     return ShellPage(group.title, group_body(group, profiles, as_of, chart),

@@ -25,7 +25,7 @@ import re
 import pandas as pd
 
 from pipeline.formats.mlperf import SUITE
-from pipeline.normalize.model_ids import canonical_model
+from pipeline.normalize.model_identity import QUANTIZED, model_identity
 from pipeline.tables.hardware import TOKEN_UNITS
 from pipeline.tables.hardware_costs import best_per_group
 
@@ -54,48 +54,31 @@ SCENARIOS = ("Offline", "Server")
 time-to-first-token and per-token bound, so the two are different loads, not two samples of
 one."""
 
-# A region's inference profile on Bedrock (`us.deepseek.r1`) and the makers or hosts written
-# before the model, as many as there are (`databricks-meta-llama-3-1-405b-instruct`): Bedrock's
-# `meta.` and `mistral.`, `meta-` (`Meta-Llama-3.1-8B-Instruct`), Databricks' `databricks-`, and
-# Mistral's own API, which names its open-weight models `open-mixtral-…`. `mistral-` alone is
-# not one: it begins Mistral's model names themselves.
-_PREFIX = re.compile(r"^((us|eu|apac)\.|meta[-.]|mistral\.|databricks-|open-(?=mi[sx]tral))*")
-# Words after the model that leave its weights' shape as it is: the chat or instruct tuning of
-# the base model and Hugging Face's `-hf` conversion, a host's speed tier (Together's and
-# DeepInfra's `-turbo`, Fireworks' `-basic`, Groq's `-instant`), 16-bit weights (the precision
-# Meta and Mistral publish theirs in; 8-bit and 4-bit ids are quantizations and stay apart),
-# Mistral's release tag `-v0.1`, and a context length written as a power of two (Groq's
-# `llama2-70b-4096`; a release date such as `-0528` is no power of two and stays).
-_PACKAGING = re.compile(r"-(instruct|chat|hf|turbo|basic|instant|bf16|fp16|v0\.\d+"
-                        r"|1024|2048|4096|8192|16384|32768|65536|131072)$")
-# A size a host writes where the model comes in that size only: DeepSeek-R1 is 671B (Lambda's
-# `deepseek-r1-671b`), while `deepseek-r1-8b` is a distillation.
-_ONLY_SIZE = {"deepseekr1671b": "deepseekr1"}
+# Mistral's release tag (`mixtral-8x7b-instruct-v0.1`): MLPerf names the model without it.
+_RELEASE_TAG = re.compile(r"-v0-\d+$")
 
 
 @functools.lru_cache(maxsize=65_536)  # the Market repeats ids across providers
 def mlperf_key(model: str) -> str:
     """Return the key an MLPerf model name and a market id are compared by (mlperf_matches says
     the rule)."""
-    name = canonical_model(model).replace(":", "-")
-    name = _PREFIX.sub("", name, count=1)
-    while (shorter := _PACKAGING.sub("", name)) != name:
-        name = shorter
-    key = name.replace("-", "").replace(".", "")
-    return _ONLY_SIZE.get(key, key)
+    key, variant = model_identity(model)
+    quantized = [word for word in variant if word in QUANTIZED]
+    return "-".join([_RELEASE_TAG.sub("", key), *quantized])
 
 
 def mlperf_matches(mlperf_model: str, market_model: str) -> bool:
     """Does a market listing's model id name the model an MLPerf benchmark runs?
 
-    The rule: both names go to one key and equal keys match. The key is the canonical id
-    (normalize/model_ids.py: the last part of the path, case-folded, without a version pin or a
-    host's suffix), with `:` as `-` (`llama2:70b`); without the region's, host's and maker's
-    prefixes (`us.`, `meta-`, `meta.`, `mistral.`, `databricks-`, Mistral's `open-`); without
-    trailing words that leave the weights' shape alone (`-instruct`, `-chat`, `-hf`, a host's
-    speed tier `-turbo`, `-basic` or `-instant`, `-bf16`, `-fp16`, a `-v0.1` release tag, a
-    power-of-two context length such as `-4096`); then without `-` and `.`. So `llama3.1-405b`
-    matches `meta-llama/Meta-Llama-3.1-405B-Instruct-Turbo`, and `llama2-70b` matches
+    The rule: both names go to one key and equal keys match. The key is the model's identity
+    key (normalize/model_identity.py: the canonical id without the region's, host's and maker's
+    prefixes, `us.`, `meta-`, `meta.`, `databricks-`, Mistral's `open-`; without the words that
+    leave the weights' shape alone, `-instruct`, `-chat`, `-hf`, a host's serving tier such as
+    `-turbo`, `-basic` or `-instant`, a power-of-two context length such as `-4096`; versions
+    spelt one way, `llama3.1`, `llama-3-1`, `llama-v3p1`), with a precision below 16 bits put
+    back (`-fp8`, `-int8`: the same weights quantized cost less to serve) and without Mistral's
+    `-v0.1` release tag. So `llama3.1-405b` matches
+    `meta-llama/Meta-Llama-3.1-405B-Instruct-Turbo`, and `llama2-70b` matches
     `meta-llama/Llama-2-70b-chat-hf` and `meta.llama2-70b-chat-v1`. A base model and its chat
     tuning are one model here: the same shape served at the same cost. Other sizes, other
     releases (`deepseek-r1-0528`), distillations, fine-tunes of other makers
