@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import html
+import json
 import re
 
 import pandas as pd
@@ -156,3 +157,48 @@ def test_only_a_checked_sha_of_the_catalogues_repository_is_linked() -> None:
     assert "/commit/" not in june and "<code>ccccccc</code>" in june
     text = html.unescape(re.sub(r"<[^>]+>", "", june))
     assert text.count("seen by our fetch") == 1
+
+
+COMMIT_LINK = re.compile(r"https://github\.com/(pydantic/genai-prices|anomalyco/models\.dev)"
+                         r"/commit/[0-9a-f]{40}")
+
+
+def test_the_bundled_changes_pages_hold_every_move_each_with_its_commit(bundled_site) -> None:
+    index = (bundled_site / "changes" / "index.html").read_text("utf-8")
+    months = re.findall(r'<td><a href="(\d{4}-\d\d)/">[^<]*</a></td>\s*<td[^>]*>([\d,]+)</td>',
+                        index)
+    total = int(re.search(r"([\d,]+) moves of the public catalogues", index)[1].replace(",", ""))
+    assert len(months) > 10 and sum(int(n.replace(",", "")) for _, n in months) == total
+    data = pd.read_csv(bundled_site / "data" / "changes.csv", dtype=str, keep_default_na=False)
+    assert list(data.columns) == list(MOVE_COLUMNS)
+    # LiteLLM's moves were seen by our fetch; the replayed catalogues' each have a commit.
+    assert data.loc[data["catalogue"] == "litellm", "commit"].eq("").all()
+    assert data.loc[data["catalogue"] != "litellm", "commit"].str.fullmatch("[0-9a-f]{40}").all()
+    for month, n in months:
+        page = (bundled_site / "changes" / month / "index.html").read_text("utf-8")
+        rows = page.count("<tr data-provider=")
+        assert rows == int(n.replace(",", "")), month
+        said = [int(m.replace(",", "")) for m in re.findall(r"([\d,]+) moves?</th>", page)]
+        assert sum(said) == rows, month
+        links = re.findall(r'<th scope="rowgroup"[^>]*>.*?</th>', page)
+        for heading in links:
+            hrefs = re.findall(r'href="([^"]+)"', heading)
+            assert all(COMMIT_LINK.fullmatch(h) for h in hrefs), hrefs
+            assert hrefs or "seen by our fetch" in heading, heading
+    june = (bundled_site / "changes" / "2025-06" / "index.html").read_text("utf-8")
+    litellm = re.search(r'<tbody data-catalogue="litellm"><tr class="changes-commit">'
+                        r'<th[^>]*><span class="brief-date">2025-06-11 [^<]*</span> · LiteLLM '
+                        r"model price map · seen by our fetch · \d+ moves?</th></tr>(.*?)</tbody>",
+                        june)
+    assert ('<td>openai</td><td>o3</td><td>output</td><td class="brief-num">$40.00</td>'
+            '<td class="brief-num">$8.00</td><td class="brief-num">-80.0%</td>') in litellm[1]
+
+
+def test_the_search_index_has_a_line_per_month_of_changes_and_no_row(bundled_site) -> None:
+    docs = json.loads((bundled_site / "search" / "search_index.json").read_text("utf-8"))["docs"]
+    months = {d["location"]: d for d in docs
+              if re.fullmatch(r"changes/\d{4}-\d\d/", d["location"])}
+    built = {f"changes/{p.parent.name}/" for p in (bundled_site / "changes").glob("*/index.html")}
+    assert set(months) == built and len(built) > 10
+    assert all("$" not in d["text"] and len(d["text"]) < 300 for d in months.values())
+    assert months["changes/2026-06/"]["title"] == "Price changes, June 2026"

@@ -210,7 +210,8 @@ LANE_DATA_FILES: tuple[DataFile, ...] = (
              "the published catalogues, one row per price and period (MIT-licensed data of "
              "LiteLLM and genai-prices).", _HISTORY_COLUMNS),
     DataFile("data/changes.csv", "Catalogue price changes", "Every move between the "
-             "catalogues' successive snapshots, oldest first, with the commit that made it.", _CHANGE_COLUMNS),
+             "catalogues' successive snapshots, oldest first, with the commit that made it.",
+             _CHANGE_COLUMNS),
     DataFile("data/market.csv", "Market", "Every model with a token price as of the newest "
              "edition, one row per provider and model. Catalogue prices are LiteLLM's and "
              "genai-prices' data, MIT licence (notices in sources/snapshots/prices/).",
