@@ -147,7 +147,8 @@ def test_reading_path_home_edition_chart_search_archive(page, site_url: str) -> 
 
 AXE_PAGES = ["", f"briefings/{EDITIONS[2]}/", "archive/", "about/", "data/", "prices/", "market/",
              "hardware/", "models/", "models/deepseek-deepseek-v4-flash/", "models/openai-o3/",
-             "models/deepseek-r1-0528/", "discrepancies/", "changes/", "economics/"]
+             "models/deepseek-r1-0528/", "discrepancies/", "changes/", "changes/2026-03/",
+             "economics/"]
 PHONE_AXE = ["market/", "discrepancies/", "models/deepseek-r1-0528/", "prices/", "economics/"]
 """The pages axe also checks at 390 px: issue 39 changed what they show on a phone."""
 
@@ -405,8 +406,11 @@ _MODEL_HEADS = ["From", "Input", "Cached input", "Output", "Source"]
     # First the listings held back as implausible (issue 36), then the disagreements.
     ("discrepancies/", "25-discrepancies", ["Catalogue", "Provider", "Model", "Price", "Listed",
                                             "Other providers", "Since", "Why"], False),
-    ("changes/", "26-changes", ["First seen", "Catalogue", "Provider", "Model", "Price", "Was",
-                                "Now", "Change"], False),
+    # Since issue 49, an index of the months and a page per month grouped by commit.
+    ("changes/", "26-changes", ["Month", "Moves", "Cuts", "Rises", "New", "No longer listed",
+                                "By catalogue"], True),
+    ("changes/2026-03/", "26-changes-month", ["Provider", "Model", "Price", "Was", "Now",
+                                              "Change"], True),
 ])
 def test_model_discrepancy_and_change_pages_load_and_fit_a_phone(
         page, site_url: str, path: str, name: str, heads: list[str], every_table: bool) -> None:
@@ -423,7 +427,8 @@ def test_model_discrepancy_and_change_pages_load_and_fit_a_phone(
     if path.startswith("models/") and path != "models/":  # a tracked model: its price history
         assert page.locator("article img").count() >= 1
     # Resolved against the page: an internal link starts with the site's URL.
-    hrefs = page.locator("article td a").evaluate_all("as => as.map(a => a.href)")
+    # A month of changes links each commit from its group's heading, a <th>.
+    hrefs = page.locator("article :is(td, tbody th) a").evaluate_all("as => as.map(a => a.href)")
     assert hrefs, path
     outside = [h for h in hrefs if not h.startswith((site_url, "https://", "http://"))]
     assert outside == [], outside

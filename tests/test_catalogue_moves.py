@@ -129,17 +129,27 @@ def test_a_price_gone_and_back_in_one_window_is_its_net_move():
 
 
 def test_catalogue_names_stay_text_on_every_page_they_reach():
-    """A model id that is Markdown (a link with attributes) renders as its characters."""
-    from pipeline.render.changes_page import changes_page_md
-    from pipeline.render.markdown_html import markdown_html
+    """A model id that is Markdown or HTML renders as its characters on a month's page (HTML
+    put into a shell, never through Markdown), and a commit subject too."""
+    from pipeline.render.changes_page import changes_files
+    from pipeline.tables.catalogue_records import committed_moves
 
     name = "gpt-x [claim free credits](https://evil.example/){: class=md-button } | <b>x</b>"
     changes = pd.DataFrame([move(name, "cut", 2.0, 1.0, "2026-09-05T00:00Z")])
-    page = markdown_html(changes_page_md(changes, [CAT], set(), dt.date(2026, 9, 30)))
-    assert 'href="https://evil.example/"' not in page and "<b>" not in page
-    assert "md-button" not in page.split("claim free credits")[0][-80:]
-    assert "[claim free credits](https://evil.example/)" in html.unescape(
-        re.sub(r"<[^>]+>", "", page))
+    log = pd.DataFrame([{"commit": "a" * 40, "at": "2026-09-05T00:00Z",
+                         "subject": '<img src=x onerror=alert(1)> "fix" & <a href=javascript:x>',
+                         "moves": "1", "file": "", "problem": ""}])
+    cat = CAT.model_copy(update={"repository": "https://github.com/o/cat"})
+    page = changes_files(committed_moves(changes, {"cat": log}), [cat], set(),
+                         dt.date(2026, 9, 30))["changes/2026-09/index.html"]
+    body = page.body_html
+    assert "<b>" not in body and "<img" not in body and "javascript:" not in body.replace(
+        "href=javascript:x", "")
+    assert 'href="https://evil.example/"' not in body
+    assert re.findall(r'href="([^"]+)"', body.split("<table", 1)[1]) == [
+        f"https://github.com/o/cat/commit/{'a' * 40}"]
+    text = html.unescape(re.sub(r"<[^>]+>", "", body))
+    assert name in text and '<img src=x onerror=alert(1)> "fix" & <a href=javascript:x>' in text
 
 
 def test_a_model_the_catalogue_lists_under_two_of_our_providers_names_each_listing():
@@ -167,13 +177,15 @@ def test_a_model_the_catalogue_lists_under_two_of_our_providers_names_each_listi
 
 
 def test_the_changes_page_keeps_the_catalogues_own_provider_id_beside_ours():
-    from pipeline.render.changes_page import changes_page_md
+    from pipeline.render.changes_page import changes_files
+    from pipeline.tables.catalogue_records import committed_moves
 
     moves = pd.DataFrame([
         move("g-flash", "cut", 0.30, 0.15, "2026-09-06T06:00Z", provider="google",
              catalogue_provider="vertex_ai"),
         move("g-flash", "cut", 0.30, 0.15, "2026-09-06T06:00Z", provider="google",
              catalogue_provider="google")])
-    rows = [line for line in changes_page_md(moves, [CAT], set(), dt.date(2026, 9, 30))
-            .splitlines() if line.startswith("| 2026")]
-    assert [row.split(" | ")[2] for row in rows] == ["google", "google (vertex\\_ai)"]
+    page = changes_files(committed_moves(moves, {}), [CAT], set(), dt.date(2026, 9, 30))[
+        "changes/2026-09/index.html"]
+    sellers = re.findall(r'<tr data-provider="google"[^>]*><td>([^<]*)</td>', page.body_html)
+    assert sellers == ["google", "google (vertex_ai)"]

@@ -1,5 +1,5 @@
-"""The Changes and Discrepancies pages folded into one group per model (issue 39), read from the
-built bundled site: each group a closed <details> whose summary names the model in an <h3>, its
+"""The Discrepancies page folded into one group per model (issue 39), read from the built
+bundled site (the Changes pages are a page per month since issue 49: tests/test_changes_pages.py): each group a closed <details> whose summary names the model in an <h3>, its
 rows inside; and the search index, which lists each group as an entry under the model's id and
 none of the rows."""
 
@@ -13,7 +13,6 @@ from pathlib import Path
 
 import markdown
 
-from pipeline.normalize.model_ids import canonical_model
 from pipeline.render.escape import md_cell
 from pipeline.render.markdown_html import EXTENSIONS
 from pipeline.render.model_groups import group_ids, group_md
@@ -58,39 +57,11 @@ def groups_of(page: Path) -> dict[str, list[Group]]:
     return found
 
 
-def test_the_changes_page_is_one_closed_group_per_model_the_latest_to_move_first(
-        bundled_site: Path) -> None:
-    (lead, groups), = groups_of(bundled_site / "changes" / "index.html").items()
-    assert lead == "" and len(groups) > 3
-    moves = int(re.search(r"([\d,]+) price moves", (bundled_site / "changes" / "index.html")
-                          .read_text("utf-8"))[1].replace(",", ""))
-    assert sum(len(g.rows) for g in groups) == moves
-    newest = []
-    for g in groups:
-        assert not g.open and g.rows, g.model
-        assert g.head == ["First seen", "Catalogue", "Provider", "Model", "Price", "Was", "Now",
-                          "Change"]
-        # Every row is of the group's model, however the catalogue spells it.
-        assert {canonical_model(m.removesuffix(" curated")) for m in g.column("Model")} == {
-            g.model}
-        days = g.column("First seen")
-        assert days == sorted(days, reverse=True), g.model  # newest first within the group
-        said = re.fullmatch(r"(\d+) moves? of (\d+) listings?, the newest first seen "
-                            r"(\d{4}-\d\d-\d\d)", g.said)
-        assert said and int(said[1]) == len(g.rows) and said[3] == days[0], g.said
-        newest.append(days[0])
-    assert newest == sorted(newest, reverse=True)  # the model that moved last first
-    o3 = next(g for g in groups if g.model == "o3")
-    assert o3.id == "model-o3" and o3.said == "3 moves of 1 listing, the newest first seen 2025-06-11"
-    assert ["2025-06-11", "LiteLLM model price map", "openai", "o3", "output", "$40.00", "$8.00",
-            "-80.0%"] in o3.rows
-
-
 def test_the_search_index_lists_each_group_by_its_model_and_none_of_the_rows(
         bundled_site: Path) -> None:
     index = bundled_site / "search" / "search_index.json"
     docs = json.loads(index.read_text("utf-8"))["docs"]
-    for page in ("changes", "discrepancies"):
+    for page in ("discrepancies",):
         entries = {d["location"]: d for d in docs if d["location"].startswith(f"{page}/")}
         groups = [g for gs in groups_of(bundled_site / page / "index.html").values() for g in gs]
         # One entry per group, at its heading, titled by the model; the page's own entries
@@ -102,13 +73,12 @@ def test_the_search_index_lists_each_group_by_its_model_and_none_of_the_rows(
             assert entries[f"{page}/#{g.id}"]["text"] == g.said
         # The tables are left out: no entry carries a price.
         assert not [loc for loc, d in entries.items() if "$" in d["text"]]
-    changes = {d["location"]: d for d in docs}["changes/#model-deepseek-chat"]
-    assert changes["title"] == "deepseek-chat"
     found = {d["location"]: d for d in docs}["discrepancies/#curated-gemini-3-6-flash"]
     assert (found["title"], found["text"]) == (
         "gemini-3.6-flash", "1 listing against our curated price; the largest gap +100.0%")
     # It was 97,731 bytes with neither page in it; the groups add about 20 KB, and the 1,600
-    # model pages (tests/test_models_across.py) about 150 KB, by their ids only.
+    # model pages (tests/test_models_across.py) about 150 KB, by their ids only. The Changes
+    # pages add a line per month (tests/test_changes_pages.py).
     assert index.stat().st_size < 400_000
 
 

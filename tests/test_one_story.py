@@ -13,8 +13,9 @@ import pandas as pd
 from pipeline.compose.edition import compose_editions, edition_inputs, windows
 from pipeline.compose.parts import FIRST_EDITION_LOOKBACK, Parts
 from pipeline.load.sources import load_sources
-from pipeline.render.changes_page import changes_page_md
+from pipeline.render.changes_page import changes_files
 from pipeline.tables.catalogue_history import CHANGE_COLUMNS, day_changes
+from pipeline.tables.catalogue_records import committed_moves
 from pipeline.tables.cost import day_end
 
 REPO = Path(__file__).resolve().parents[1]
@@ -152,19 +153,23 @@ def test_a_price_withdrawn_and_listed_again_within_a_day_is_said_once() -> None:
         ["2026-03-13T20:14Z", "claude-3-5-sonnet-20241022", "withdrawn"],
         ["2026-03-14T20:00Z", "other", "cut"]]
     assert said["old_usd_per_mtok"].tolist()[-1] == 2.0
-    page = changes_page_md(changes, [], set(), dt.date(2026, 3, 31))
-    assert page.count("claude\\-3\\-5\\-sonnet\\-20241022") == 3
-    assert ("| 2026-03-12 | litellm | anthropic | claude\\-3\\-5\\-sonnet\\-20241022 | input |  |  "
-            "| listed, then no longer listed the same day |") in page
-    assert ("| 2026-03-14 | litellm | anthropic | other | input | $2.00 | $1.50 | -25.0% |"
+    page = changes_files(committed_moves(changes, {}), [], set(), dt.date(2026, 3, 31))[
+        "changes/2026-03/index.html"].body_html
+    assert page.count("<td>claude-3-5-sonnet-20241022</td>") == 3
+    assert ('<tr data-provider="anthropic" data-meter="input" data-kind="day"><td>anthropic</td>'
+            "<td>claude-3-5-sonnet-20241022</td><td>input</td><td class=\"brief-num\"></td>"
+            '<td class="brief-num"></td><td>listed, then no longer listed the same day</td></tr>'
             in page)
+    assert ('<td>other</td><td>input</td><td class="brief-num">$2.00</td>'
+            '<td class="brief-num">$1.50</td><td class="brief-num">-25.0%</td>' in page)
 
 
 def test_the_bundled_changes_page_says_claude_3_5_sonnet_once_a_day(bundled_site: Path) -> None:
-    rows = re.findall(r"<tr>\s*<td>(\d{4}-\d\d-\d\d)</td>.*?<td>claude-3-5-sonnet-20241022</td>"
-                      r"\s*<td>([^<]*)</td>.*?</tr>",
-                      (bundled_site / "changes/index.html").read_text(), flags=re.S)
-    days: dict[tuple[str, str], int] = {}
-    for day, meter in rows:
-        days[(day, meter)] = days.get((day, meter), 0) + 1
-    assert rows and max(days.values()) == 1
+    page = (bundled_site / "changes/2026-03/index.html").read_text()
+    days: dict[tuple[str, str, str], int] = {}
+    for catalogue, group in re.findall(r'<tbody data-catalogue="([^"]+)">(.*?)</tbody>', page,
+                                       flags=re.S):
+        day = re.search(r'<span class="brief-date">(\d{4}-\d\d-\d\d)', group)[1]
+        for meter in re.findall(r"<td>claude-3-5-sonnet-20241022</td><td>([^<]*)</td>", group):
+            days[(catalogue, day, meter)] = days.get((catalogue, day, meter), 0) + 1
+    assert ("litellm", "2026-03-12", "input") in days and max(days.values()) == 1

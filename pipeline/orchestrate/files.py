@@ -25,7 +25,7 @@ from pipeline.orchestrate.prices import price_files
 from pipeline.paths import TEMPLATES
 from pipeline.problems import BuildError
 from pipeline.publish import output
-from pipeline.render.changes_page import changes_page_md
+from pipeline.render.changes_page import changes_files
 from pipeline.render.channels import editions_per_month
 from pipeline.render.chart_figures import draw
 from pipeline.render.charts import Chart
@@ -39,6 +39,7 @@ from pipeline.render.pages import archive_page
 from pipeline.render.prices_page import cheapest_chart_data, history_chart_data
 from pipeline.render.sources_page import sources_page
 from pipeline.render.subscribe_page import subscribe_page
+from pipeline.tables.catalogue_records import committed_moves
 
 
 def edition_charts(sources: Sources, editions: list[Edition],
@@ -103,11 +104,12 @@ def site_files(sources: Sources, editions: list[Edition], store: Store | None = 
                               (hardware_files_key(sources, as_of, keys.hardware),)))
     files.update(price_files(sources, [e.date for e in editions], store, parts, keys, drawer))
     files["sources.md"] = sources_page(sources, editions[-1])
-    changes = parts.catalogue_changes()
+    # Every move with the commit that made it: data/changes.csv and the Changes pages.
+    changes = committed_moves(parts.catalogue_changes(), sources.catalogue_commits)
     files.update(market_model_files(sources, as_of, changes, store, drawer))
     # Each page in the navigation is written, saying so where the repository has nothing for it.
-    files["changes.md"] = changes_page_md(changes, sources.published_catalogues(),
-                                          curated_models(sources, as_of), as_of)
+    files.update(changes_files(changes, sources.published_catalogues(),
+                               curated_models(sources, as_of), as_of))
     files["discrepancies.md"] = discrepancies_page_md(sources, as_of)
     previous = editions[-2].date if len(editions) > 1 else None
     # By what the index and the cost to serve read and the edition dates: an entry's edit

@@ -127,6 +127,11 @@ _CHANGE_COLUMNS = tuple(Column(n, t) for n, t in (
     ("old_usd_per_mtok", "US dollars per million tokens before; empty for a new price."),
     ("new_usd_per_mtok", "US dollars per million tokens after; empty for a removed one."),
     ("at", "The snapshot that first showed the move (UTC)."),
+    ("commit", "The commit of the catalogue's repository whose version first showed the move "
+               "(a history replayed from git; the Changes pages link it); empty for a move our "
+               "own fetch saw."),
+    ("subject", "That commit's subject line, the catalogue's own words (a fix of the catalogue "
+                "reads as one); empty with the commit."),
 ))
 
 _INDEX_COLUMNS = tuple(Column(name, text) for name, text in (
@@ -205,7 +210,8 @@ LANE_DATA_FILES: tuple[DataFile, ...] = (
              "the published catalogues, one row per price and period (MIT-licensed data of "
              "LiteLLM and genai-prices).", _HISTORY_COLUMNS),
     DataFile("data/changes.csv", "Catalogue price changes", "Every move between the "
-             "catalogues' successive snapshots, oldest first.", _CHANGE_COLUMNS),
+             "catalogues' successive snapshots, oldest first, with the commit that made it.",
+             _CHANGE_COLUMNS),
     DataFile("data/market.csv", "Market", "Every model with a token price as of the newest "
              "edition, one row per provider and model. Catalogue prices are LiteLLM's and "
              "genai-prices' data, MIT licence (notices in sources/snapshots/prices/).",

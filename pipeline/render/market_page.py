@@ -28,8 +28,8 @@ from pipeline.models.links import is_allowed_link
 from pipeline.models.prices import WorkloadProfile
 from pipeline.models.sources import Sources
 from pipeline.render.verbatim import verbatim
-from pipeline.tables.catalogue_history import CHANGE_COLUMNS
 from pipeline.tables.catalogue_history import COLUMNS as PERIOD_COLUMNS
+from pipeline.tables.catalogue_records import MOVE_COLUMNS
 from pipeline.tables.cost import day_end
 from pipeline.tables.frames import csv_bytes, json_bytes, records
 from pipeline.tables.market import (
@@ -283,7 +283,8 @@ def market_files(sources: Sources, as_of: dt.date, changes: pd.DataFrame,
                  anchors: Sequence[str] = ()) -> dict[str, str | bytes]:
     """Return the Market page of `table` (market_table_of) and its data files as of the newest
     edition (a page that says so when there is no table); `changes`: every move of the published
-    catalogues (compose.edition.Parts.catalogue_changes), for data/changes.csv; `pages` and
+    catalogues with their commits (tables/catalogue_records.committed_moves), for
+    data/changes.csv; `pages` and
     `anchors`: each row's model page and id (market_page_md)."""
     if table is None:
         return {"market.md": "# Market\n\nNo prices in this repository.\n"}
@@ -300,7 +301,7 @@ def market_files(sources: Sources, as_of: dt.date, changes: pd.DataFrame,
         histories = [sources.price_histories[c.id].assign(catalogue=c.id) for c in published]
         files["data/price-history.csv"] = csv_bytes(pd.concat(histories, ignore_index=True),
                                                     HISTORY_COLUMNS)
-        files["data/changes.csv"] = csv_bytes(changes, CHANGE_COLUMNS)
+        files["data/changes.csv"] = csv_bytes(changes, MOVE_COLUMNS)
     return files
 
 

@@ -14,6 +14,7 @@ import pandas as pd
 from pipeline.formats.price_map import ModelFacts
 from pipeline.models.ids import ID_MAX_LENGTH, ID_PATTERN
 from pipeline.normalize.providers import our_provider
+from pipeline.tables.catalogue_history import CHANGE_COLUMNS
 
 LOG_COLUMNS = ["commit", "at", "subject", "moves", "file", "problem"]
 """The commit log's columns: one row per commit read (`file` and `problem` empty when every
@@ -57,6 +58,25 @@ def commits_at(log: pd.DataFrame) -> pd.DataFrame:
     read = log[log["file"] == ""]
     return read.drop_duplicates("at", keep="last")[["at", "commit", "subject"]].reset_index(
         drop=True)
+
+
+MOVE_COLUMNS = (*CHANGE_COLUMNS, "commit", "subject")
+"""The columns of `data/changes.csv`: a move (tables/catalogue_history.CHANGE_COLUMNS) and the
+commit that made it (`committed_moves`)."""
+
+
+def committed_moves(changes: pd.DataFrame, logs: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+    """Return `changes` (catalogue_history.catalogue_changes) with each move's `commit` and
+    `subject`: those of the commit whose version of the catalogue first showed the move, by its
+    catalogue and snapshot time (`commits_at` of `logs`, the commit logs by catalogue id); both
+    empty where the catalogue has no log, or its log no commit at that time (a move our own
+    fetch saw). In the order of `changes`."""
+    read = [commits_at(log).assign(catalogue=catalogue) for catalogue, log in logs.items()]
+    commits = (pd.concat(read, ignore_index=True) if read
+               else pd.DataFrame(columns=["at", "commit", "subject", "catalogue"]))
+    moves = changes.merge(commits, on=["catalogue", "at"], how="left", validate="many_to_one")
+    moves[["commit", "subject"]] = moves[["commit", "subject"]].fillna("").astype(str)
+    return moves[list(MOVE_COLUMNS)]
 
 
 def facts_table(facts: Iterable[ModelFacts], providers: Mapping[str, str]) -> pd.DataFrame:
