@@ -143,25 +143,29 @@ def replay_history(root: Path, catalogues: CataloguesFile, catalogue: Catalogue,
     rows: list[dict[str, object]] = []
     written_at = clock()
     facts = None
+    refused = False
     try:
         with Blobs(git_dir) as blobs:
             if after is not None:
-                first, _ = reader.read(_contents(blobs, tree(git_dir, after,
-                                                             catalogue.history_files)))
+                first, _, _ = reader.read(_contents(blobs, tree(git_dir, after,
+                                                                catalogue.history_files)))
                 facts = first.facts if first is not None else None
             for i, commit in enumerate(todo):
                 # A fetch sees a minute's last version: commits of one minute are read as one.
                 if i + 1 < len(todo) and snapshot_time(todo[i + 1].at) == snapshot_time(commit.at):
                     reader.stage(_contents(blobs, list(commit.changes)))
                     continue
-                result, problems = reader.read(_contents(blobs, list(commit.changes)))
+                result, problems, moved = reader.read(_contents(blobs, list(commit.changes)))
                 facts = result.facts if result is not None and result.facts else facts
                 run.commits += 1
                 moves, why = 0, ""
-                if result is not None:
+                # Unmoved: taken again only while it may confirm a held jump, or follow a
+                # snapshot the checks refused (as the next day's fetch would read the file).
+                if result is not None and (moved or held or refused):
                     taken = take_snapshot(catalogues, catalogue, result, history, held, commit.at,
                                           digest=commit.sha, checked=commit.at.date(),
                                           commit=commit.sha)
+                    refused = isinstance(taken, str)
                     if isinstance(taken, str):
                         why = taken
                     else:

@@ -42,9 +42,11 @@ class VersionReader(Protocol):
     def stage(self, changed: Changed) -> None:
         """Take a commit's changed files without reading a snapshot."""
 
-    def read(self, changed: Changed) -> tuple[ImportResult | None, Problems]:
-        """Take a commit's changed files and return the snapshot they make (None when it is
-        the one read before), and the files that did not read."""
+    def read(self, changed: Changed) -> tuple[ImportResult | None, Problems, bool]:
+        """Take a commit's changed files and return the snapshot they make (None when there
+        is none to read), the files that did not read, and whether any price may have moved
+        since the snapshot read before (a replay takes an unmoved one only to confirm a jump
+        it holds back, as a fetch of a changed file would)."""
 
 
 class OneFile:
@@ -63,16 +65,16 @@ class OneFile:
             elif path in self._catalogue.history_files and not version.link:
                 self._files[path] = version.data
 
-    def read(self, changed: Changed) -> tuple[ImportResult | None, Problems]:
+    def read(self, changed: Changed) -> tuple[ImportResult | None, Problems, bool]:
         self.stage(changed)
         path = next((p for p in self._catalogue.history_files if p in self._files), None)
         if path is None or self._files[path] == self._read:
-            return None, []
+            return None, [], False  # the same bytes confirm nothing
         self._read = self._files[path]
         try:
-            return read_catalogue(self._catalogue, self._read), []
+            return read_catalogue(self._catalogue, self._read), [], True
         except READ_ERRORS as err:
-            return None, [(path, f"not read as {self._catalogue.format}: {str(err)[:200]}")]
+            return None, [(path, f"not read as {self._catalogue.format}: {str(err)[:200]}")], False
 
 
 class TomlTree:
@@ -115,14 +117,14 @@ class TomlTree:
         # A link's provider reads again when what it points to changed.
         self._dirty |= {_owner(link) for link, target in self._links.items() if target in changed}
 
-    def read(self, changed: Changed) -> tuple[ImportResult | None, Problems]:
+    def read(self, changed: Changed) -> tuple[ImportResult | None, Problems, bool]:
         self.stage(changed)
         problems, self._problems = self._problems, []
         dirty, self._dirty = self._dirty, set()
         if "" in dirty:  # a maker's metadata: any provider's model may take it
             dirty = {_owner(p) for p in (*self._parsed, *self._links)} - {""}
         if not dirty:
-            return None, problems
+            return None, problems, False
         files: dict[str, object] = {}
         wanted = dirty | {""}
         for path, parsed in self._parsed.items():
@@ -146,9 +148,9 @@ class TomlTree:
                 moved = moved or before is None or after.prices != before.prices
             else:
                 moved = moved or before is not None
-        if not moved:
-            return None, problems
-        return _joined(self._results.values()), problems
+        if not self._results:
+            return None, problems, False
+        return _joined(self._results.values()), problems, moved
 
 
 def _owner(path: str) -> str:
