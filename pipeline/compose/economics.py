@@ -250,8 +250,9 @@ def reading_text(r: ir.Reading, names: dict[str, str], span: str, note: str = ""
         return (f"{span} ({first}{steps}), one listing's move rather than the market's: "
                 f"{r.top_share * 100:.0f} % of the index's {percent(r.change)} is "
                 f"{listing_move(r.top, names)}")
+    listings = "1 listing" if r.fewest == 1 else f"{r.fewest:,} listings"
     text = (f"{span} ({first}{steps}), no market figure: its step to {r.thinnest} matched only "
-            f"{r.fewest:,} listings at both ends (fewer than {ir.MIN_MATCHED}); the index moved "
+            f"{listings} at both ends (fewer than {ir.MIN_MATCHED}); the index moved "
             f"{percent(r.change)}")
     if len(r.top):
         text += f", {r.top_share * 100:.0f} % of it {listing_move(r.top, names)}"

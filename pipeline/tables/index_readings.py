@@ -38,14 +38,16 @@ moved in it."""
 
 
 def contributions(prices: pd.DataFrame, dates: Sequence[dt.date], meter: str = "blend_3_1",
-                  members: np.ndarray | None = None) -> pd.DataFrame:
+                  members: np.ndarray | None = None,
+                  known: pd.DataFrame | None = None) -> pd.DataFrame:
     """Return CONTRIBUTION_COLUMNS: every listing of `prices` (tables/price_index.listed_prices;
     `members`: only these `listing` numbers) whose `meter` price moved between two successive
     `dates` (the grid, sorted), largest move of each step first; `matched`: the listings priced
     above zero at both ends of the step; `step_change`: the step's link − 1; `share_of_step`: the
     listing's ln(relative) over the sum of the step's (NaN when the moves cancel out);
     `elsewhere_*`: the other source that listed the new price first, and from when, where one
-    did at least CATCH_UP_DAYS before the step (caught_up)."""
+    did at least CATCH_UP_DAYS before the step (caught_up), or as `known` (contributions of the
+    same meter over more listings) has them: they are the listing's, whatever the segment."""
     dates = list(dates)
     p = prices if members is None else prices[prices["listing"].isin(members)]
     usd = p[f"{meter}_usd_per_mtok"].to_numpy(dtype=float)
@@ -75,7 +77,11 @@ def contributions(prices: pd.DataFrame, dates: Sequence[dt.date], meter: str = "
     out = out.assign(size=-np.abs(out["log_relative"])).sort_values(
         ["date", "size", "source", "provider", "model"], kind="stable").drop(columns="size")
     out = out.reset_index(drop=True)
-    return caught_up(prices, out, meter)
+    if known is None:
+        return caught_up(prices, out, meter)
+    late = ["date", *LISTING, "elsewhere_source", "elsewhere_since"]
+    return out.merge(known[late], on=late[:-2], how="left").fillna(
+        {"elsewhere_source": "", "elsewhere_since": ""})
 
 
 def caught_up(prices: pd.DataFrame, moves: pd.DataFrame, meter: str) -> pd.DataFrame:

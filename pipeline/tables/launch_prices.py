@@ -12,8 +12,9 @@ provider and canonical id (normalize/model_ids.py) however each source spells it
 maker launches at, not a host's resale. Its launch date is its release date where a catalogue
 gives one (models.dev's model facts), else the first date the index's grid sees it priced. Only
 models the histories saw arrive count: not those already listed on the grid's first date, nor
-those first seen when a catalogue's first whole snapshot arrived (a catalogue's coverage, not a
-launch), nor those first priced more than LAUNCH_WINDOW_DAYS after their release date.
+those without a release date first seen when a catalogue's first whole snapshot arrived or when
+their source first listed their provider at all (a catalogue's coverage, not a launch), nor
+those first priced more than LAUNCH_WINDOW_DAYS after their release date.
 """
 
 from __future__ import annotations
@@ -74,7 +75,13 @@ def launch_prices(prices: pd.DataFrame, makers: Mapping[str, str], dates: Sequen
     first = first.assign(release_date=release)
     priced = first["date"]
     launch = [dt.date.fromisoformat(r) if r else d for r, d in zip(release, priced)]
-    arrived = [arrivals.get(s) == d for s, d in zip(first["source"], priced)]
+    # Without a release date, a first price is a launch only where its source already listed
+    # the provider before: else it is the source's coverage of that provider arriving (a young
+    # catalogue adding providers week by week), or the source's first whole snapshot.
+    covered = prices.groupby(["source", "provider"])["date"].min()
+    since = covered.reindex(pd.MultiIndex.from_arrays([first["source"], first["provider"]]))
+    arrived = [arrivals.get(s) == d or not c < d
+               for s, d, c in zip(first["source"], priced, since)]
     lag = [(d - dt.date.fromisoformat(r)).days if r else 0 for r, d in zip(release, priced)]
     start = min(dates)
     keep = ((priced > start).to_numpy() & np.array([d > start for d in launch])
