@@ -75,8 +75,12 @@ def anchors_section(econ: Economics, as_of: dt.date) -> list[str]:
             f"price is its first price in the histories (one first priced more than "
             f"{LAUNCH_WINDOW_DAYS} days after its release date is left out; without a release "
             "date, so is one first seen when its source first listed its provider at all or when "
-            "a catalogue's first whole snapshot arrived, which is coverage, not a launch). Every model, with both prices, is in "
-            "[launch-prices.csv](data/launch-prices.csv).", ""]
+            "a catalogue's first whole snapshot arrived, which is coverage, not a launch). "
+            "Every model, with both prices, is in [launch-prices.csv](data/launch-prices.csv). "
+            "A price \"on\" a date is the one each catalogue listed when last read by then "
+            "(the index's section says when)."
+            + ("" if dated else " No release dates are read yet, so a first price can still "
+               "be an older model a source began to list late."), ""]
     if len(repriced):
         moved = repriced.assign(size=repriced["change"].abs()).sort_values(
             ["size", "provider", "model"], ascending=[False, True, True], kind="stable")
