@@ -132,7 +132,8 @@ def market_economics(sources: Sources, editions: Sequence[dt.date]) -> Economics
     return Economics(dates, prices, index,
                      {names[c]: at.date() for c, at in whole.items()},
                      prices[prices["model"].isin(set(served))], blend.set_index("date"), files,
-                     membership, ir.contributions(prices, dates), names,
+                     membership, ir.contributions(prices, dates, every=pd.concat(
+                         [p for p in parts if len(p)], ignore_index=True)), names,
                      catalogue_reads(sources), launches)
 
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from pipeline.tables import price_index as pi
 from pipeline.tables.price_index import LISTING
 
 MIN_MATCHED = 30
@@ -38,16 +39,18 @@ moved in it."""
 
 
 def contributions(prices: pd.DataFrame, dates: Sequence[dt.date], meter: str = "blend_3_1",
-                  members: np.ndarray | None = None,
-                  known: pd.DataFrame | None = None) -> pd.DataFrame:
+                  members: np.ndarray | None = None, known: pd.DataFrame | None = None,
+                  every: pd.DataFrame | None = None) -> pd.DataFrame:
     """Return CONTRIBUTION_COLUMNS: every listing of `prices` (tables/price_index.listed_prices;
     `members`: only these `listing` numbers) whose `meter` price moved between two successive
     `dates` (the grid, sorted), largest move of each step first; `matched`: the listings priced
     above zero at both ends of the step; `step_change`: the step's link − 1; `share_of_step`: the
     listing's ln(relative) over the sum of the step's (NaN when the moves cancel out);
     `elsewhere_*`: the other source that listed the new price first, and from when, where one
-    did at least CATCH_UP_DAYS before the step (caught_up), or as `known` (contributions of the
-    same meter over more listings) has them: they are the listing's, whatever the segment."""
+    did at least CATCH_UP_DAYS before the step (caught_up) among `every` source's prices
+    (PRICE_COLUMNS, before the market keeps one per provider and model; default `prices`), or as
+    `known` (contributions of the same meter over more listings) has them: they are the
+    listing's, whatever the segment."""
     dates = list(dates)
     p = prices if members is None else prices[prices["listing"].isin(members)]
     usd = p[f"{meter}_usd_per_mtok"].to_numpy(dtype=float)
@@ -78,7 +81,7 @@ def contributions(prices: pd.DataFrame, dates: Sequence[dt.date], meter: str = "
         ["date", "size", "source", "provider", "model"], kind="stable").drop(columns="size")
     out = out.reset_index(drop=True)
     if known is None:
-        return caught_up(prices, out, meter)
+        return caught_up(prices if every is None else every, out, meter)
     late = ["date", *LISTING, "elsewhere_source", "elsewhere_since"]
     return out.merge(known[late], on=late[:-2], how="left").fillna(
         {"elsewhere_source": "", "elsewhere_since": ""})
@@ -96,16 +99,18 @@ def caught_up(prices: pd.DataFrame, moves: pd.DataFrame, meter: str) -> pd.DataF
     # moves, a few hundred dates each), not a filter of the whole table per move.
     models = prices[prices["model"].str.casefold().isin(set(moves["model"].str.casefold()))]
     column = f"{meter}_usd_per_mtok"
+    usd = (models[column] if column in models.columns
+           else pi.BLEND_INPUT_SHARE * models["input_usd_per_mtok"].astype(float)
+           + (1 - pi.BLEND_INPUT_SHARE) * models["output_usd_per_mtok"].astype(float))
     seen = pd.DataFrame({"provider": models["provider"], "folded": models["model"].str.casefold(),
-                         "other": models["source"], "seen": models["date"],
-                         "usd": models[column]})
+                         "other": models["source"], "seen": models["date"], "usd": usd})
     both = moves.assign(move=np.arange(len(moves)), folded=moves["model"].str.casefold()).merge(
         seen, on=["provider", "folded"])
     both = both[(both["other"] != both["source"])
                 & ((both["usd"] / both["new_usd_per_mtok"] - 1).abs() <= 0.005)]
     first = both.sort_values(["move", "seen"], kind="stable").drop_duplicates("move")
-    late = first[[(p - s).days >= CATCH_UP_DAYS
-                  for p, s in zip(first["previous_date"], first["seen"])]]
+    late = first[np.array([(p - s).days >= CATCH_UP_DAYS
+                           for p, s in zip(first["previous_date"], first["seen"])], dtype=bool)]
     source = np.full(len(moves), "", dtype=object)
     since = np.full(len(moves), "", dtype=object)
     source[late["move"].to_numpy()] = late["other"].to_numpy()
@@ -144,7 +149,8 @@ class Reading:
     def one_listing(self) -> bool:
         """Whether more than ONE_LISTING_SHARE of the period's move is one listing (a move
         that rounds to nothing at 0.1 % is nobody's)."""
-        return self.top_share > ONE_LISTING_SHARE and round(abs(self.change) * 100, 1) > 0
+        return (self.top_share > ONE_LISTING_SHARE + 1e-9  # exactly half is not "more than"
+                and round(abs(self.change) * 100, 1) > 0)
 
     @property
     def is_market_figure(self) -> bool:
