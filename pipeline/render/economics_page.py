@@ -15,7 +15,6 @@ from pipeline.compose.economics import (
     INDEX_ANCHOR,
     Economics,
     headline_costs,
-    listing_move,
     percent,
     reading_text,
 )
@@ -27,9 +26,9 @@ from pipeline.render.economics_charts import cost_chart, index_chart, launch_cha
 from pipeline.render.escape import md_cell
 from pipeline.tables import index_readings as ir
 from pipeline.tables import price_index as pi
-from pipeline.tables.launch_prices import LAUNCH_COLUMNS
 from pipeline.tables.cost_to_serve import COLUMNS as COST_COLUMNS
 from pipeline.tables.frames import csv_bytes
+from pipeline.tables.launch_prices import LAUNCH_COLUMNS
 
 METER_NAMES = {"blend_3_1": "3:1 blend", "input": "input", "cached_input": "cached input",
                "output": "output"}
@@ -150,9 +149,9 @@ def segment_table(econ: Economics, first: dt.date, year: dt.date) -> list[str]:
                        f"{int(rows.at[last, 'matched']):,} | {int(rows.at[last, 'listed']):,} |")
     if notes:
         out += ["", f"A change that rests on a step of fewer than {ir.MIN_MATCHED} matched "
-                f"listings, or more than {ir.ONE_LISTING_SHARE:.0%} of whose log-change is one "
-                "listing, is not a figure of the market; the table shows what it rests on "
-                "instead:".replace("%", " %"), "", *notes]
+                f"listings, or more than {ir.ONE_LISTING_SHARE * 100:.0f} % of whose log-change is "
+                "one listing, is not a figure of the market; the table shows what it rests on "
+                "instead:", "", *notes]
     return out
 
 
