@@ -14,6 +14,8 @@ from test_browser import _SCROLLING_TABLES, EDITIONS, browser, shot, site_url  #
 from test_browser_charts import _assert_readable, _laid_out
 
 from pipeline.tables.cost_to_serve import COLUMNS as COST_COLUMNS
+from pipeline.tables.index_readings import CONTRIBUTION_COLUMNS
+from pipeline.tables.launch_prices import LAUNCH_COLUMNS
 from pipeline.tables.price_index import INDEX_COLUMNS, year_before
 
 
@@ -47,9 +49,20 @@ def test_economics_page_shows_its_files_figures_and_fits_a_desktop_and_a_phone(
     assert pg.locator("#cost-to-serve").count() == 1
     text = pg.locator("article").inner_text()
     first, last = blend[0], blend[-1]
-    # The summary's figures are the file's: the change since the first date, the listings now.
+    # The summary's figures are the file's: the change since the first date (which rests on a
+    # first step of a few listings, mostly o3's cut: said as that listing), the listings now.
     since_first = float(last["index"]) / float(first["index"]) - 1
-    assert f"{_percent(since_first)} since {first['date']}" in text
+    assert (f"since {first['date']} ({len(blend) - 1} steps), one listing's move rather than "
+            "the market's") in text
+    assert f"of the index's {_percent(since_first)} is LiteLLM model price map's openai o3" in text
+    # Each catalogue's last read, and the steps that moved the index most with their movers.
+    assert "Catalogues last read: models.dev on 2026-07-01" in text
+    moved = pg.locator("article table:has(th:has-text('Share of the step')) tbody tr")
+    assert moved.count() >= 10
+    assert pg.locator("#price-of-capability").count() == 1
+    assert pg.locator("a[href='https://a16z.com/llmflation-llm-inference-cost/']").count() == 1
+    assert pg.locator("a[href='https://epoch.ai/data-insights/llm-inference-price-trends']"
+                      ).count() == 1
     assert f"{int(last['listed']):,} listed on {last['date']}" in text
     # One table row per cost-to-serve row, each with its result's link out.
     rows = pg.locator("article table:has(th:has-text('Cheapest ÷ hardware')) tbody tr")
@@ -58,7 +71,7 @@ def test_economics_page_shows_its_files_figures_and_fits_a_desktop_and_a_phone(
         assert pg.locator(f"a[href='{r['details_url']}']").count() >= 1
     # Every chart is drawn and shown.
     charts = pg.locator("article img[src*='economics-']")
-    assert charts.count() == 3
+    assert charts.count() == 4
     assert pg.evaluate("[...document.querySelectorAll('article img')].every("
                        "i => i.complete && i.naturalWidth > 0)")
     for width, height in ((1280, 900), (390, 844)):
@@ -77,7 +90,9 @@ def test_data_files_are_published_with_their_columns(browser, site_url: str) -> 
     context = browser.new_context()
     pg = context.new_page()
     pg.goto(site_url + "data/")
-    for name, columns in (("index.csv", INDEX_COLUMNS), ("cost-to-serve.csv", COST_COLUMNS)):
+    for name, columns in (("index.csv", INDEX_COLUMNS), ("cost-to-serve.csv", COST_COLUMNS),
+                          ("index-contributions.csv", CONTRIBUTION_COLUMNS),
+                          ("launch-prices.csv", LAUNCH_COLUMNS)):
         link = pg.locator(f"a[href$='{name}']").first
         assert link.count() == 1, name
         body = pg.evaluate("async u => await (await fetch(u)).text()",
@@ -103,7 +118,10 @@ def test_an_editions_same_model_line_states_the_files_figures_and_links_the_page
     pg.goto(site_url + path)
     item = pg.locator("li", has=pg.locator("a:has-text('Same-model prices')")).first
     line = item.inner_text()
-    assert f"{_percent(since)} since the last edition" in line
+    # No catalogue was read after 2026-08-21: the line says when each was instead.
+    assert _percent(since) == "unchanged"
+    assert "no catalogue was read again since the last edition" in line
+    assert "genai-prices last read on 2026-08-21" in line
     assert re.search(re.escape(_percent(over_year)) + " over the last 12 months", line), line
     item.locator("a:has-text('Same-model prices')").click()
     pg.wait_for_load_state()
@@ -112,7 +130,8 @@ def test_an_editions_same_model_line_states_the_files_figures_and_links_the_page
     context.close()
 
 
-@pytest.mark.parametrize("name", ["economics-index", "economics-segments", "economics-cost-to-serve"])
+@pytest.mark.parametrize("name", ["economics-index", "economics-segments", "economics-cost-to-serve",
+                                  "economics-launch-prices"])
 def test_economics_charts_show_every_label_inside_and_apart(browser, site_url: str,  # noqa: F811
                                                             name: str) -> None:
     drawn = _laid_out(browser, f"{site_url}charts/{name}.svg")
@@ -121,5 +140,7 @@ def test_economics_charts_show_every_label_inside_and_apart(browser, site_url: s
               "economics-segments": ["All listings", "index (first date = 100)"],
               "economics-cost-to-serve": ["hardware cost, lowest (full load)", "cheapest listing",
                                           "median listing", "USD per million output tokens (log scale)",
-                                          "llama2-70b"]}[name]
+                                          "llama2-70b"],
+              "economics-launch-prices": ["median launch price of the quarter's new models",
+                                          "USD per Mtok, 3:1 blend (log)"]}[name]
     _assert_readable(drawn, labels)

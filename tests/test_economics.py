@@ -22,6 +22,7 @@ from pipeline.compose.economics import (
 from pipeline.compose.parts import Parts
 from pipeline.load.parse import parse_file
 from pipeline.load.sources import load_sources
+from pipeline.normalize.items import md_text
 from pipeline.tables import price_index as pi
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -50,10 +51,31 @@ def test_the_same_model_line_is_the_index_between_its_dates(bundled):
     year = pi.year_before(econ.dates, day)
     since = pi.change_between(econ.index, previous, day)
     over_year = pi.change_between(econ.index, year, day)
-    assert f"{percent(since)} since the last edition" in figure.text_md
-    assert f"{percent(over_year)} over the last 12 months" in figure.text_md
+    # No catalogue was read after 2026-08-21: the line says when each was, not "unchanged".
+    assert percent(since) == "unchanged" and econ.read_between(previous, day) == []
+    assert "no catalogue was read again since the last edition" in figure.text_md
+    assert "unchanged since the last edition" not in figure.text_md
+    for name, read in econ.last_read(day).items():
+        assert f"{md_text(name)} last read on {read}" in figure.text_md
+    assert econ.last_read(day)["genai-prices"] == "2026-08-21"
+    # The year's figure, with the listings its thinnest step matched.
+    steps = econ.blend.loc[[d for d in econ.dates if year < d <= day], "matched"]
+    assert steps.min() >= 30
+    assert (f"{percent(over_year)} over the last 12 months (since {year}; {len(steps)} steps, "
+            f"each matching {int(steps.min()):,} listings or more at both ends)") in figure.text_md
     # The catalogues became whole within the year: the line says the average's gap is that.
     assert "first whole snapshots" in figure.text_md
+
+
+def test_the_index_starts_where_the_first_catalogue_history_is_whole(bundled):
+    sources, editions, econ = bundled
+    whole = min(h.whole_since for h in sources.catalogue_health.values() if h.whole_since)
+    assert econ.dates[0] == whole.date() == dt.date(2025, 6, 4)
+    # Its first step rests on a handful of listings, mostly one: the page says which.
+    from pipeline.tables import index_readings as ir
+    r = ir.reading(econ.blend, econ.moves, econ.dates[0], editions[-1])
+    assert r.too_thin and r.one_listing and not r.is_market_figure
+    assert r.top["model"].tolist() == ["o3"]
 
 
 def test_the_first_edition_has_no_since_the_last_and_every_cost_to_serve(bundled):

@@ -199,9 +199,15 @@ def economics_key(sources: Sources, prices_key: str, hardware_key_: str,
         read_as = [repr(sources.catalogues),
                    *(frame_digest(sources.price_histories[c.id])
                      for c in sources.published_catalogues())]
-    whole = sorted((c, str(h.whole_since)) for c, h in sources.catalogue_health.items())
+    # When each catalogue became whole and was last read (the index's start, the editions'
+    # "last read"), its commit log (when it was read) and its model facts (release dates).
+    whole = sorted((c, str(h.whole_since), str(h.last_success))
+                   for c, h in sources.catalogue_health.items())
     held = frame_digest(sources.held_prices)
-    return _digest("economics", prices_key, hardware_key_, read_as, whole, held)
+    records = [(c.id, frame_digest(sources.catalogue_commits.get(c.id)),
+                frame_digest(sources.model_facts.get(c.id)))
+               for c in sources.published_catalogues()]
+    return _digest("economics", prices_key, hardware_key_, read_as, whole, held, records)
 
 
 def hardware_files_key(sources: Sources, as_of: dt.date, hardware_key_: str | None) -> str:

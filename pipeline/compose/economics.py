@@ -24,10 +24,14 @@ from pipeline.models.sources import Sources
 from pipeline.normalize.items import md_text
 from pipeline.normalize.makers import models_makers
 from pipeline.paths import price_history_path
+from pipeline.tables import index_readings as ir
 from pipeline.tables import price_index as pi
+from pipeline.tables.catalogue_history import snapshot_time
+from pipeline.tables.cost import day_end
 from pipeline.tables.cost_to_serve import cost_to_serve, mlperf_matches
 from pipeline.tables.hardware import TOKEN_UNITS, is_public, usd_at_ecb_rates
 from pipeline.tables.hardware_costs import costed_table, rows_table
+from pipeline.tables.launch_prices import launch_prices
 
 PAGE = "economics/"
 """The Market economics page, under the site's URL."""
@@ -56,6 +60,33 @@ class Economics:
     source_files: dict[str, str]
     """Each source's file in the repository: a catalogue's history by its id, a curated
     provider's file by `curated/<provider>` (tables/price_index.price_spells)."""
+    membership: pd.DataFrame
+    """Each listing's segments (tables/price_index.segments)."""
+    moves: pd.DataFrame
+    """Every move of a listing's 3:1 blend in a step of the overall index, with its share of
+    the step (tables/index_readings.CONTRIBUTION_COLUMNS)."""
+    names: dict[str, str]
+    """Each source (`curated`, a catalogue's id) → its name as the pages print it."""
+    reads: dict[str, tuple[str, ...]]
+    """Each published catalogue's name → the times it was read, sorted (as its history writes
+    them): its commits replayed, the snapshots that changed it and its last successful fetch."""
+    launches: pd.DataFrame
+    """Each maker's model launched within the histories, its launch price and its price on the
+    grid's last date (tables/launch_prices.LAUNCH_COLUMNS)."""
+
+    def last_read(self, date: dt.date) -> dict[str, str]:
+        """Return each catalogue's name → the day it was last read by the end of `date`
+        (none read by then: left out)."""
+        end = snapshot_time(day_end(date))
+        return {name: [t for t in times if t <= end][-1][:10]
+                for name, times in self.reads.items() if times and times[0] <= end}
+
+    def read_between(self, since: dt.date, until: dt.date) -> list[str]:
+        """Return the names of the catalogues read after the end of `since` and by the end of
+        `until`."""
+        start, end = snapshot_time(day_end(since)), snapshot_time(day_end(until))
+        return [name for name, times in self.reads.items()
+                if any(start < t <= end for t in times)]
 
 
 def market_economics(sources: Sources, editions: Sequence[dt.date]) -> Economics | None:
@@ -63,7 +94,13 @@ def market_economics(sources: Sources, editions: Sequence[dt.date]) -> Economics
     published = sources.published_catalogues()
     histories = {c.id: sources.price_histories[c.id] for c in published}
     curated = sources.prices if sources.rates is not None else {}
-    start = pi.history_start(histories, curated)
+    whole = {c.id: h.whole_since for c in published
+             if (h := sources.catalogue_health.get(c.id)) is not None and h.whole_since}
+    # The index starts where the first catalogue's history is whole (its replayed commits):
+    # before it, the histories hold a few models an editor followed back, and a step of two or
+    # three listings is no market figure.
+    start = (min(whole.values()).date() if whole
+             else pi.history_start(histories, curated))
     if start is None or not editions:
         return None
     dates = pi.grid_dates(start, editions, max(editions))
@@ -76,8 +113,7 @@ def market_economics(sources: Sources, editions: Sequence[dt.date]) -> Economics
     membership = pi.segments(prices, pd.DataFrame(
         [(m, maker or "", open_weight) for m, (maker, open_weight) in found.items()],
         columns=["model", "maker", "open_weight"]))
-    whole = {c.name: h.whole_since.date() for c in published
-             if (h := sources.catalogue_health.get(c.id)) is not None and h.whole_since}
+    names = {"curated": "curated files", **{c.id: c.name for c in published}}
     benchmarked = {r.model for r in sources.hardware_rows if r.units == TOKEN_UNITS}
     models = pd.Series(prices["model"].unique())
     served = models[[any(mlperf_matches(b, m) for b in benchmarked) for m in models]]
@@ -85,8 +121,35 @@ def market_economics(sources: Sources, editions: Sequence[dt.date]) -> Economics
     files |= {f"curated/{provider}": sourced.path for provider, sourced in curated.items()}
     index = pi.price_index(prices, membership, dates)
     blend = index[(index["segment"] == pi.OVERALL) & (index["meter"] == "blend_3_1")]
-    return Economics(dates, prices, index, whole, prices[prices["model"].isin(set(served))],
-                     blend.set_index("date"), files)
+    arrivals = {c: min((d for d in dates if d >= at.date()), default=None)
+                for c, at in whole.items()}
+    facts = [f[["provider", "model", "release_date"]] for f in sources.model_facts.values()
+             if len(f)]
+    launches = launch_prices(
+        prices, {m: maker for m, (maker, _) in found.items() if maker}, dates,
+        pd.concat(facts, ignore_index=True) if facts
+        else pd.DataFrame(columns=["provider", "model", "release_date"]), arrivals)
+    return Economics(dates, prices, index,
+                     {names[c]: at.date() for c, at in whole.items()},
+                     prices[prices["model"].isin(set(served))], blend.set_index("date"), files,
+                     membership, ir.contributions(prices, dates, every=pd.concat(
+                         [p for p in parts if len(p)], ignore_index=True)), names,
+                     catalogue_reads(sources), launches)
+
+
+def catalogue_reads(sources: Sources) -> dict[str, tuple[str, ...]]:
+    """Return each published catalogue's name → the times it was read (Economics.reads)."""
+    out = {}
+    for c in sources.published_catalogues():
+        h = sources.price_histories[c.id]
+        log = sources.catalogue_commits.get(c.id)
+        health = sources.catalogue_health.get(c.id)
+        times = {*h["first_seen"], *h["gone_seen"],
+                 *(log["at"] if log is not None else ()),
+                 *([snapshot_time(health.last_success)]
+                   if health is not None and health.last_success else [])} - {""}
+        out[c.name] = tuple(sorted(times))
+    return out
 
 
 def market_at(prices: pd.DataFrame, date: dt.date) -> pd.DataFrame:
@@ -152,6 +215,51 @@ def ratio(value: float) -> str:
     return f"{value:.3g}×"
 
 
+def listing_move(moves: pd.DataFrame, names: dict[str, str]) -> str:
+    """Return one listing's moves within a period (rows of Economics.moves, oldest first) as
+    Markdown: whose price in which source, old → new, when, and how late where another source
+    had listed the new price first."""
+    first, last = moves.iloc[0], moves.iloc[-1]
+    when = (f"on {last['date']}" if len(moves) == 1
+            else f"in {len(moves)} moves from {first['date']} to {last['date']}")
+    text = (f"{md_text(names.get(first['source'], first['source']))}'s "
+            f"{md_text(first['provider'])} {md_text(first['model'])}, "
+            f"{money(float(first['old_usd_per_mtok']), 'USD', computed=True)} → "
+            f"{money(float(last['new_usd_per_mtok']), 'USD', computed=True)} per million tokens "
+            f"{when}")
+    late = moves[moves["elsewhere_since"] != ""]
+    if len(late):
+        row = late.iloc[-1]
+        since = dt.date.fromisoformat(row["elsewhere_since"])
+        other = names.get(row["elsewhere_source"], row["elsewhere_source"])
+        text += (f", catching up in {row['date']:%B %Y} with the price {md_text(other)} had "
+                 f"listed since {since:%B %Y} ({since})")
+    return text
+
+
+def reading_text(r: ir.Reading, names: dict[str, str], span: str, note: str = "") -> str:
+    """Return a change of the index as an edition or the page prints it (`span`: "since the last
+    edition"; `note`: said first within its parenthesis): with the listings its steps matched
+    where it is a market figure, else what it is instead (tables/index_readings.py)."""
+    steps = "1 step" if r.steps == 1 else f"{r.steps} steps"
+    first = f"{note}; " if note else ""
+    if r.is_market_figure:
+        each = "matching" if r.steps == 1 else "each matching"
+        return (f"{percent(r.change)} {span} ({first}{steps}, {each} {r.fewest:,} listings or "
+                "more at both ends)")
+    if r.one_listing:
+        return (f"{span} ({first}{steps}), one listing's move rather than the market's: "
+                f"{r.top_share * 100:.0f} % of the index's {percent(r.change)} is "
+                f"{listing_move(r.top, names)}")
+    listings = "1 listing" if r.fewest == 1 else f"{r.fewest:,} listings"
+    text = (f"{span} ({first}{steps}), no market figure: its step to {r.thinnest} matched only "
+            f"{listings} at both ends (fewer than {ir.MIN_MATCHED}); the index moved "
+            f"{percent(r.change)}")
+    if len(r.top):
+        text += f", {r.top_share * 100:.0f} % of it {listing_move(r.top, names)}"
+    return text
+
+
 def economics_figures(sources: Sources, econ: Economics | None, date: dt.date,
                       previous: dt.date | None,
                       costs: Callable[[dt.date], pd.DataFrame] | None = None) -> list[Figure]:
@@ -164,24 +272,29 @@ def economics_figures(sources: Sources, econ: Economics | None, date: dt.date,
     figures = []
     year = pi.year_before(econ.dates, date)
     listed = econ.blend
-    over_year = float(listed.at[date, "index"] / listed.at[year, "index"] - 1)
-    span = (f"over the last 12 months (since {year})" if (date - year).days >= 364
-            else f"since {year}, where the histories start")
-    parts = []
+    span, note = (("over the last 12 months", f"since {year}") if (date - year).days >= 364
+                  else (f"since {year}", "where the histories start"))
+    sentences = []
     if previous is not None and previous in econ.dates:
-        since = float(listed.at[date, "index"] / listed.at[previous, "index"] - 1)
-        steps = [d for d in econ.dates if previous < d <= date]
-        matched = int(listed.loc[steps, "matched"].min())
-        parts.append(f"{percent(since)} since the last edition (each step since matched "
-                     f"{matched:,} listings or more)")
+        recent = ir.reading(listed, econ.moves, previous, date)
+        if not econ.read_between(previous, date) and percent(recent.change) == "unchanged":
+            # Not "unchanged": nothing was compared that could have changed.
+            sentences.append(
+                "no catalogue was read again since the last edition ("
+                + ", ".join(f"{md_text(name)} last read on {day}" for name, day
+                            in sorted(econ.last_read(date).items(), key=lambda p: p[1]))
+                + "), so the index has no new prices to compare")
+        else:
+            sentences.append(reading_text(recent, econ.names, "since the last edition"))
+    over = ir.reading(listed, econ.moves, year, date)
+    sentences.append(reading_text(over, econ.names, span, note))
     average = float(listed.at[date, "average_usd_per_mtok"]
                     / listed.at[year, "average_usd_per_mtok"])
-    parts.append(f"{percent(over_year)} {span}")
     arrived = sorted(f"{md_text(name)} on {day}" for name, day in econ.whole_since.items()
                      if year < day <= date)
     why = (" (the span holds the catalogues' first whole snapshots, "
            f"{', '.join(arrived)}, which added thousands of listings)" if arrived else "")
-    text = f"The 3:1 blend of input and output, {', '.join(parts)}."
+    text = "Same listings, 3:1 blend of input and output: " + "; ".join(sentences) + "."
     if math.isfinite(average):  # nothing listed with a blend on the first date: no average
         text += (f" The average of everything listed moved {percent(average - 1)} over the "
                  f"same span: the gap is listings arriving and leaving{why}, not price changes.")

@@ -202,6 +202,52 @@ LANE_DATA_FILES: tuple[DataFile, ...] = (
                                  "in force then (data/prices.csv gives its line)."),
                  ("source_url", "The page the source states the prices on."),
              ))),
+    DataFile("data/index-contributions.csv", "What moved each step of the index", "Every "
+             "listing whose 3:1 blend moved in a step of the overall same-model index, with its "
+             "share of the step's log-change (the Market economics page says how).",
+             tuple(Column(name, text) for name, text in (
+                 ("date", "The step's end, a date of the index's grid."),
+                 ("previous_date", "The step's start, the grid's date before it."),
+                 ("matched", "Listings priced above zero at both ends of the step."),
+                 ("step_change", "The step's link − 1 (−0.01: one per cent cheaper)."),
+                 ("source", "curated, or the catalogue's id."),
+                 ("provider", "Our id of the seller."),
+                 ("catalogue_provider", "The catalogue's own id of the seller (empty for curated)."),
+                 ("model", "The model id as the source lists it."),
+                 ("old_usd_per_mtok", "The listing's 3:1 blend at the step's start, US dollars "
+                                      "per million tokens."),
+                 ("new_usd_per_mtok", "At its end."),
+                 ("log_relative", "ln(new ÷ old)."),
+                 ("log_contribution", "ln(new ÷ old) ÷ matched: what the listing added to the "
+                                      "log of the index."),
+                 ("share_of_step", "The listing's ln(new ÷ old) over the sum of the step's "
+                                   "(empty where the moves cancel out)."),
+                 ("elsewhere_source", "Another source that listed this provider's model at the "
+                                      "new price at least 14 days before the step (empty: none)."),
+                 ("elsewhere_since", "The first date of the grid it did."),
+             ))),
+    DataFile("data/launch-prices.csv", "Launch prices beside today's", "Each maker's own model "
+             "launched within the price histories: its first price and its price on the index's "
+             "last date, 3:1 blend and each meter (the Market economics page says which count).",
+             tuple(Column(name, text) for name, text in (
+                 ("provider", "Our id of the seller, which made the model."),
+                 ("model", "The model id as its first source lists it."),
+                 ("release_date", "The release date a catalogue gives (models.dev), else empty."),
+                 ("first_priced", "The first date of the index's grid with a price of it."),
+                 ("launch_date", "release_date where given, else first_priced."),
+                 ("quarter", "The calendar quarter of launch_date (2025-Q3)."),
+                 ("launch_source", "The source of its first price: curated or a catalogue's id."),
+                 ("launch_input_usd_per_mtok", "Its first input price, US dollars per million "
+                                               "tokens."),
+                 ("launch_output_usd_per_mtok", "Its first output price."),
+                 ("launch_blend_3_1_usd_per_mtok", "Its first 3:1 blend ((3 × input + output) "
+                                                   "÷ 4)."),
+                 ("today_input_usd_per_mtok", "Its input price on the index's last date (empty: "
+                                              "no longer listed)."),
+                 ("today_output_usd_per_mtok", "Its output price then."),
+                 ("today_blend_3_1_usd_per_mtok", "Its 3:1 blend then."),
+                 ("change", "today ÷ launch − 1, 3:1 blend."),
+             ))),
     DataFile("data/cost-to-serve.csv", "Cost to serve beside the price", "Per MLPerf model, "
              "scenario, accelerator and cost basis as of the newest edition: the hardware cost "
              "of a million output tokens at full load beside the cheapest and median market "

@@ -101,3 +101,35 @@ def cost_chart(models: Sequence[CostBars]) -> bytes:
                + PAD_PT, right_pt=None, y_label="")
     legend_below(fig, ax, labels, title)
     return svg_bytes(fig)
+
+
+LaunchQuarter = tuple[str, int, float, float]
+"""A quarter of the launch chart: (quarter, new models, median launch price, their median price
+on the last date), USD per million tokens (3:1 blend)."""
+
+
+def launch_chart(quarters: Sequence[LaunchQuarter]) -> bytes:
+    """Return an SVG, on a log axis: per quarter (labelled with its count of new models under
+    it), the
+    median launch price of the models launched in it and their median price on the last date."""
+    fig, ax = _axes("launch")
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+
+    xs = range(len(quarters))
+    ax.plot(xs, [q[2] for q in quarters], marker="o", linewidth=1.6,
+            label="median launch price of the quarter's new models")
+    ax.plot(xs, [q[3] for q in quarters], marker="s", linestyle="--", linewidth=1.6,
+            label="the same models' median price on the last date")
+    ax.set_yscale("log")
+    # 1, 2 and 5 of each decade labelled: medians within one decade still get ticks to read.
+    ax.yaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    ax.yaxis.set_minor_formatter(NullFormatter())
+    ax.set_xticks(list(xs), [f"{q[0][5:]}\n{q[0][:4]}\n({q[1]})" for q in quarters])
+    ax.set_xlim(-0.5, len(quarters) - 0.5)
+    labels = ax.get_legend_handles_labels()[1]
+    place_axes(fig, ax, top_pt=PAD_PT + line_height_pt()[0] / 2, plot_h_pt=PLOT_H_PT,
+               bottom_pt=x_ticks_pt(3) + LEGEND_GAP_PT + legend_height_pt(labels) + PAD_PT,
+               right_pt=None, y_label="USD per Mtok, 3:1 blend (log)")
+    legend_below(fig, ax, labels)
+    return svg_bytes(fig)

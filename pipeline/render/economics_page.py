@@ -16,15 +16,19 @@ from pipeline.compose.economics import (
     Economics,
     headline_costs,
     percent,
+    reading_text,
 )
 from pipeline.compose.numbers import money
 from pipeline.normalize.items import md_link
 from pipeline.render.drawing import NOW, Drawing, Draws
-from pipeline.render.economics_charts import cost_chart, index_chart
+from pipeline.render.economics_anchors import LAUNCH_CHART, anchors_section, launch_points
+from pipeline.render.economics_charts import cost_chart, index_chart, launch_chart
 from pipeline.render.escape import md_cell
+from pipeline.tables import index_readings as ir
 from pipeline.tables import price_index as pi
 from pipeline.tables.cost_to_serve import COLUMNS as COST_COLUMNS
 from pipeline.tables.frames import csv_bytes
+from pipeline.tables.launch_prices import LAUNCH_COLUMNS
 
 METER_NAMES = {"blend_3_1": "3:1 blend", "input": "input", "cached_input": "cached input",
                "output": "output"}
@@ -52,9 +56,9 @@ def worked_example(econ: Economics) -> list[str]:
     """Return the method's worked example: the step of the overall 3:1 blend index that moved
     most, its relatives that moved, and the arithmetic of its link."""
     rows = _rows(econ.index, pi.OVERALL, "blend_3_1")
-    moved = rows[rows["matched"] > 0]
+    moved = rows[rows["matched"] >= ir.MIN_MATCHED]
     if moved.empty:
-        return ["No step of the index has matched listings yet."]
+        return [f"No step of the index has matched {ir.MIN_MATCHED} listings yet."]
     day = abs(np.log(moved["link"])).idxmax()
     before = econ.dates[econ.dates.index(day) - 1]
     step = econ.prices[econ.prices["date"].isin([before, day])]
@@ -62,7 +66,8 @@ def worked_example(econ: Economics) -> list[str]:
     changed = rel[rel["relative"] != 1].sort_values("relative", kind="stable")
     n, k = len(rel), len(changed)
     logs = float(np.log(rel["relative"]).sum())
-    out = [f"The step of the overall 3:1 blend index that moved most ends on {day}: "
+    out = [f"The step of the overall 3:1 blend index that moved most, of those matching "
+           f"{ir.MIN_MATCHED} listings or more, ends on {day}: "
            f"{n:,} listings were priced on both {before} and {day}; {k:,} of them changed.", "",
            "| Provider | Model | Source | 3:1 blend then | now | Relative | ln(relative) |",
            "| --- | --- | --- | ---: | ---: | ---: | ---: |"]
@@ -80,6 +85,117 @@ def worked_example(econ: Economics) -> list[str]:
     return out
 
 
+def _moves(econ: Economics, segment: str, meter: str) -> pd.DataFrame:
+    """Return the contributions of one segment's and meter's steps (the overall 3:1 blend's
+    are computed once, in Economics.moves)."""
+    if segment == pi.OVERALL and meter == "blend_3_1":
+        return econ.moves
+    if segment == pi.OVERALL:
+        return ir.contributions(econ.prices, econ.dates, meter)
+    members = econ.membership.loc[econ.membership["segment"] == segment, "listing"].to_numpy()
+    return ir.contributions(econ.prices, econ.dates, meter, members, known=econ.moves)
+
+
+def _listings(count: int) -> str:
+    return "1 listing" if count == 1 else f"{count:,} listings"
+
+
+def _share(fraction: float) -> str:
+    return f"{fraction * 100:.0f} %".replace("-", "−") if math.isfinite(fraction) else "–"
+
+
+def last_read_line(econ: Economics, as_of: dt.date) -> str:
+    """Return when each catalogue was last read by `as_of`: the index holds its prices since."""
+    read = sorted(econ.last_read(as_of).items(), key=lambda p: p[1])
+    return ("- **Catalogues last read:** "
+            + "; ".join(f"{md_cell(name)} on {day}" for name, day in read)
+            + f". The index holds each one's prices of that day up to {as_of}: after it, no "
+            "step can move for that catalogue's listings.")
+
+
+def segment_table(econ: Economics, first: dt.date, year: dt.date) -> list[str]:
+    """Return the segments' table, a change that is no market figure (fewer than MIN_MATCHED
+    listings, or mostly one listing) shown as what it rests on, and a list saying what each
+    such change is."""
+    out = ["| Segment | Meter | Since " + str(first) + " | Since " + str(year) + " | "
+           "Last step | Matched in the last step | Listed now |",
+           "| --- | --- | ---: | ---: | ---: | ---: | ---: |"]
+    notes = []
+    for segment, title in pi.SEGMENT_TITLES.items():
+        meters = pi.INDEX_METERS if segment == pi.OVERALL else ("blend_3_1",)
+        for meter in (("blend_3_1", *[m for m in meters if m != "blend_3_1"])):
+            rows = _rows(econ.index, segment, meter)
+            if rows.empty:
+                continue
+            moves = _moves(econ, segment, meter)
+            last = rows.index[-1]
+            before = rows.index[-2] if len(rows) > 1 else last
+            cells = []
+            for since, span in ((first, f"since {first}"), (year, f"since {year}"),
+                                (before, f"in the last step (since {before})")):
+                if since == last:
+                    cells.append("–")
+                    continue
+                r = ir.reading(rows, moves, since, last)
+                if r.is_market_figure:
+                    cells.append(percent(r.change))
+                    continue
+                mark = len(notes) + 1
+                cells.append(f"({'one listing' if r.one_listing else _listings(r.fewest)})"
+                             f" [{mark}](#index-note-{mark})")
+                notes.append(f"- <span id=\"index-note-{mark}\"></span>{mark}. {title}, "
+                             f"{METER_NAMES[meter]}: " + reading_text(r, econ.names, span) + ".")
+            out.append(f"| {title} | {METER_NAMES[meter]} | {' | '.join(cells)} | "
+                       f"{int(rows.at[last, 'matched']):,} | {int(rows.at[last, 'listed']):,} |")
+    if notes:
+        out += ["", f"A change that rests on a step of fewer than {ir.MIN_MATCHED} matched "
+                f"listings, or more than {ir.ONE_LISTING_SHARE * 100:.0f} % of whose log-change is "
+                "one listing, is not a figure of the market; the table shows what it rests on "
+                "instead:", "", *notes]
+    return out
+
+
+def contributions_table(econ: Economics, count: int = 10, per_step: int = 3) -> list[str]:
+    """Return the `count` steps of the overall 3:1 blend index that moved most (by the size of
+    their log-change), each with the listings that moved it most."""
+    rows = _rows(econ.index, pi.OVERALL, "blend_3_1")
+    steps = rows[(rows["matched"] > 0) & (rows["link"] != 1)]
+    if steps.empty:
+        return ["No step of the index has moved yet.", ""]
+    top = steps.assign(size=np.abs(np.log(steps["link"]))).sort_values(
+        "size", ascending=False, kind="stable").head(count).sort_index()
+    out = [f"The {len(top)} steps of the overall 3:1 blend index that moved most, and the "
+           f"listings that moved each one most (every step's, in "
+           f"[index-contributions.csv](data/index-contributions.csv)). A share is the "
+           "listing's ln(new ÷ old) over the sum of the step's: above 100 % where other "
+           "listings moved the other way.", "",
+           "| Step to | Matched at both ends | Change | Source | Provider | Model | "
+           "3:1 blend then → now | Share of the step |",
+           "| --- | ---: | ---: | --- | --- | --- | ---: | ---: |"]
+    for day, step in top.iterrows():
+        moves = econ.moves[econ.moves["date"] == day]
+        change = percent(float(step["link"]) - 1)
+        flags = []
+        if step["matched"] < ir.MIN_MATCHED:
+            flags.append(f"under {ir.MIN_MATCHED} listings")
+        if len(moves) and float(moves["share_of_step"].abs().max()) > ir.ONE_LISTING_SHARE:
+            flags.append("mostly one listing")
+        if flags:
+            change += f" ({', '.join(flags)})"
+        for i, m in enumerate(moves.head(per_step).itertuples(index=False)):
+            lead = (f"| {day} | {int(step['matched']):,} | {change} |" if i == 0 else "| | | |")
+            late = (f" (listed by {md_cell(econ.names.get(m.elsewhere_source, ''))} from "
+                    f"{m.elsewhere_since})" if m.elsewhere_since else "")
+            share = _share(m.share_of_step)
+            out.append(f"{lead} {md_cell(econ.names.get(m.source, m.source))} | "
+                       f"{md_cell(m.provider)} | {md_cell(m.model)} | "
+                       f"{_usd(m.old_usd_per_mtok)} → {_usd(m.new_usd_per_mtok)}{late} | "
+                       f"{share} |")
+        if len(moves) > per_step:
+            out.append(f"| | | | … {len(moves) - per_step:,} more | | | | |")
+    return [*out, ""]
+
+
 def index_section(econ: Economics, as_of: dt.date, previous: dt.date | None) -> list[str]:
     """Return the index's part of the page."""
     first = econ.dates[0]
@@ -90,23 +206,30 @@ def index_section(econ: Economics, as_of: dt.date, previous: dt.date | None) -> 
     if as_of not in blend.index or steps.empty:
         return [*heading, f"Not enough prices for an index yet: it needs listings with an "
                 f"input and an output price on two dates of its grid ({first} to {as_of}).", ""]
+    spans = [reading_text(ir.reading(blend, econ.moves, first, as_of), econ.names,
+                          f"since {first}")]
+    if year != first:
+        spans.append(reading_text(ir.reading(blend, econ.moves, year, as_of), econ.names,
+                                  f"since {year}"))
+    if previous in blend.index and previous != as_of:
+        spans.append(reading_text(ir.reading(blend, econ.moves, previous, as_of), econ.names,
+                                  "since the last edition", str(previous)))
     out = [*heading,
            f"How much the same listings got cheaper, apart from cheaper new ones arriving: a "
            f"chained index of every listing priced at two successive dates, weekly from "
-           f"{first} (where the bundled histories start) and on each edition's date, to "
-           f"{as_of}. Beside it, the average of everything listed at each date.", "",
-           f"- **Same listings, 3:1 blend:** {_change(blend, first, as_of)} since {first}; "
-           f"{_change(blend, year, as_of)} since {year}"
-           + (f"; {_change(blend, previous, as_of)} since the last edition ({previous})"
-              if previous in blend.index else "") + ".",
+           f"{first} (where the first catalogue's replayed history is whole) and on each "
+           f"edition's date, to {as_of}. Beside it, the average of everything listed at each "
+           "date.", "",
+           "- **Same listings, 3:1 blend:** " + "; ".join(spans) + ".",
            f"- **Everything listed (geometric mean), 3:1 blend:** "
            f"{_change(blend, first, as_of, 'average_index')} since {first} "
            f"({_usd(blend.at[first, 'average_usd_per_mtok'])} → "
            f"{_usd(blend.at[as_of, 'average_usd_per_mtok'])} per million "
            f"tokens); {_change(blend, year, as_of, 'average_index')} since {year}.",
-           f"- **Listings matched per step:** {int(steps.min()):,} at the fewest, "
-           f"{int(steps.median()):,} at the median, {int(steps.iloc[-1]):,} in the last; "
-           f"{int(blend.at[as_of, 'listed']):,} listed on {as_of}.", ""]
+           f"- **Listings matched per step:** {int(steps.min()):,} at the fewest (the step to "
+           f"{steps.idxmin()}), {int(steps.median()):,} at the median, "
+           f"{int(steps.iloc[-1]):,} in the last; {int(blend.at[as_of, 'listed']):,} listed on "
+           f"{as_of}.", last_read_line(econ, as_of), ""]
     if econ.whole_since:
         whole = "; ".join(f"{md_cell(name)} from {day}" for name, day in
                           sorted(econ.whole_since.items(), key=lambda p: p[1]))
@@ -116,22 +239,9 @@ def index_section(econ: Economics, as_of: dt.date, previous: dt.date | None) -> 
                 "catalogue arrives, with thousands of cheaper listings: that is coverage, not a "
                 "price cut, and the same-listings index does not move there.", ""]
     out += [f"![The same-model 3:1 blend index and the average of everything listed, "
-            f"{first} to {as_of}]({CHARTS['index']})", "",
-            "| Segment | Meter | Since " + str(first) + " | Since " + str(year) + " | "
-            "Last step | Matched in the last step | Listed now |",
-            "| --- | --- | ---: | ---: | ---: | ---: | ---: |"]
-    for segment, title in pi.SEGMENT_TITLES.items():
-        meters = pi.INDEX_METERS if segment == pi.OVERALL else ("blend_3_1",)
-        for meter in (("blend_3_1", *[m for m in meters if m != "blend_3_1"])):
-            rows = _rows(econ.index, segment, meter)
-            if rows.empty:
-                continue
-            last = rows.index[-1]
-            before = rows.index[-2] if len(rows) > 1 else last
-            out.append(f"| {title} | {METER_NAMES[meter]} | {_change(rows, first, last)} | "
-                       f"{_change(rows, year, last)} | {_change(rows, before, last)} | "
-                       f"{int(rows.at[last, 'matched']):,} | {int(rows.at[last, 'listed']):,} |")
-    out += ["", f"![The 3:1 blend index by segment]({CHARTS['segments']})", "",
+            f"{first} to {as_of}]({CHARTS['index']})", "", *segment_table(econ, first, year)]
+    out += ["", "### The steps that moved it", "", *contributions_table(econ)]
+    out += [f"![The 3:1 blend index by segment]({CHARTS['segments']})", "",
             "### How it is computed", "",
             "A listing is one provider's price of one model from one source, as the "
             "[Market](market.md) has it on a date: realtime, all day, the base context band, "
@@ -159,7 +269,14 @@ def index_section(econ: Economics, as_of: dt.date, previous: dt.date | None) -> 
             "of them is not seen. A chained index depends on its dates, so an edition added "
             "between two others changes the steps after it.",
             "- A listing that changes source (a catalogue's price replaced by a curated one) "
-            "leaves and re-enters rather than giving a relative.", ""]
+            "leaves and re-enters rather than giving a relative.",
+            "- A catalogue's history dates a price change by when its editors recorded it, not "
+            "when the provider made it: a step can be a catalogue catching up with an old cut. "
+            "Where another source listed the same provider's model at the new price at least "
+            f"{ir.CATCH_UP_DAYS} days before, the steps' table says so.",
+            f"- A change resting on a step of fewer than {ir.MIN_MATCHED} matched listings, or "
+            f"more than half of whose log-change is one listing, is not printed as the "
+            "market's: the page and the editions say which listing it is instead.", ""]
     return out
 
 
@@ -234,14 +351,20 @@ def economics_files(econ: Economics | None, costs: pd.DataFrame, as_of: dt.date,
            "below as [index.csv](data/index.csv) and "
            "[cost-to-serve.csv](data/cost-to-serve.csv), and every price the index read, with "
            "the file it comes from, as [index-prices.csv](data/index-prices.csv).", "",
-           *index_section(econ, as_of, previous), *cost_section(costs, as_of)]
+           *index_section(econ, as_of, previous), *anchors_section(econ, as_of),
+           *cost_section(costs, as_of)]
     files: dict[str, str | bytes | Drawing] = {
         "economics.md": "\n".join(fitted(out)),
         "data/index.csv": csv_bytes(econ.index.assign(date=econ.index["date"].astype(str)),
                                     pi.INDEX_COLUMNS),
         "data/cost-to-serve.csv": csv_bytes(costs, COST_COLUMNS),
         "data/index-prices.csv": csv_bytes(pi.price_spells(econ.prices, econ.dates,
-                                                           econ.source_files), pi.SPELL_COLUMNS)}
+                                                           econ.source_files), pi.SPELL_COLUMNS),
+        "data/index-contributions.csv": csv_bytes(
+            econ.moves.assign(date=econ.moves["date"].astype(str),
+                              previous_date=econ.moves["previous_date"].astype(str)),
+            ir.CONTRIBUTION_COLUMNS),
+        "data/launch-prices.csv": csv_bytes(econ.launches, LAUNCH_COLUMNS)}
     blend = _rows(econ.index, pi.OVERALL, "blend_3_1")
     points = list(blend.index)
     marks = [(day, f"{name} whole from {day}") for name, day in sorted(econ.whole_since.items())]
@@ -252,6 +375,9 @@ def economics_files(econ: Economics | None, costs: pd.DataFrame, as_of: dt.date,
                 for segment, title in pi.SEGMENT_TITLES.items()
                 if not (rows := _rows(econ.index, segment, "blend_3_1")).empty]
     files[CHARTS["segments"]] = drawer.submit(index_chart, segments, marks)
+    points = launch_points(econ.launches)
+    if points:
+        files[LAUNCH_CHART] = drawer.submit(launch_chart, points)
     head = headline_costs(costs)
     if len(head):
         files[CHARTS["cost"]] = drawer.submit(cost_chart, [
