@@ -235,19 +235,6 @@ def test_tree_document_reads_the_first_commits_root_layout() -> None:
     assert list(doc) == ["openai"]
 
 
-def test_tree_document_cache_reuses_merges_of_the_same_files_only() -> None:
-    base = {"name": "B"}
-    own = {"base_model": "a/b", "cost": {"input": 1}}
-    cache: dict = {}
-    files = {"models/a/b.toml": base, "providers/p/models/b.toml": own}
-    first, _ = tree_document(files, cache)
-    again, _ = tree_document(dict(files), cache)
-    assert again["p"]["models"]["b"] is first["p"]["models"]["b"]
-    changed, _ = tree_document(files | {"models/a/b.toml": {"name": "B2"}}, cache)
-    assert changed["p"]["models"]["b"]["name"] == "B2"
-    assert changed == tree_document(files | {"models/a/b.toml": {"name": "B2"}})[0]
-
-
 def _head_files(repo: Path) -> dict[str, dict]:
     """The parsed TOML files of the repository's HEAD, links followed as its build does."""
     listing = subprocess.run(["git", "-C", str(repo), "ls-tree", "-r", "HEAD", "--",

@@ -364,8 +364,7 @@ def test_the_real_genai_prices_history(real_data, tmp_path):
     git(tmp_path, "clone", "-q", str(bundle), str(repo))
     root = replay_root(tmp_path / "root")
     run = replay(root, repo)
-    # A bound against a replay gone quadratic, not a timing: ~13 s here, alone.
-    assert run.seconds < 60
+    # Its time is measured by benchmarks/replay.py, never asserted here.
     assert len({r[0] for r in log(root)}) == run.commits == 187 and run.unreadable == []
     assert run.prices == 3232
     table = read_history_csv(price_history_path(root, GENAI).read_bytes())

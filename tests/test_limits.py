@@ -30,7 +30,7 @@ def test_a_catalogue_over_its_listings_limit_keeps_its_history(server, tmp_path,
     server.bodies["/m.json"] = tiny_map(**{f"model-{i}": 1e-06 for i in range(5)})
     root = catalogue_root(tmp_path, server.url("/m.json"))
     assert run(root, T0)[0].ok
-    monkeypatch.setattr("pipeline.ingest.catalogues.MAX_CATALOGUE_LISTINGS", 5)
+    monkeypatch.setattr("pipeline.ingest.snapshot.MAX_CATALOGUE_LISTINGS", 5)
     server.bodies["/m.json"] = tiny_map(**{f"model-{i}": 1e-06 for i in range(6)})
     (big,) = run(root, T0 + dt.timedelta(hours=1))
     assert not big.ok

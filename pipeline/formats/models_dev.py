@@ -218,17 +218,14 @@ def link_target(path: str, target: bytes) -> str | None:
     return None if resolved == ".." or resolved.startswith("../") else resolved
 
 
-def tree_document(files: Mapping[str, object], cache: dict | None = None,
-                  ) -> tuple[dict, list[tuple[str, str]]]:
+def tree_document(files: Mapping[str, object]) -> tuple[dict, list[tuple[str, str]]]:
     """Return the api.json-shaped document of the repository's parsed TOML files (keyed by
     their paths in the repository), and (path, why) of each model file it could not put
     together.
 
-    Paths of neither layout, or not a provider's or a model's file, are left out. `cache`, a
-    dict the caller keeps between calls (one per repository), holds each merged model with the
-    parsed files it came from, and is reused while those are the same objects: a replay that
-    parses each file version once and calls this per commit merges only what changed. The
-    document shares its models with the cache and with `files`: read it, never change it.
+    Paths of neither layout, or not a provider's or a model's file, are left out. The
+    document shares its models with `files`: read it, never change it. (A replay passes only
+    the files of the providers a commit touched, so a commit merges what changed.)
     """
     new_layout = any(path.startswith("providers/") for path in files)
     providers: dict[str, dict] = {}
@@ -258,10 +255,6 @@ def tree_document(files: Mapping[str, object], cache: dict | None = None,
             continue
         base_name = parsed.get("base_model")
         base = bases.get(base_name) if isinstance(base_name, str) else None
-        kept = cache.get(path) if cache is not None else None
-        if kept is not None and kept[0] is parsed and kept[1] is base:
-            providers[owner]["models"][name] = kept[2]
-            continue
         if base_name is None:
             merged = dict(parsed)
         elif not isinstance(base, Mapping):
@@ -273,8 +266,6 @@ def tree_document(files: Mapping[str, object], cache: dict | None = None,
             merged = _merged(base, parsed)
         _legacy_band(merged)
         merged["id"] = name
-        if cache is not None:
-            cache[path] = (parsed, base, merged)  # the sources kept alive: `is` stays true
         providers[owner]["models"][name] = merged
     return providers, unresolved
 

@@ -89,7 +89,6 @@ class TomlTree:
         self._catalogue = catalogue
         self._parsed: dict[str, object] = {}
         self._links: dict[str, str] = {}
-        self._merge_cache: dict = {}
         self._results: dict[str, ImportResult] = {}
         self._dirty: set[str] = set()
         self._unresolved: set[tuple[str, str]] = set()
@@ -133,7 +132,7 @@ class TomlTree:
         for link, target in self._links.items():
             if _owner(link) in dirty and target in self._parsed:
                 files[link] = self._parsed[target]
-        doc, unresolved = tree_document(files, self._merge_cache)
+        doc, unresolved = tree_document(files)
         now = set(unresolved)
         problems += sorted(now - self._unresolved)
         self._unresolved = {u for u in self._unresolved if _owner(u[0]) not in dirty} | now
