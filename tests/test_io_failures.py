@@ -78,7 +78,7 @@ def repo_on(mount: Path) -> Path:
 
 
 def test_build_into_a_read_only_folder(tmp_path: Path) -> None:
-    with tmpfs(tmp_path / "ro", "60m") as mount:
+    with tmpfs(tmp_path / "ro", "200m") as mount:
         out = mount / "public"
         assert brief("build", "--root", str(REPO), "--out", str(out), "--today", TODAY
                      ).returncode == 0
@@ -91,9 +91,9 @@ def test_build_into_a_read_only_folder(tmp_path: Path) -> None:
 
 
 def test_build_on_a_full_disk_keeps_the_published_site(tmp_path: Path) -> None:
-    # Room for the repository, one site (about 55 MB: a page for each of 1,600 models) and its
-    # cache, and not for a second site beside it.
-    with tmpfs(tmp_path / "full", "120m") as mount:
+    # Room for the repository, one site (about 90 MB: a page for each of 1,750 models, every
+    # month of the catalogues' moves) and its cache; the disk is then filled.
+    with tmpfs(tmp_path / "full", "400m") as mount:
         root = repo_on(mount)
         out = root / "public"
         today = ["--today", TODAY]

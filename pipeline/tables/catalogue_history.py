@@ -95,6 +95,9 @@ def read_history_csv(data: bytes) -> pd.DataFrame:
     table = pd.read_csv(io.BytesIO(data), dtype=str, keep_default_na=False)
     if "context_window_tokens" not in table.columns:  # written before the column was
         table["context_window_tokens"] = ""
+    missing = [c for c in COLUMNS if c not in table.columns and c not in ("commit", "dated_by")]
+    if missing:
+        raise ValueError(f"not a price history: no column {', '.join(missing)}")
     if "commit" not in table.columns:  # written before histories were replayed from git
         table["commit"] = ""
     if "dated_by" not in table.columns:
@@ -103,9 +106,6 @@ def read_history_csv(data: bytes) -> pd.DataFrame:
     table.loc[unsaid, "dated_by"] = np.where(table.loc[unsaid, "from_date"] != "", "catalogue",
                                              np.where(table.loc[unsaid, "commit"] != "",
                                                       "commit", "fetch"))
-    missing = [c for c in COLUMNS if c not in table.columns]
-    if missing:
-        raise ValueError(f"not a price history: no column {', '.join(missing)}")
     prices = pd.to_numeric(table["usd_per_mtok"], errors="coerce")
     bad = table.index[~np.isfinite(prices.to_numpy(dtype=float)) | (prices < 0)]
     if len(bad):
