@@ -64,7 +64,7 @@ def test_a_window_is_what_snapshots_first_showed_in_it_without_curated_models():
 def test_the_figure_lists_every_move_biggest_first_with_first_seen_dates():
     moves = window_moves(without_models(CHANGES, {("curated-co", "kept")}),
                          day_end(dt.date(2026, 9, 4)), day_end(dt.date(2026, 9, 11)))
-    (figure,) = catalogue_figures(moves, [CAT], dt.date(2026, 9, 4))
+    (figure,) = catalogue_figures(moves, [CAT], "since 2026-09-04")
     assert figure.label == ("Cat map since 2026-09-04: 4 models moved (2 repriced, 1 newly "
                             "listed, 1 no longer listed)")
     assert figure.text_md.endswith(
@@ -77,10 +77,10 @@ def test_the_figure_lists_every_move_biggest_first_with_first_seen_dates():
 
 
 def test_no_moves_no_figure_and_third_party_names_are_inert():
-    assert catalogue_figures(CHANGES.iloc[0:0], [CAT], dt.date(2026, 9, 4)) == []
+    assert catalogue_figures(CHANGES.iloc[0:0], [CAT], "since 2026-09-04") == []
     hostile = pd.DataFrame([move("<img src=x onerror=alert(1)>*[x](javascript:1)", "cut", 2.0,
                                  1.0, "2026-09-05T00:00Z")])
-    (figure,) = catalogue_figures(hostile, [CAT], dt.date(2026, 9, 4))
+    (figure,) = catalogue_figures(hostile, [CAT], "since 2026-09-04")
     assert "<img" not in figure.text_md and "](javascript" not in figure.text_md
 
 
@@ -121,7 +121,7 @@ def test_a_price_gone_and_back_in_one_window_is_its_net_move():
         move("twice", "cut", 4.0, 3.0, "2026-09-06T06:00Z"),
         move("twice", "cut", 3.0, 2.0, "2026-09-09T06:00Z"),  # two cuts: one of -50 %
     ])
-    (figure,) = catalogue_figures(flaps, [CAT], dt.date(2026, 9, 4))
+    (figure,) = catalogue_figures(flaps, [CAT], "since 2026-09-04")
     assert figure.label == "Cat map since 2026-09-04: 2 models moved (2 repriced)"
     assert figure.text_md.endswith(
         "Repriced, biggest move first: acme lower: input $1.00 → $0.50 (-50%) (first seen "
@@ -163,7 +163,7 @@ def test_a_model_the_catalogue_lists_under_two_of_our_providers_names_each_listi
                           listed("gemini", "input", 0.30, 0.15),
                           listed("gemini", "output", 2.50, 2.00),
                           listed("vertex_ai", "output", 2.50, 3.00)])
-    (figure,) = catalogue_figures(moves, [CAT], dt.date(2026, 9, 4))
+    (figure,) = catalogue_figures(moves, [CAT], "since 2026-09-04")
     assert figure.label == "Cat map since 2026-09-04: 1 model moved (1 repriced)"
     assert figure.text_md.endswith(
         "Repriced, biggest move first: google g\\-flash: input $0.30 → $0.15 (-50%) (as gemini, "
@@ -171,7 +171,7 @@ def test_a_model_the_catalogue_lists_under_two_of_our_providers_names_each_listi
         "(as vertex\\_ai) (first seen 2026-09-06).")
     # Under one listing, as before: no id said.
     (one,) = catalogue_figures(moves[moves["catalogue_provider"] == "gemini"], [CAT],
-                               dt.date(2026, 9, 4))
+                               "since 2026-09-04")
     assert one.text_md.endswith("google g\\-flash: input $0.30 → $0.15 (-50%); output $2.50 → "
                                 "$2.00 (-20%) (first seen 2026-09-06).")
 

@@ -47,13 +47,13 @@ def test_a_new_provider_file_a_thousandfold_too_high(tmp_path):
     assert lines == [
         "::error file=sources/prices/acme.yaml,line=12,title=lists.0.records.0.prices.0.price::"
         "zai-org/GLM-4.5 input: 400.00 EUR per Mtok (≈ $459.40) is ×770 above the catalogues' "
-        "price ($0.60 per Mtok, the median of 7 providers in LiteLLM model price map, "
-        "genai-prices, seen 2026-08-21); check the list's unit (per_1m_tokens) for a slip, or "
+        "price ($0.60 per Mtok, the median of 18 providers in LiteLLM model price map, "
+        "genai-prices, models.dev, seen 2026-07-24); check the list's unit (per_1m_tokens) for a slip, or "
         "set `outlier_is_real: true` on this record once checked at its source",
         "::error file=sources/prices/acme.yaml,line=13,title=lists.0.records.0.prices.1.price::"
         "zai-org/GLM-4.5 output: 1,600.00 EUR per Mtok (≈ $1,837.60) is ×840 above the "
-        "catalogues' price ($2.20 per Mtok, the median of 7 providers in LiteLLM model price "
-        "map, genai-prices, seen 2026-08-21); check the list's unit (per_1m_tokens) for a slip, "
+        "catalogues' price ($2.20 per Mtok, the median of 18 providers in LiteLLM model price "
+        "map, genai-prices, models.dev, seen 2026-07-24); check the list's unit (per_1m_tokens) for a slip, "
         "or set `outlier_is_real: true` on this record once checked at its source",
         "2 problem(s) found."]
     # The default format names the file, the line and the field.
@@ -79,8 +79,8 @@ def test_a_list_switched_to_another_unit(tmp_path):
     assert lines[0] == (
         "::error file=sources/prices/openai.yaml,line=16,title=lists.0.records.0.prices.0.price::"
         "gpt-5.4 input: $2,500.00 per Mtok is ×1,000 above the catalogues' price ($2.50 per "
-        "Mtok, the median of 3 providers in LiteLLM model price map, genai-prices, seen "
-        "2026-08-21); check the list's unit (per_1k_tokens) for a slip, or set "
+        "Mtok, the median of 22 providers in LiteLLM model price map, genai-prices, models.dev, "
+        "seen 2026-07-24); check the list's unit (per_1k_tokens) for a slip, or set "
         "`outlier_is_real: true` on this record once checked at its source")
     assert lines[-1] == f"{len(lines) - 1} problem(s) found."
     assert all("above the catalogues' price" in line for line in lines[:-1])

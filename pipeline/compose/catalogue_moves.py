@@ -131,10 +131,11 @@ def listed_words(rows: list[Any], whole: bool) -> list[str]:
 
 
 def catalogue_figures(moves: pd.DataFrame, catalogues: list[Catalogue],
-                      since: dt.date) -> list[Figure]:
+                      window: str) -> list[Figure]:
     """Return one figure per catalogue with moves in `moves` (window_moves): the models
     repriced, biggest move first, then the models it began and stopped listing, each with the
-    date a snapshot first showed it."""
+    date a snapshot first showed it; `window`: the edition's window in words
+    (numbers.since_words)."""
     figures = []
     for catalogue in catalogues:
         own = moves[moves["catalogue"] == catalogue.id]
@@ -178,7 +179,7 @@ def catalogue_figures(moves: pd.DataFrame, catalogues: list[Catalogue],
             parts.append("No longer listed: " + "; ".join(gone) + ".")
         models = len(repriced) + len(new) + len(gone)
         figures.append(Figure(
-            label=(f"{catalogue.name} since {since.isoformat()}: {models} model"
+            label=(f"{catalogue.name} {window}: {models} model"
                    f"{'s' if models != 1 else ''} moved ("
                    + ", ".join(c for c in counts if c) + ")"),
             text_md=("USD per million tokens, as the catalogue's snapshots showed them; a move "

@@ -191,9 +191,9 @@ class Parts:
 
     def catalogues(self, date: dt.date, previous: dt.date | None) -> LaneItems:
         """Return the figures of the catalogue moves of the window (previous, date]."""
-        start = previous if previous is not None else date - FIRST_EDITION_LOOKBACK
         moves = self.catalogue_window(date, previous)
-        return list(catalogue_figures(moves, self.sources.published_catalogues(), start)), []
+        window = since_words(date, previous, FIRST_EDITION_LOOKBACK)
+        return list(catalogue_figures(moves, self.sources.published_catalogues(), window)), []
 
     def entries_in(self, date: dt.date, previous: dt.date | None) -> list[CuratedEntry]:
         """Return the curated entries of the window (previous, date], in the sources' order."""
