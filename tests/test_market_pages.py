@@ -73,8 +73,10 @@ def test_the_built_pages(bundled_site):
     assert (bundled_site / "charts" / "model-openai-o3.svg").read_bytes().startswith(b"<?xml")
     index = text_of(bundled_site / "models" / "index.html")
     assert "22 models with a dated history of their own" in index
-    changes = text_of(bundled_site / "changes" / "index.html")
-    assert "2025-06-11 LiteLLM model price map openai o3 output $40.00 $8.00 -80.0%" in changes
+    changes = text_of(bundled_site / "changes" / "2025-06" / "index.html")
+    assert ("2025-06-11 00:35 UTC · LiteLLM model price map · seen by our fetch · 3 moves openai "
+            "o3 cached input $2.50 $0.50 -80.0%") in changes
+    assert "openai o3 output $40.00 $8.00 -80.0%" in changes
     found = text_of(bundled_site / "discrepancies" / "index.html")
     # Google's curated gemini-3.6-flash (0.75/3.75 from 2026-08-13) against LiteLLM's map.
     assert ("google gemini-3.6-flash input $0.75 (Google (curated)) $1.50 (LiteLLM model price "
