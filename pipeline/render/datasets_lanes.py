@@ -92,6 +92,10 @@ _MARKET_COLUMNS = tuple(Column(name, text) for name, text in (
     ("source_url", "Where the price can be read."),
     ("last_change", "When the newest price took effect in any of the model's lists (curated) or "
                     "was first seen (catalogue)."),
+    ("first_seen", "The listing's first dated price: the day a catalogue's snapshot first showed "
+                   "it (a fetch's, or a replayed commit's), or the curated record's start."),
+    ("released", "The model's release date as models.dev gives it (the earliest of the "
+                 "listings that serve the same model); empty where it gives none."),
 ))
 
 _KEY_COLUMNS = (

@@ -49,7 +49,8 @@ SHOWN = (("provider", "Provider", False), ("model", "Model", False),
          ("cache_write_usd_per_mtok", "Cache write", True),
          ("batch_output_usd_per_mtok", "Batch output", True),
          ("currency", "List", False), ("source", "Source", False),
-         ("last_change", "Since", False))
+         ("last_change", "Since", False), ("first_seen", "First seen", False),
+         ("released", "Released", False))
 """The table's columns, those a reader needs first first: without JavaScript, on a narrow
 screen, the table is read from the left. At a phone's width assets/market.css shows provider,
 model, input and output (by position: a class on each cell made the page a third larger); the
@@ -219,7 +220,9 @@ def market_page_md(table: pd.DataFrame, as_of: dt.date,
                 cells.append(f'<td><a href="{html.escape(href)}">{text}</a></td>'
                              if is_allowed_link(href) else f"<td>{text}</td>")
             else:
-                cells.append(f"<td>{html.escape(str(value))}</td>")
+                # A date the sources do not give (a release date, a table made without the
+                # histories' dates) is an empty cell, never "nan".
+                cells.append(f"<td>{'' if pd.isna(value) else html.escape(str(value))}</td>")
         attrs = _row_attributes(row, [(k, usd[i], tokens[i]) for k, usd, tokens in columns])
         anchor = f' id="{html.escape(anchors[i])}"' if anchors else ""
         rows.append(f'<tr{anchor} {attrs}>{"".join(cells)}</tr>')

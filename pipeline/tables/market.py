@@ -27,6 +27,7 @@ from pipeline.models.rates import RateTable
 from pipeline.models.sourced import Sourced
 from pipeline.models.sources import Sources
 from pipeline.normalize.fx import RateNotFound
+from pipeline.normalize.model_identity import identity_key
 from pipeline.normalize.windows import record_windows, week_shares
 from pipeline.tables.catalogue_history import snapshot_time
 from pipeline.tables.cost import day_end, record_at, record_fx, tier_price, week_start
@@ -35,8 +36,11 @@ METERS = ("input", "cached_input", "cache_write", "output")
 COLUMNS = ("provider", "model", "input_usd_per_mtok", "cached_input_usd_per_mtok",
            "cache_write_usd_per_mtok", "output_usd_per_mtok", "batch_input_usd_per_mtok",
            "batch_output_usd_per_mtok", "context_window_tokens", "currency", "list_input_per_mtok",
-           "list_output_per_mtok", "free", "source", "source_url", "last_change")
+           "list_output_per_mtok", "free", "source", "source_url", "last_change", "first_seen",
+           "released")
 """The columns of `data/market.csv`, in order."""
+LATER = ("free", "first_seen", "released")
+"""The columns market_table and with_dates add to the rows of the sources."""
 TIER_METERS = ("input", "cached_input", "output")
 TIER_COLUMNS = (*(f"offpeak_{m}_usd_per_mtok" for m in TIER_METERS),
                 *(f"peak_{m}_usd_per_mtok" for m in TIER_METERS), "offpeak_week_share")
@@ -195,7 +199,7 @@ def curated_rows(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
                                    if (r := record_at(p, model, at)) is not None
                                    ).date().isoformat()})
     keys = ["provider", "model"]
-    table = pd.DataFrame(rows, columns=[c for c in COLUMNS if c != "free"]).astype(
+    table = pd.DataFrame(rows, columns=[c for c in COLUMNS if c not in LATER]).astype(
         {"context_window_tokens": float})
     if not hours:
         return table
@@ -305,4 +309,44 @@ def market_table_of(sources: Sources, as_of: dt.date) -> pd.DataFrame | None:
                if sources.prices and sources.rates is not None else None)
     if curated is None and not rows:
         return None
-    return market_table([*([] if curated is None else [curated]), *rows])
+    table = market_table([*([] if curated is None else [curated]), *rows])
+    return with_dates(table, sources, as_of)
+
+
+def with_dates(table: pd.DataFrame, sources: Sources, as_of: dt.date) -> pd.DataFrame:
+    """Return the Market's `table` with `first_seen` (the listing's first dated price by the
+    end of `as_of`: a catalogue snapshot's day, or a curated record's start) and `released`
+    (the model's release date as models.dev gives it, the earliest of the listings that serve
+    the same model, normalize/model_identity.py; empty where it gives none)."""
+    end = snapshot_time(day_end(as_of))
+    seen = []
+    for catalogue in sources.published_catalogues():
+        h = sources.price_histories[catalogue.id]
+        h = h[h["first_seen"] <= end]
+        first = h.groupby(["provider", "model"], sort=False)["first_seen"].min().str[:10]
+        seen.append(first.reset_index().assign(source=catalogue.name))
+    for provider, sourced in sources.prices.items():
+        starts: dict[str, str] = {}
+        for plist in sourced.model.lists:
+            for record in plist.records:
+                day = record.from_.date().isoformat()
+                if day <= as_of.isoformat():
+                    starts[record.model] = min(starts.get(record.model, day), day)
+        seen.append(pd.DataFrame({"provider": provider, "model": list(starts),
+                                  "first_seen": list(starts.values()),
+                                  "source": f"{sourced.model.name} (curated)"}))
+    keys = ["source", "provider", "model"]
+    firsts = (pd.concat(seen, ignore_index=True).drop_duplicates(keys) if seen
+              else pd.DataFrame(columns=[*keys, "first_seen"]))
+    out = table.drop(columns=["first_seen", "released"]).merge(firsts, on=keys, how="left")
+    facts = [f[f["release_date"] != ""] for f in sources.model_facts.values()]
+    facts = [f for f in facts if len(f)]
+    if facts:
+        dates = pd.concat(facts, ignore_index=True)
+        dates = dates.assign(key=dates["model"].map(identity_key)).groupby("key")[
+            "release_date"].min()
+        out["released"] = out["model"].map(identity_key).map(dates)
+    else:
+        out["released"] = np.nan
+    out[["first_seen", "released"]] = out[["first_seen", "released"]].fillna("")
+    return out[table.columns]
