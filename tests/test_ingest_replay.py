@@ -393,3 +393,20 @@ def test_a_replay_starting_a_history_forgets_the_health_of_the_one_moved_aside(t
     replay(root, repo)
     # Else every price listed before the fetches began would never read as new.
     assert json.loads(health.read_text())["whole_since"] == "2025-06-21T04:30:00Z"
+
+
+def test_a_replay_never_puts_commits_after_a_snapshot_our_fetch_took(tmp_path):
+    repo = new_repo(tmp_path / "repo")
+    shas = four_commits(repo)
+    git(repo, "reset", "-q", "--hard", shas[1])
+    root = replay_root(tmp_path / "root")
+    replay(root, repo)
+    # The scheduled fetch then saw a price the repository's later commits do not explain.
+    path = price_history_path(root, GENAI)
+    path.write_bytes(path.read_bytes() + b"openai,openai,gpt_z,input,,0,realtime,,,,9.0,"
+                     b"2025-07-01T06:00Z,,2025-07-01,,,fetch\n")
+    git(repo, "reset", "-q", "--hard", shas[3])
+    said = refused(root, "--only", GENAI, "--history", str(repo))
+    assert said == (f"Error: {path} holds snapshots our fetches took after "
+                    "genai-prices.commits.csv's last commit (2025-07-01T06:00Z): a replay cannot "
+                    "put older commits after them\n")

@@ -23,10 +23,12 @@ from pipeline.compose.types import Citation, Figure
 from pipeline.models.sources import Sources
 from pipeline.normalize.items import md_text
 from pipeline.normalize.makers import models_makers
+from pipeline.normalize.model_identity import identity_key
 from pipeline.paths import price_history_path
 from pipeline.tables import index_readings as ir
 from pipeline.tables import price_index as pi
 from pipeline.tables.catalogue_history import snapshot_time
+from pipeline.tables.catalogue_records import open_weight_by_model
 from pipeline.tables.cost import day_end
 from pipeline.tables.cost_to_serve import cost_to_serve, mlperf_matches
 from pipeline.tables.hardware import TOKEN_UNITS, is_public, usd_at_ecb_rates
@@ -110,6 +112,12 @@ def market_economics(sources: Sources, editions: Sequence[dt.date]) -> Economics
     prices = pi.listed_prices(parts)
     makers = sources.catalogues.makers if sources.catalogues else {}
     found = models_makers(prices["model"].unique(), makers)
+    # The editors' patterns decide; a model they leave unclassified is open where the
+    # catalogues' facts say its weights are published (models.dev's open_weights).
+    open_facts = open_weight_by_model(sources.model_facts)
+    found = {m: (maker, open_weight or (maker is None
+                                        and open_facts.get(identity_key(m), False)))
+             for m, (maker, open_weight) in found.items()}
     membership = pi.segments(prices, pd.DataFrame(
         [(m, maker or "", open_weight) for m, (maker, open_weight) in found.items()],
         columns=["model", "maker", "open_weight"]))

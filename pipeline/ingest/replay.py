@@ -129,6 +129,13 @@ def replay_history(root: Path, catalogues: CataloguesFile, catalogue: Catalogue,
         raise ReplayRefused(f"{git_dir} holds no version of {', '.join(catalogue.history_files)}"
                             f": is it {catalogue.repository}?")
     if after is not None:
+        stamp = str(log["at"].iloc[-1])
+        fetched = history[(history["commit"] == "") & (history["first_seen"] > stamp)]
+        if len(fetched):
+            raise ReplayRefused(
+                f"{history_path} holds snapshots our fetches took after {log_path.name}'s last "
+                f"commit ({fetched['first_seen'].min()}): a replay cannot put older commits "
+                "after them")
         # Stopped between the history's write and the log's: back to the log's last commit.
         # (The health, written between the two, may hold back a rise a later commit showed or
         # date its first whole snapshot by one: reading that commit again gives the same.)

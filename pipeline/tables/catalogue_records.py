@@ -13,6 +13,7 @@ import pandas as pd
 
 from pipeline.formats.price_map import ModelFacts
 from pipeline.models.ids import ID_MAX_LENGTH, ID_PATTERN
+from pipeline.normalize.model_identity import identity_key
 from pipeline.normalize.providers import our_provider
 from pipeline.tables.catalogue_history import CHANGE_COLUMNS
 
@@ -111,3 +112,15 @@ def read_facts_csv(data: bytes) -> pd.DataFrame:
         raise ValueError(f"line {int(bad[0]) + 2}: an id, release_date or open_weights that "
                          "does not read")
     return table[FACT_COLUMNS]
+
+
+def open_weight_by_model(facts: Mapping[str, pd.DataFrame]) -> dict[str, bool]:
+    """Return, by identity key (normalize/model_identity.py), whether the catalogues' facts say
+    the model's weights are published: yes where every listing that says anything says yes."""
+    said = [f[f["open_weights"] != ""] for f in facts.values()]
+    said = [f for f in said if len(f)]
+    if not said:
+        return {}
+    table = pd.concat(said, ignore_index=True)
+    keys = table["model"].map(identity_key)
+    return (table["open_weights"] == "yes").groupby(keys).all().to_dict()
