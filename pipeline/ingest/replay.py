@@ -200,6 +200,11 @@ def replay_history(root: Path, catalogues: CataloguesFile, catalogue: Catalogue,
                                       catalogues).held
     implausible = implausible[(implausible["catalogue"] == catalogue.id)
                               & (implausible["gone_seen"] == "")]
+    # Each held listing named with the commit and file of the version that showed its price.
+    period = ["catalogue_provider", "model", "meter", "first_seen"]
+    implausible = implausible.merge(history[[*period, "commit"]].drop_duplicates(period),
+                                    on=period, how="left").fillna({"commit": ""})
+
     last = todo[-1] if todo else None
     if last is not None:
         health = health.model_copy(update={
@@ -207,8 +212,9 @@ def replay_history(root: Path, catalogues: CataloguesFile, catalogue: Catalogue,
             "consecutive_failures": 0, "last_error": None, "checked": last.at.date(),
             "prices": prices_in_force(history), "held": held,
             "problems": [f"{r.provider} {r.model} {r.meter}: {r.usd_per_mtok:g} USD per Mtok "
-                         f"held back as implausible, {r.cause}"
-                         for r in implausible.itertuples()]})
+                         f"(commit {r.commit[:12]}, "
+                         f"{reader.file_of(r.catalogue_provider, r.model)}) held back as "
+                         f"implausible, {r.cause}" for r in implausible.itertuples()]})
         write_health(root, health)
     if facts:
         write_whole(price_facts_path(root, catalogue.id),

@@ -48,6 +48,9 @@ class VersionReader(Protocol):
         since the snapshot read before (a replay takes an unmoved one only to confirm a jump
         it holds back, as a fetch of a changed file would)."""
 
+    def file_of(self, provider: str, model: str) -> str:
+        """Return the file of the repository a listing's prices are read from."""
+
 
 class OneFile:
     """A catalogue published as one file, which may have moved: the first of `history_files`
@@ -57,6 +60,7 @@ class OneFile:
         self._catalogue = catalogue
         self._files: dict[str, bytes] = {}
         self._read: bytes | None = None
+        self._path: str | None = None
 
     def stage(self, changed: Changed) -> None:
         for path, version in changed.items():
@@ -65,12 +69,15 @@ class OneFile:
             elif path in self._catalogue.history_files and not version.link:
                 self._files[path] = version.data
 
+    def file_of(self, provider: str, model: str) -> str:
+        return self._path or self._catalogue.history_files[0]
+
     def read(self, changed: Changed) -> tuple[ImportResult | None, Problems, bool]:
         self.stage(changed)
         path = next((p for p in self._catalogue.history_files if p in self._files), None)
         if path is None or self._files[path] == self._read:
             return None, [], False  # the same bytes confirm nothing
-        self._read = self._files[path]
+        self._read, self._path = self._files[path], path
         try:
             return read_catalogue(self._catalogue, self._read), [], True
         except READ_ERRORS as err:
@@ -115,6 +122,9 @@ class TomlTree:
                 self._problems.append((path, str(err)[:200]))
         # A link's provider reads again when what it points to changed.
         self._dirty |= {_owner(link) for link, target in self._links.items() if target in changed}
+
+    def file_of(self, provider: str, model: str) -> str:
+        return f"providers/{provider}/models/{model}.toml"
 
     def read(self, changed: Changed) -> tuple[ImportResult | None, Problems, bool]:
         self.stage(changed)
