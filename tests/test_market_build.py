@@ -91,24 +91,29 @@ def test_two_snapshots_of_the_real_map_built(real_data, server, tmp_path):
     out = tmp_path / "public"
     build_site(root, out, today=dt.date(2026, 11, 30))
 
-    # The Changes page: those moves and no other, first seen 2026-11-03.
-    rows = re.findall(r"<tr>(.*?)</tr>", (out / "changes" / "index.html").read_text(), re.S)
+    # The Changes page of the month: those moves and no other, first seen 2026-11-03, under
+    # one heading (a fetch, not a commit).
+    page = (out / "changes" / "2026-11" / "index.html").read_text()
+    rows = re.findall(r"<tr[^>]*>(.*?)</tr>", page, re.S)
     cells = [[html.unescape(re.sub(r"<[^>]+>", "", c)).strip()
               for c in re.findall(r"<td[^>]*>(.*?)</td>", r, re.S)] for r in rows]
-    cells = [c for c in cells if c]
-    got = sorted((c[0], c[3], c[4], c[5], c[6], c[7]) for c in cells)
+    cells = [c for c in cells if len(c) == 6]
+    heads = [html.unescape(re.sub(r"<[^>]+>", "", h)) for h in
+             re.findall(r'<th[^>]*colspan[^>]*>(.*?)</th>', page, re.S)]
+    assert len(heads) == 1 and heads[0].startswith("2026-11-03"), heads
+    got = sorted((c[1], c[2], c[3], c[4], c[5]) for c in cells)
     assert got == sorted([
-        ("2026-11-03", "gpt-4o", "input", "$2.50", "$2.00", "-20.0%"),
-        ("2026-11-03", "grok-3", "output", "$15.00", "$18.00", "+20.0%"),
-        ("2026-11-03", "command-r-plus", "input", "$2.50", "$2.00", "-20.0%"),
+        ("gpt-4o", "input", "$2.50", "$2.00", "-20.0%"),
+        ("grok-3", "output", "$15.00", "$18.00", "+20.0%"),
+        ("command-r-plus", "input", "$2.50", "$2.00", "-20.0%"),
         # gpt-4o-mini's five prices in the map (per token: cache read 7.5e-08, input 1.5e-07,
         # input batches 7.5e-08, output 6e-07, output batches 3e-07), priority aside.
-        *(("2026-11-03", REMOVED, tier, price, "", "no longer listed")
+        *((REMOVED, tier, price, "", "no longer listed")
           for tier, price in [("cached input", "$0.075"), ("input", "$0.15"),
                               ("input, batch", "$0.075"), ("output", "$0.60"),
                               ("output, batch", "$0.30")]),
-        ("2026-11-03", ADDED, "input", "", "$1.00", "new"),
-        ("2026-11-03", ADDED, "output", "", "$4.00", "new")])
+        (ADDED, "input", "", "$1.00", "new"),
+        (ADDED, "output", "", "$4.00", "new")])
 
     # The next edition lists exactly those moves, biggest first; the one before lists none.
     edition = text_of(out / "briefings" / NEXT_EDITION / "index.html")
