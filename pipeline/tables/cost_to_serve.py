@@ -88,15 +88,18 @@ def mlperf_matches(mlperf_model: str, market_model: str) -> bool:
     return mlperf_key(mlperf_model) == mlperf_key(market_model)
 
 
-def priced_listings(mlperf_model: str, market: pd.DataFrame) -> pd.DataFrame:
+def priced_listings(mlperf_model: str, market: pd.DataFrame,
+                    keys: pd.Series | None = None) -> pd.DataFrame:
     """Return the rows of `market` (tables/market.py COLUMNS) whose model matches `mlperf_model`
     and that sell output tokens at a price: not free, with a finite output price above zero;
-    cheapest first (ties by provider, then model id)."""
+    cheapest first (ties by provider, then model id). `keys`: mlperf_key of each row's model,
+    when the caller has them (one pass over 6,000 rows instead of one per MLPerf model)."""
     if market.empty:
         return market
     key = mlperf_key(mlperf_model)
+    keys = market["model"].map(mlperf_key) if keys is None else keys
     price = pd.to_numeric(market["output_usd_per_mtok"], errors="coerce")
-    priced = (market["model"].map(mlperf_key) == key) & ~market["free"].astype(bool)
+    priced = (keys == key) & ~market["free"].astype(bool)
     priced &= price.map(lambda p: math.isfinite(p) and p > 0)
     return market[priced].sort_values(["output_usd_per_mtok", "provider", "model"])
 
@@ -140,8 +143,10 @@ def cost_to_serve(costed: pd.DataFrame, market: pd.DataFrame) -> pd.DataFrame:
     models = sorted(set(costed.loc[(costed["suite"] == SUITE)
                                    & (costed["units"] == TOKEN_UNITS), "model"]))
     out = []
+    names = market["model"].unique()
+    keys = market["model"].map(dict(zip(names, map(mlperf_key, names), strict=True)))
     for model in models:
-        listings = priced_listings(model, market)
+        listings = priced_listings(model, market, keys)
         if listings.empty:
             continue
         prices = listings["output_usd_per_mtok"].astype(float)
