@@ -344,3 +344,20 @@ def test_the_built_page_folds_the_held_prices_by_model_the_farthest_off_first(bu
     assert [row[1:5] for row in r1.rows] == [
         ["wandb", "deepseek-ai/DeepSeek-R1-0528", "output", "$540,000.00"],
         ["wandb", "deepseek-ai/DeepSeek-R1-0528", "input", "$135,000.00"]]
+
+
+def test_a_price_held_at_one_twentieth_of_the_median_says_so_not_nan():
+    """0.01 against a median of 0.20 is held (0.04999… < 1/20) though 1 / 0.04999… is 20.0: the
+    summary said '×nan above the ceiling', the page testing `off > 20` where the hold tests
+    `factor < 1/20`."""
+    from pipeline.render.discrepancies_page import held_md
+
+    held = pd.DataFrame([{
+        "catalogue": "models-dev", "provider": "helicone", "catalogue_provider": "helicone",
+        "model": "gemma2-9b-it", "canonical": "gemma2-9b-it", "meter": "input",
+        "usd_per_mtok": 0.01, "median_usd_per_mtok": 0.20, "providers": 2.0,
+        "factor": 0.01 / 0.20, "ceiling_usd_per_mtok": float("nan"), "first_seen": "2025-12-08",
+        "gone_seen": "", "cause": "far"}])
+    text = "\n".join(held_md(held, {}))
+    assert "1 listing, 1 price held back; the farthest ×20 below the median" in text
+    assert "nan" not in text

@@ -69,7 +69,10 @@ def _with_gaps(held: pd.DataFrame) -> pd.DataFrame:
     from the median where that is what held it, else over its mode's ceiling."""
     factor = held["factor"].astype(float)
     off = np.maximum(factor, 1 / factor)
-    by_median = off > FACTOR
+    # The test that held it (tables/plausibility.py), not `off > FACTOR`: a price at 1/20 of
+    # the median (0.01 / 0.20 = 0.04999…) is below 1/FACTOR, yet 1 / 0.04999… is 20.0, not above
+    # FACTOR; it was then read as over a ceiling it never broke, and shown as ×nan.
+    by_median = (factor > FACTOR) | (factor < 1 / FACTOR)
     return held.assign(
         gap=off.where(by_median, held["usd_per_mtok"] / held["ceiling_usd_per_mtok"]),
         gap_from=np.where(by_median, np.where(factor > 1, "above the median",
