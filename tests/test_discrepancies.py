@@ -342,8 +342,11 @@ def test_the_built_page_folds_the_held_prices_by_model_the_farthest_off_first(bu
         farthest.append(int(said[3].replace(",", "")))
     assert farthest == sorted(farthest, reverse=True)
     r1 = next(g for g in groups if g.model == "deepseek-r1-0528")
-    assert r1.said == "1 listing, 2 prices held back; the farthest ×220,000 above the median"
-    assert [row[1:5] for row in r1.rows] == [
+    # The wandb listing first; the catalogue histories may hold more of the model behind it
+    # (models.dev's agentrouter listing of 2025-11-27, ×53 below), so no count here.
+    assert re.fullmatch(r"\d+ listings?, \d+ prices held back; the farthest ×220,000 above the "
+                        r"median", r1.said), r1.said
+    assert [row[1:5] for row in r1.rows[:2]] == [
         ["wandb", "deepseek-ai/DeepSeek-R1-0528", "output", "$540,000.00"],
         ["wandb", "deepseek-ai/DeepSeek-R1-0528", "input", "$135,000.00"]]
 
