@@ -313,8 +313,10 @@ def test_the_built_page_is_one_closed_group_per_model_the_largest_gap_first(bund
                                     r"[\d,]+ days?\)", since), since
             largest.append(gaps[0])
         assert _not_rising(largest), title
-    gemini = next(g for g in sections["Catalogues against our curated prices (23)"]
-                  if g.model == "gemini-3.6-flash")
+    # By the heading's stable part: its count moves with the catalogues' histories.
+    (against,) = [gs for t, gs in sections.items()
+                  if t.startswith("Catalogues against our curated prices (")]
+    gemini = next(g for g in against if g.model == "gemini-3.6-flash")
     assert gemini.id == "curated-gemini-3-6-flash" and len(gemini.rows) == 3
     assert ["google", "gemini-3.6-flash", "input", "$0.75 (Google (curated))",
             "$1.50 (LiteLLM model price map)", "+100.0%", "2026-08-13 (still; 100 days)"
@@ -340,7 +342,27 @@ def test_the_built_page_folds_the_held_prices_by_model_the_farthest_off_first(bu
         farthest.append(int(said[3].replace(",", "")))
     assert farthest == sorted(farthest, reverse=True)
     r1 = next(g for g in groups if g.model == "deepseek-r1-0528")
-    assert r1.said == "1 listing, 2 prices held back; the farthest ×220,000 above the median"
-    assert [row[1:5] for row in r1.rows] == [
+    # The wandb listing first; the catalogue histories may hold more of the model behind it
+    # (models.dev's agentrouter listing of 2025-11-27, ×53 below), so no count here.
+    assert re.fullmatch(r"\d+ listings?, \d+ prices held back; the farthest ×220,000 above the "
+                        r"median", r1.said), r1.said
+    assert [row[1:5] for row in r1.rows[:2]] == [
         ["wandb", "deepseek-ai/DeepSeek-R1-0528", "output", "$540,000.00"],
         ["wandb", "deepseek-ai/DeepSeek-R1-0528", "input", "$135,000.00"]]
+
+
+def test_a_price_held_at_one_twentieth_of_the_median_says_so_not_nan():
+    """0.01 against a median of 0.20 is held (0.04999… < 1/20) though 1 / 0.04999… is 20.0: the
+    summary said '×nan above the ceiling', the page testing `off > 20` where the hold tests
+    `factor < 1/20`."""
+    from pipeline.render.discrepancies_page import held_md
+
+    held = pd.DataFrame([{
+        "catalogue": "models-dev", "provider": "helicone", "catalogue_provider": "helicone",
+        "model": "gemma2-9b-it", "canonical": "gemma2-9b-it", "meter": "input",
+        "usd_per_mtok": 0.01, "median_usd_per_mtok": 0.20, "providers": 2.0,
+        "factor": 0.01 / 0.20, "ceiling_usd_per_mtok": float("nan"), "first_seen": "2025-12-08",
+        "gone_seen": "", "cause": "far"}])
+    text = "\n".join(held_md(held, {}))
+    assert "1 listing, 1 price held back; the farthest ×20 below the median" in text
+    assert "nan" not in text

@@ -20,7 +20,7 @@ from pipeline.models.sources import Sources
 from pipeline.normalize.model_ids import canonical_model
 from pipeline.normalize.units import METER_TITLES
 from pipeline.render.escape import md_cell
-from pipeline.render.model_groups import count, group_ids, group_md
+from pipeline.render.model_groups import count, folded_md, group_ids, group_md
 from pipeline.tables.cost import day_end
 from pipeline.tables.discrepancies import (
     MIN_DAYS,
@@ -33,6 +33,9 @@ from pipeline.tables.plausibility import FACTOR, LISTING, round_times
 
 MAX_ROWS = 1_000
 """Rows per section on the page, the models with the largest gaps first."""
+SHOWN_GROUPS = 40
+"""Models per section shown as their own group; the rest are folded into one more box: with the
+catalogues' full histories the page held 267 groups, 16,578 px closed at 1280 px."""
 
 
 def held_md(held: pd.DataFrame | None, names: dict[str, tuple[str, str]]) -> list[str]:
@@ -52,13 +55,16 @@ def held_md(held: pd.DataFrame | None, names: dict[str, tuple[str, str]]) -> lis
         return [*lines, "No catalogue price is held back."]
     held = _by_model(_with_gaps(held), "canonical")
     groups = held.head(MAX_ROWS).groupby("canonical", sort=False)
+    blocks = []
     for (model, rows), anchor in zip(groups, group_ids("held", (m for m, _ in groups)),
                                      strict=True):
         far = rows.iloc[0]
         said = (f"{count(len(rows.drop_duplicates(LISTING)), 'listing')}, "
                 f"{count(len(rows), 'price')} held back; the farthest ×{round_times(far.gap)} "
                 f"{far.gap_from}")
-        lines += group_md(anchor, model, said, _held_table(rows, names))
+        blocks.append(group_md(anchor, model, said, _held_table(rows, names)))
+    lines += folded_md(blocks, SHOWN_GROUPS,
+                       f"{count(len(blocks) - SHOWN_GROUPS, 'more model')}, less far off")
     if len(held) > MAX_ROWS:
         lines += [f"The first {MAX_ROWS:,} of {len(held):,} are shown.", ""]
     return lines
@@ -69,7 +75,10 @@ def _with_gaps(held: pd.DataFrame) -> pd.DataFrame:
     from the median where that is what held it, else over its mode's ceiling."""
     factor = held["factor"].astype(float)
     off = np.maximum(factor, 1 / factor)
-    by_median = off > FACTOR
+    # The test that held it (tables/plausibility.py), not `off > FACTOR`: a price at 1/20 of
+    # the median (0.01 / 0.20 = 0.04999…) is below 1/FACTOR, yet 1 / 0.04999… is 20.0, not above
+    # FACTOR; it was then read as over a ceiling it never broke, and shown as ×nan.
+    by_median = (factor > FACTOR) | (factor < 1 / FACTOR)
     return held.assign(
         gap=off.where(by_median, held["usd_per_mtok"] / held["ceiling_usd_per_mtok"]),
         gap_from=np.where(by_median, np.where(factor > 1, "above the median",
@@ -118,13 +127,15 @@ def _disagreements_md(found: pd.DataFrame, prefix: str, where: str, first: str,
     rows = _by_model(rows, "canonical")
     shown = rows.head(MAX_ROWS)
     groups = shown.groupby("canonical", sort=False)
-    lines = []
+    blocks = []
     for (model, group), anchor in zip(groups, group_ids(prefix, (m for m, _ in groups)),
                                       strict=True):
         listings = len(group.drop_duplicates(["provider", "model"]))
         said = (f"{count(listings, 'listing')} {where}; the largest gap "
                 f"{group['difference'].iloc[0]:+.1%}")
-        lines += group_md(anchor, model, said, _table(group, first, second))
+        blocks.append(group_md(anchor, model, said, _table(group, first, second)))
+    lines = folded_md(blocks, SHOWN_GROUPS,
+                      f"{count(len(blocks) - SHOWN_GROUPS, 'more model')}, the smaller gaps")
     if len(rows) > MAX_ROWS:
         lines += [f"The first {MAX_ROWS:,} of {len(rows):,} are shown, the largest gaps first.",
                   ""]
@@ -169,7 +180,8 @@ def discrepancies_page_md(sources: Sources, as_of: dt.date) -> str:
          "disagreement. Each figure links to its source; the difference is the second figure "
          "against the first, at the latest prices of the stretch. Each section has one folded "
          "group per model (its listings across providers under one id), the model with the "
-         "largest gap first; open a group for its rows."), "",
+         "largest gap first; open a group for its rows. Past a section's first "
+         f"{SHOWN_GROUPS} models the rest are folded into one more box at its end."), "",
         *held_md(sources.held_prices,
                  {c.id: (c.name, str(c.page)) for c in (sources.catalogues.catalogues
                                                         if sources.catalogues else [])}), "",

@@ -45,6 +45,19 @@ def group_md(anchor: str, model: str, said: str, table: list[str]) -> list[str]:
     return [verbatim(head), "", *table, "", verbatim("</div></details>"), ""]
 
 
+def folded_md(groups: list[list[str]], shown: int, said: str) -> list[str]:
+    """Return `groups` (each group_md's lines) with the first `shown` as they are and the rest in
+    one more folded box, `said` its summary (plain text, escaped here): a page of hundreds of
+    models stays a screenful of the largest gaps, the rest one click away."""
+    lines = [line for group in groups[:shown] for line in group]
+    if len(groups) > shown:
+        head = (f'<details class="model-groups-more"><summary>{html.escape(said)}</summary>'
+                "<div>")
+        lines += [verbatim(head), "", *(line for group in groups[shown:] for line in group),
+                  verbatim("</div></details>"), ""]
+    return lines
+
+
 def count(n: int, what: str) -> str:
     """Return `n` and the noun, plural unless one: `1 listing`, `2,000 moves`."""
     return f"{n:,} {what}" if n == 1 else f"{n:,} {what}s"
