@@ -162,7 +162,8 @@ def replay_history(root: Path, catalogues: CataloguesFile, catalogue: Catalogue,
                 if i + 1 < len(todo) and snapshot_time(todo[i + 1].at) == snapshot_time(commit.at):
                     reader.stage(_contents(blobs, list(commit.changes)))
                     continue
-                result, problems, moved = reader.read(_contents(blobs, list(commit.changes)))
+                result, problems, moved = reader.read(_contents(blobs, list(commit.changes)),
+                                                      commit.sha)
                 facts = result.facts if result is not None and result.facts else facts
                 run.commits += 1
                 moves, why = 0, ""
@@ -213,7 +214,7 @@ def replay_history(root: Path, catalogues: CataloguesFile, catalogue: Catalogue,
             "prices": prices_in_force(history), "held": held,
             "problems": [f"{r.provider} {r.model} {r.meter}: {r.usd_per_mtok:g} USD per Mtok "
                          f"(commit {r.commit[:12]}, "
-                         f"{reader.file_of(r.catalogue_provider, r.model)}) held back as "
+                         f"{reader.file_of(r.catalogue_provider, r.model, r.commit)}) held back as "
                          f"implausible, {r.cause}" for r in implausible.itertuples()]})
         write_health(root, health)
     if facts:

@@ -42,14 +42,15 @@ class VersionReader(Protocol):
     def stage(self, changed: Changed) -> None:
         """Take a commit's changed files without reading a snapshot."""
 
-    def read(self, changed: Changed) -> tuple[ImportResult | None, Problems, bool]:
+    def read(self, changed: Changed, commit: str = "") -> tuple[ImportResult | None, Problems,
+                                                                bool]:
         """Take a commit's changed files and return the snapshot they make (None when there
         is none to read), the files that did not read, and whether any price may have moved
         since the snapshot read before (a replay takes an unmoved one only to confirm a jump
         it holds back, as a fetch of a changed file would)."""
 
-    def file_of(self, provider: str, model: str) -> str:
-        """Return the file of the repository a listing's prices are read from."""
+    def file_of(self, provider: str, model: str, commit: str) -> str:
+        """Return the file of the repository a listing's prices were read from at `commit`."""
 
 
 class OneFile:
@@ -60,7 +61,8 @@ class OneFile:
         self._catalogue = catalogue
         self._files: dict[str, bytes] = {}
         self._read: bytes | None = None
-        self._path: str | None = None
+        self._read_at: dict[str, str] = {}
+        """The file read at each commit that read one."""
 
     def stage(self, changed: Changed) -> None:
         for path, version in changed.items():
@@ -69,15 +71,16 @@ class OneFile:
             elif path in self._catalogue.history_files and not version.link:
                 self._files[path] = version.data
 
-    def file_of(self, provider: str, model: str) -> str:
-        return self._path or self._catalogue.history_files[0]
+    def file_of(self, provider: str, model: str, commit: str) -> str:
+        return self._read_at.get(commit) or self._catalogue.history_files[0]
 
-    def read(self, changed: Changed) -> tuple[ImportResult | None, Problems, bool]:
+    def read(self, changed: Changed, commit: str = "") -> tuple[ImportResult | None, Problems,
+                                                                bool]:
         self.stage(changed)
         path = next((p for p in self._catalogue.history_files if p in self._files), None)
         if path is None or self._files[path] == self._read:
             return None, [], False  # the same bytes confirm nothing
-        self._read, self._path = self._files[path], path
+        self._read, self._read_at[commit] = self._files[path], path
         try:
             return read_catalogue(self._catalogue, self._read), [], True
         except READ_ERRORS as err:
@@ -123,10 +126,11 @@ class TomlTree:
         # A link's provider reads again when what it points to changed.
         self._dirty |= {_owner(link) for link, target in self._links.items() if target in changed}
 
-    def file_of(self, provider: str, model: str) -> str:
+    def file_of(self, provider: str, model: str, commit: str) -> str:
         return f"providers/{provider}/models/{model}.toml"
 
-    def read(self, changed: Changed) -> tuple[ImportResult | None, Problems, bool]:
+    def read(self, changed: Changed, commit: str = "") -> tuple[ImportResult | None, Problems,
+                                                                bool]:
         self.stage(changed)
         problems, self._problems = self._problems, []
         dirty, self._dirty = self._dirty, set()
