@@ -134,12 +134,15 @@ def test_bad_ids_are_refused_with_their_facts() -> None:
 
 
 def test_skip_providers_are_left_out_and_counted() -> None:
+    # Left out where every catalogue's skipped providers are, with their facts.
+    from pipeline.ingest.catalogues import without_skipped
+
     doc = {"zai-coding-plan": {"models": {"glm": {"cost": {"input": 0}}}},
            "zai": {"models": {"glm": {"cost": {"input": 0.6}}}}}
-    result = read_models_dev_doc(doc, skip_providers=["*coding-plan*"])
+    result = without_skipped(read_models_dev_doc(doc), ["*coding-plan*"])
     assert [(p.provider, p.usd_per_mtok) for p in result.prices] == [("zai", 0.6)]
-    assert result.skipped == Counter({"provider left out (skip_providers)": 1,
-                                      "model of a provider left out (skip_providers)": 1})
+    assert [f.provider for f in result.facts] == ["zai"]
+    assert result.skipped == Counter({"a provider without per-token prices (skip_providers)": 1})
 
 
 def test_toml_document_parses_or_says_why() -> None:

@@ -19,8 +19,12 @@ from pipeline.ingest.fx import ECB_HISTORY_URL
 from pipeline.paths import CATALOGUES, PRICES
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    import pandas as pd
+
     from pipeline.formats.price_map import ImportResult
-    from pipeline.models.catalogues import CataloguesFile
+    from pipeline.models.catalogues import Catalogue, CatalogueHealth, CataloguesFile
 
 # Each reader by module and name, imported when its command runs: `brief` imports this module to
 # register the commands, and `brief build` of an unchanged site must not pay for httpx and YAML.
@@ -225,7 +229,8 @@ def ingest_prices(root: Path, only: tuple[str, ...], strict: bool, allowed: tupl
         raise failed()
 
 
-def _replay(root: Path, catalogues, catalogue, git_dir: Path, histories, health) -> None:
+def _replay(root: Path, catalogues: CataloguesFile, catalogue: Catalogue, git_dir: Path,
+            histories: Mapping[str, pd.DataFrame], health: CatalogueHealth | None) -> None:
     """Replay a catalogue's repository and say what it gave."""
     from pipeline.ingest.replay import ReplayRefused, replay_history
 

@@ -17,10 +17,9 @@ at the root.
 from __future__ import annotations
 
 import datetime as dt
-import fnmatch
 import posixpath
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 
 from pipeline.formats.numbers import finite, load_json
 from pipeline.formats.price_map import (
@@ -53,14 +52,12 @@ def read_models_dev(data: bytes) -> ImportResult:
     return read_models_dev_doc(doc)
 
 
-def read_models_dev_doc(doc: Mapping, skip_providers: Iterable[str] = ()) -> ImportResult:
+def read_models_dev_doc(doc: Mapping) -> ImportResult:
     """Return the token prices of every model in an api.json-shaped document (parsed JSON, or
-    tree_document's), with each priced model's facts.
-
-    `skip_providers`: shell patterns of provider ids left out (counted in `skipped`)."""
+    tree_document's), with each priced model's facts. (A catalogue's `skip_providers` are left
+    out where every catalogue's are, ingest/catalogues.without_skipped.)"""
     if not isinstance(doc, Mapping):
         raise ValueError("not a models.dev document: expected an object of providers")
-    patterns = list(skip_providers)
     result = ImportResult()
     dates: dict[object, dt.date | None] = {}
     for key, provider in doc.items():
@@ -69,11 +66,6 @@ def read_models_dev_doc(doc: Mapping, skip_providers: Iterable[str] = ()) -> Imp
             continue
         provider_id = str(key)
         models = provider.get("models")
-        if patterns and any(fnmatch.fnmatchcase(provider_id, p) for p in patterns):
-            result.skipped["provider left out (skip_providers)"] += 1
-            result.skipped["model of a provider left out (skip_providers)"] += (
-                len(models) if _is_table(models) else 0)
-            continue
         if models is None:
             continue
         if not _is_table(models):

@@ -27,12 +27,11 @@ from pipeline.formats.llm_prices import read_llm_prices
 from pipeline.formats.models_dev import read_models_dev
 from pipeline.formats.price_map import ImportResult
 from pipeline.ingest.http import FetchSettings, Refused, describe, get
-from pipeline.ingest.snapshot import take_snapshot
+from pipeline.ingest.snapshot import held_now, take_snapshot
 from pipeline.models.catalogues import Catalogue, CatalogueHealth, CataloguesFile
 from pipeline.paths import price_facts_path, price_health_path, price_history_path
 from pipeline.tables.catalogue_history import empty_history, history_csv, prices_in_force
 from pipeline.tables.catalogue_records import facts_csv, facts_table
-from pipeline.tables.plausibility import plausible_histories
 from pipeline.whole_files import write_whole
 
 READERS: Mapping[str, Callable[[bytes], ImportResult]] = {
@@ -182,14 +181,11 @@ def _take(root: Path, catalogues: CataloguesFile, catalogue: Catalogue, body: by
                           checked=_server_date(headers) or now.date())
     if isinstance(taken, str):
         return failed(taken)
-    implausible = plausible_histories({**histories, catalogue.id: taken.history}, None,
-                                      catalogues).held
-    implausible = implausible[implausible["catalogue"] == catalogue.id]
+    implausible = held_now(catalogues, histories, catalogue.id, taken.history)
     problems = taken.problems + [
         f"{r.provider} {r.model} {r.meter}: {r.usd_per_mtok:g} USD per Mtok held back as "
-        f"implausible, {r.cause}" for r in implausible[implausible["gone_seen"] == ""].itertuples()]
-    listings = implausible[implausible["gone_seen"] == ""].drop_duplicates(
-        ["provider", "catalogue_provider", "model"])
+        f"implausible, {r.cause}" for r in implausible.itertuples()]
+    listings = implausible.drop_duplicates(["provider", "catalogue_provider", "model"])
     if result.facts:
         write_whole(price_facts_path(root, catalogue.id),
                     facts_csv(facts_table(result.facts, catalogues.providers)), durable=True)
@@ -228,6 +224,7 @@ def without_skipped(result: ImportResult, patterns: list[str]) -> ImportResult:
     if skipped:
         gone = {(p.provider, p.model) for p in result.prices if p.provider in skipped}
         result.prices = [p for p in result.prices if p.provider not in skipped]
+        result.facts = [f for f in result.facts if f.provider not in skipped]
         result.models -= len(gone)
         result.skipped["a provider without per-token prices (skip_providers)"] += len(gone)
     return result

@@ -30,7 +30,7 @@ from pipeline.ingest.git_log import (
     has_commit,
     tree,
 )
-from pipeline.ingest.snapshot import take_snapshot
+from pipeline.ingest.snapshot import held_now, take_snapshot
 from pipeline.ingest.versions import Version, reader_for
 from pipeline.models.catalogues import Catalogue, CatalogueHealth, CataloguesFile
 from pipeline.paths import price_commits_path, price_facts_path, price_history_path
@@ -49,7 +49,6 @@ from pipeline.tables.catalogue_records import (
     log_csv,
     read_log_csv,
 )
-from pipeline.tables.plausibility import plausible_histories
 from pipeline.whole_files import write_whole
 
 SUBJECT_MAX = 200
@@ -139,7 +138,6 @@ def replay_history(root: Path, catalogues: CataloguesFile, catalogue: Catalogue,
         # Stopped between the history's write and the log's: back to the log's last commit.
         # (The health, written between the two, may hold back a rise a later commit showed or
         # date its first whole snapshot by one: reading that commit again gives the same.)
-        stamp = str(log["at"].iloc[-1])
         history = history_as_of(history, stamp)
     health = health or CatalogueHealth(catalogue_id=catalogue.id, url=str(catalogue.url))
     if after is None:
@@ -197,10 +195,7 @@ def replay_history(root: Path, catalogues: CataloguesFile, catalogue: Catalogue,
                             ) from None
     log = _checkpoint(root, history_path, log_path, history, log, rows,
                       health.model_copy(update={"held": held}))
-    implausible = plausible_histories({**histories, catalogue.id: history}, None,
-                                      catalogues).held
-    implausible = implausible[(implausible["catalogue"] == catalogue.id)
-                              & (implausible["gone_seen"] == "")]
+    implausible = held_now(catalogues, histories, catalogue.id, history)
     # Each held listing named with the commit and file of the version that showed its price.
     period = ["catalogue_provider", "model", "meter", "first_seen"]
     implausible = implausible.merge(history[[*period, "commit"]].drop_duplicates(period),

@@ -5,7 +5,7 @@ update. Pure: a read snapshot and a history in, the next history or the reason i
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 import pandas as pd
@@ -18,6 +18,7 @@ from pipeline.tables.catalogue_history import (
     snapshot_table,
     update_history,
 )
+from pipeline.tables.plausibility import plausible_histories
 from pipeline.tables.snapshot_checks import (
     LOST_SHARE,
     WHOLE_MAP_MIN_PRICES,
@@ -92,3 +93,11 @@ def take_snapshot(catalogues: CataloguesFile, catalogue: Catalogue, result: Impo
         f"{refused}; left out" for refused in result.refused_ids]
     return Taken(update.history, update.changes, update.held, problems, len(snapshot),
                  result.models, checked, invalid)
+
+
+def held_now(catalogues: CataloguesFile, histories: Mapping[str, pd.DataFrame],
+             catalogue_id: str, history: pd.DataFrame) -> pd.DataFrame:
+    """Return the catalogue's prices in force that the market holds back as implausible once
+    `history` is its history (tables/plausibility.py; the others' histories judge it)."""
+    held = plausible_histories({**histories, catalogue_id: history}, None, catalogues).held
+    return held[(held["catalogue"] == catalogue_id) & (held["gone_seen"] == "")]

@@ -15,7 +15,7 @@ from pipeline.formats.models_dev import (
     tree_document,
 )
 from pipeline.formats.price_map import ImportResult
-from pipeline.ingest.catalogues import read_catalogue
+from pipeline.ingest.catalogues import read_catalogue, without_skipped
 from pipeline.models.catalogues import Catalogue
 
 Problems = list[tuple[str, str]]
@@ -154,7 +154,8 @@ class TomlTree:
         for owner in dirty:
             before = self._results.pop(owner, None)
             if owner in doc:
-                after = read_models_dev_doc({owner: doc[owner]}, self._catalogue.skip_providers)
+                after = without_skipped(read_models_dev_doc({owner: doc[owner]}),
+                                        self._catalogue.skip_providers)
                 self._results[owner] = after
                 # Most commits change what a model says of itself (a name, its modalities),
                 # not a price: the snapshot is then the one read before, and nothing moves.
