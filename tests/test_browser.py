@@ -328,6 +328,76 @@ def test_market_calculator_matches_the_build_for_every_preset(page, site_url: st
     shot(page, "23-market-calculator-390px", full_page=False)
 
 
+def test_market_calculator_prices_a_past_date_as_brief_price_does(page, site_url: str,
+                                                                   bundled_site: Path) -> None:
+    """"Prices on" a past quarter's end: the table becomes the market of that day (the rows of
+    data/market-on/<day>.json, which `brief price --at` reads too), each preset's Cost is the
+    build's blend of those prices, each Source names its snapshot and links to its commit; back
+    to the newest edition, the page's own rows."""
+    import datetime as dt
+    import json
+
+    from pipeline.load.sources import load_sources
+    from pipeline.tables.market import calculator_profiles, preset_figures
+    from pipeline.tables.price_at import price_at
+
+    day = "2025-09-30"
+    doc = json.loads((bundled_site / "data" / "market-on" / f"{day}.json").read_text("utf-8"))
+    page.goto(site_url + "market/")
+    rows = page.locator("#market-table tbody tr")
+    total = rows.count()
+    page.select_option("#market-on", day)
+    status = page.locator("#market-on-status")
+    page.wait_for_function("document.getElementById('market-on-status').textContent"
+                           ".indexOf('as they stood') !== -1")
+    assert f"at the end of {day}" in status.inner_text()
+    assert rows.count() == len(doc["rows"]) and 500 < len(doc["rows"]) < total
+    assert page.locator("#market-count").inner_text() == f"{len(doc['rows'])} of " \
+        f"{len(doc['rows'])} models"
+
+    sources = load_sources(REPO)
+    profile = calculator_profiles(sources.series.profiles)[0]
+    page.select_option("#market-preset", profile.id)
+    got = {(r["provider"], r["model"]): r for r in rows.evaluate_all(_CALCULATED, None)}
+    assert len(got) == len(doc["rows"])
+    # The build's blend of that day's prices, model by model, from the histories themselves.
+    from pipeline.tables.market import market_table_of
+
+    past = market_table_of(sources, dt.date.fromisoformat(day))
+    figures = preset_figures(past, [profile])[f"{profile.id}_usd_per_mtok"]
+    checked = 0
+    for (provider, model), usd_per_mtok in zip(zip(past["provider"], past["model"]), figures):
+        r = got[(provider, model)]
+        if math.isnan(usd_per_mtok):
+            assert r["usd"] == "", r
+            continue
+        assert math.isclose(float(r["usd"]), usd_per_mtok, rel_tol=1e-9), r  # 1 Mtok: USD/Mtok
+        checked += 1
+    assert checked > 400
+
+    # One model as `brief price` gives it: each provider's workload price, snapshot and commit.
+    answer = price_at(sources, "gpt-4o", dt.date.fromisoformat(day), profile)
+    assert len(answer) >= 2
+    links = page.locator("#market-table tbody tr").evaluate_all(
+        """rs => rs.map(r => { const a = r.cells[11].querySelector('a');  // Source
+                 return [r.getAttribute('data-provider'), r.cells[1].textContent,
+                         r.cells[11].textContent, a ? a.href : null]; })""")
+    shown = {(p, m): (text, href) for p, m, text, href in links}
+    for a in answer.itertuples(index=False):
+        text, href = shown[(a.provider, a.model)]
+        assert text == f"{a.source}, {a.snapshot[:10]}"
+        if a.commit:
+            assert href.endswith(f"/commit/{a.commit}"), (text, href)
+        if not math.isnan(a.workload_usd_per_mtok):
+            assert math.isclose(float(got[(a.provider, a.model)]["usd"]),
+                                a.workload_usd_per_mtok, rel_tol=1e-9)
+    shot(page, "24-market-on-a-past-date", full_page=False)
+
+    page.select_option("#market-on", "")
+    assert rows.count() == total
+    assert status.inner_text() == ""
+
+
 def test_market_mode_batch_shows_the_rows_with_batch_prices_at_the_builds_batch_figures(
         page, site_url: str, bundled_site: Path) -> None:
     """Mode batch: exactly the rows of data/market.csv with a batch input and output price, each

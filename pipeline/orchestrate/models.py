@@ -17,6 +17,7 @@ from pipeline.compose.model_pages import model_page, tracked_models
 from pipeline.models.sources import Sources
 from pipeline.render.drawing import NOW, Drawing, Draws
 from pipeline.render.market_page import market_files
+from pipeline.render.market_past import file_path, past_market_json, quarter_ends
 from pipeline.render.model_group_page import chart_path as group_chart_path
 from pipeline.render.model_group_page import group_page, groups_index_md, page_path
 from pipeline.render.model_page import chart_path, chart_svg, model_page_md, tracked_table_md
@@ -24,7 +25,13 @@ from pipeline.render.shell_page import SearchEntry, ShellPage
 from pipeline.render.step_chart import step_svg
 from pipeline.tables.catalogue_history import snapshot_time
 from pipeline.tables.cost import day_end
-from pipeline.tables.market import calculator_profiles, market_table_of, preset_figures
+from pipeline.tables.market import (
+    calculator_profiles,
+    curated_rows,
+    market_table_of,
+    preset_figures,
+)
+from pipeline.tables.price_at import with_snapshots
 
 Files = dict[str, str | bytes | Drawing | ShellPage | SearchEntry]
 
@@ -38,7 +45,7 @@ def market_model_files(sources: Sources, as_of: dt.date, changes: pd.DataFrame, 
     tracked = {(p.provider, p.model): p.slug for p in pages}
     table = market_table_of(sources, as_of)
     profiles = calculator_profiles(sources.series.profiles)
-    groups, anchors, row_pages = [], [], []
+    groups, anchors, row_pages, past = [], [], [], {}
     if table is not None:
         anchors = row_anchors(table)
         blends = preset_figures(table, profiles)[[f"{p.id}_usd_per_mtok" for p in profiles]]
@@ -60,7 +67,10 @@ def market_model_files(sources: Sources, as_of: dt.date, changes: pd.DataFrame, 
         final = {g.slug: g.slug if g.slug not in taken else f"{g.slug}-model" for g in groups}
         groups = [dataclasses.replace(g, slug=final[g.slug]) for g in groups]
         row_pages = [final[page_slug(m)] for m in table["model"]]
-    files: Files = dict(market_files(sources, as_of, changes, table, row_pages, anchors))
+        past = _past_markets(sources, as_of, final, store)
+    files: Files = dict(market_files(sources, as_of, changes, table, row_pages, anchors,
+                                     sorted(past, reverse=True)))
+    files.update({file_path(day): body for day, body in past.items()})
     if table is not None:
         files["market/"] = SearchEntry(
             "Market: every model with a token price",
@@ -85,3 +95,38 @@ def market_model_files(sources: Sources, as_of: dt.date, changes: pd.DataFrame, 
             # (render/step_chart.py), each well under a millisecond to write.
             files[group_chart_path(group)] = step_svg(group.paths)
     return files
+
+
+def _past_markets(sources: Sources, as_of: dt.date, slugs: dict[str, str],
+                  store: Store) -> dict[dt.date, bytes]:
+    """Return the Market's table at the end of each quarter the catalogues' histories cover
+    before `as_of`, as the page's calculator loads it (render/market_past.py); `slugs`: the
+    model pages by their stem (compose/model_groups.page_slug). Each kept by what it reads:
+    the histories, the curated prices as of then, the model facts and today's page names."""
+    published = sources.published_catalogues()
+    histories = [sources.price_histories[c.id] for c in published]
+    # From the first version a replay read (its commit kept): a fetched history's few rows
+    # seen before the replayed ones are not the market of their day.
+    starts = ([h.loc[h["commit"] != "", "first_seen"].min() for h in histories] or [])
+    starts = [s for s in starts if isinstance(s, str)] or [
+        h["first_seen"].min() for h in histories if not h.empty]
+    if not starts:
+        return {}
+    inputs = (sorted((c.id, repr(c), frame_digest(sources.price_histories[c.id]))
+                     for c in published),
+              sorted((k, frame_digest(f)) for k, f in sources.model_facts.items()),
+              frame_digest(sources.held_prices), sorted(slugs.items()))
+    out = {}
+    for day in quarter_ends(dt.date.fromisoformat(min(starts)[:10]), as_of):
+        curated = (curated_rows(sources.prices, sources.rates, day)
+                   if sources.prices and sources.rates is not None else None)
+
+        def body(day: dt.date = day) -> bytes:
+            table = with_snapshots(market_table_of(sources, day), sources, day)
+            pages = {m: slugs[s] for m in set(table["model"])
+                     if (s := page_slug(m)) in slugs}
+            return past_market_json(table, day, pages, published)
+
+        out[day] = store.cached("render", body, ("market-on", day, frame_digest(curated),
+                                                 inputs))
+    return out

@@ -35,7 +35,18 @@ class Column:
 EDITION_DATE = "<YYYY-MM-DD>"
 """In a declared path, where each file of a family has its edition's date."""
 
-_PLACEHOLDERS = {EDITION_DATE: r"\d{4}-\d{2}-\d{2}"}
+QUARTER_END = "<quarter-end>"
+"""In a declared path, where each file of a family has a quarter's last day (YYYY-MM-DD)."""
+
+_PLACEHOLDERS = {EDITION_DATE: r"\d{4}-\d{2}-\d{2}", QUARTER_END: r"\d{4}-\d{2}-\d{2}"}
+_FAMILY_TEXT = {
+    EDITION_DATE: (f"One file per edition, where `{EDITION_DATE}` is the edition's date; each "
+                   "edition links its own file, and the dates are listed in "
+                   "[`data/editions.csv`](data/editions.csv)."),
+    QUARTER_END: (f"One file per quarter the catalogues' histories cover, where `{QUARTER_END}` "
+                  "is the quarter's last day (YYYY-MM-DD); the [Market](market.md) page's "
+                  "calculator offers each date."),
+}
 
 
 @dataclass(frozen=True)
@@ -159,10 +170,9 @@ def data_page(data_files: tuple[DataFile, ...]) -> str:
         if d.is_family:
             # No link, no list of files: a pattern keeps the page the same from one edition to
             # the next, so it is not rendered and indexed again on every build (issue 8).
-            lines += [f"`{d.path}`: {md_text(d.description)}", "",
-                      (f"One file per edition, where `{EDITION_DATE}` is the edition's date; "
-                       "each edition links its own file, and the dates are listed in "
-                       "[`data/editions.csv`](data/editions.csv)."), ""]
+            placeholder = next(p for p in _PLACEHOLDERS if p in d.path)
+            lines += [f"`{d.path}`: {md_text(d.description)}", "", _FAMILY_TEXT[placeholder],
+                      ""]
         else:
             lines += [f"[`{d.path}`]({d.path}): {md_text(d.description)}", ""]
         lines += ["| Column | What it holds |", "| --- | --- |"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pipeline.render.datasets import Column, DataFile
+from pipeline.render.datasets import QUARTER_END, Column, DataFile
 
 _PRICE_COLUMNS = (
     Column("provider", "The provider, as its file under sources/prices/ names it."),
@@ -258,16 +258,35 @@ LANE_DATA_FILES: tuple[DataFile, ...] = (
              "output price of the model. A lower bound, not a margin.", _COST_COLUMNS),
     DataFile("data/price-history.csv", "Catalogue price history", "Every price period of "
              "the published catalogues, one row per price and period (MIT-licensed data of "
-             "LiteLLM and genai-prices).", _HISTORY_COLUMNS),
+             "LiteLLM, genai-prices and models.dev).", _HISTORY_COLUMNS),
     DataFile("data/changes.csv", "Catalogue price changes", "Every move between the "
              "catalogues' successive snapshots, oldest first, with the commit that made it.",
              _CHANGE_COLUMNS),
     DataFile("data/market.csv", "Market", "Every model with a token price as of the newest "
-             "edition, one row per provider and model. Catalogue prices are LiteLLM's and "
-             "genai-prices' data, MIT licence (notices in sources/snapshots/prices/).",
+             "edition, one row per provider and model. Catalogue prices are LiteLLM's, "
+             "genai-prices' and models.dev's data, MIT licence (notices in "
+             "sources/snapshots/prices/).",
              _MARKET_COLUMNS),
     DataFile("data/market.json", "Market (JSON)", "The same rows as market.csv, as a JSON "
              "array.", _MARKET_COLUMNS),
+    DataFile(f"data/market-on/{QUARTER_END}.json", "Market on a past date", "The Market's "
+             "table as it stood at the end of a past day: each listing's price as the newest "
+             "snapshot of its catalogue by then showed it (or the curated record then in "
+             "force). One JSON object; its rows are arrays in the order `columns` gives.", (
+                 Column("as_of", "The day (YYYY-MM-DD); the prices known by its end."),
+                 Column("providers", "How many providers the rows list."),
+                 Column("columns", "The name of each value of a row: market.csv's columns, "
+                                   "then `snapshot` (the day of the catalogue snapshot that "
+                                   "first showed the price, or the curated record's start), "
+                                   "`tiers`, `page` and `link`."),
+                 Column("tiers", "The names of a row's `tiers` values: its prices in off-peak "
+                                 "and other hours and the off-peak share of the week; a row "
+                                 "with one price all week has null."),
+                 Column("links", "The addresses rows link to: a snapshot's commit on its "
+                                 "catalogue's repository, else the source's page."),
+                 Column("rows", "One array per provider and model, sorted by output price; "
+                                "`page` is the stem of the model's page under models/ (empty "
+                                "where none is built today), `link` an index into `links`."))),
     DataFile("data/prices.csv", "Prices", "Every price of every provider's list, one row per "
              "model, currency list, meter, window, band, mode and period.", _PRICE_COLUMNS),
     DataFile("data/prices.json", "Prices (JSON)", "The same rows as prices.csv, as a JSON array.",

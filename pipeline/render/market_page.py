@@ -27,6 +27,7 @@ from pipeline.formats.numbers import finite
 from pipeline.models.links import is_allowed_link
 from pipeline.models.prices import WorkloadProfile
 from pipeline.models.sources import Sources
+from pipeline.render.market_past import file_path
 from pipeline.render.verbatim import verbatim
 from pipeline.tables.catalogue_history import COLUMNS as PERIOD_COLUMNS
 from pipeline.tables.catalogue_records import MOVE_COLUMNS
@@ -112,9 +113,21 @@ def _field(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else repr(float(value))
 
 
-def calculator_html(profiles: list[WorkloadProfile]) -> str:
-    """Return the calculator's form, hidden until market.js runs: a preset select, the four
-    fields, a note on how it prices, and the output region that sums up the workload."""
+def calculator_html(profiles: list[WorkloadProfile], as_of: dt.date | None = None,
+                    past: Sequence[dt.date] = ()) -> str:
+    """Return the calculator's form, hidden until market.js runs: the date whose prices it
+    shows (`as_of`, the table's, then each of `past`: render/market_past.py), a preset select,
+    the four fields, a note on how it prices, and the output region that sums up the
+    workload."""
+    days = ""
+    if as_of is not None and past:
+        options = "".join(f'<option value="{d.isoformat()}">{d.isoformat()}</option>'
+                          for d in past)
+        # Relative to the page's own URL (market/), as the rows' model links are.
+        days = ('<p><label for="market-on">Prices on</label> <select id="market-on" '
+                f'data-base="../{html.escape(file_path(past[0]).rsplit("/", 1)[0])}/">'
+                f'<option value="">{as_of.isoformat()}, the newest edition</option>{options}'
+                '</select> <output id="market-on-status" aria-live="polite"></output></p>')
     presets = ['<option value="">your own</option>']
     for p in profiles:
         # A profile is a share of input tokens: as a workload, 1,000,000 tokens split by it.
@@ -138,7 +151,7 @@ def calculator_html(profiles: list[WorkloadProfile]) -> str:
 
     return "".join([
         '<form id="market-calculator" class="market-calculator" hidden>',
-        "<fieldset><legend>Price a workload</legend>",
+        "<fieldset><legend>Price a workload</legend>", days,
         ('<p><label for="market-preset">Preset</label> <select id="market-preset">'
          f'{"".join(presets)}</select></p>' if profiles else ""),
         field("market-input-tokens", "Input tokens", _field(start)),
@@ -162,7 +175,11 @@ def calculator_html(profiles: list[WorkloadProfile]) -> str:
          + " Base band, realtime; free models show as free, never ranked. Mode batch keeps "
          "the models with a batch input and output price and bills them at those, one price "
          "all week; no list gives a cached-input batch price, so a workload with cache hits "
-         "has no batch cost.</p>"),
+         "has no batch cost."
+         + (" On a past date the table is the market as it stood at that day's end: each "
+            "price as the newest snapshot of its catalogue by then showed it, its Source "
+            "naming that snapshot's day and linking to its commit." if days else "")
+         + "</p>"),
         '<p><output id="market-workload" for="market-input-tokens market-output-tokens '
         'market-cache-hit market-offpeak" aria-live="polite"></output></p>',
         "</form>"])
@@ -173,14 +190,15 @@ def market_page_md(table: pd.DataFrame, as_of: dt.date,
                    pages: Sequence[str] = (), held: int = 0,
                    other_modes: Mapping[str, int] | None = None,
                    elsewhere: Mapping[tuple[str, str], ListMove] | None = None,
-                   anchors: Sequence[str] = ()) -> str:
+                   anchors: Sequence[str] = (), past: Sequence[dt.date] = ()) -> str:
     """Return the Market page: a count, how to read it, the calculator (presets: `profiles`),
     the filters and the table; `pages`: the slug of each row's model page (models/<slug>/),
     `anchors`: each row's id, in the table's order.
     `held`: the catalogue listings held back as implausible; `other_modes`: the listings of
     each mode other than text, left out (both said on the page). `elsewhere`: the models whose
     last change was in a list the row does not show (compose/list_moves.py), whose Since names
-    that list and links to the story told under the table."""
+    that list and links to the story told under the table. `past`: the earlier dates whose
+    table the calculator offers, newest first."""
     rows_shown = set(zip(table["provider"], table["model"]))
     elsewhere = {k: v for k, v in (elsewhere or {}).items() if k in rows_shown}
     profiles = calculator_profiles(profiles or [])
@@ -242,7 +260,7 @@ def market_page_md(table: pd.DataFrame, as_of: dt.date,
          f"{free} models list a zero price: shown as free, "
          f"never ranked. {_left_out(held, other_modes or {})}Sorted by output price; the data is in "
          "[market.csv](data/market.csv)."), "",
-        calculator_html(profiles), "",
+        calculator_html(profiles, as_of, past), "",
         '<div class="market-filters" hidden>'
         '<label>Mode <select id="market-mode"><option value="realtime">realtime</option>'
         '<option value="batch">batch</option></select></label> '
@@ -283,12 +301,14 @@ def _left_out(held: int, other_modes: Mapping[str, int]) -> str:
 
 def market_files(sources: Sources, as_of: dt.date, changes: pd.DataFrame,
                  table: pd.DataFrame | None, pages: Sequence[str] = (),
-                 anchors: Sequence[str] = ()) -> dict[str, str | bytes]:
+                 anchors: Sequence[str] = (),
+                 past: Sequence[dt.date] = ()) -> dict[str, str | bytes]:
     """Return the Market page of `table` (market_table_of) and its data files as of the newest
     edition (a page that says so when there is no table); `changes`: every move of the published
     catalogues with their commits (tables/catalogue_records.committed_moves), for
     data/changes.csv; `pages` and
-    `anchors`: each row's model page and id (market_page_md)."""
+    `anchors`: each row's model page and id, `past`: the calculator's earlier dates
+    (market_page_md)."""
     if table is None:
         return {"market.md": "# Market\n\nNo prices in this repository.\n"}
     published = sources.published_catalogues()
@@ -296,7 +316,7 @@ def market_files(sources: Sources, as_of: dt.date, changes: pd.DataFrame,
     elsewhere = (newest_list_moves(sources.prices, sources.rates, day_end(as_of))
                  if sources.prices and sources.rates is not None else {})
     page = market_page_md(table, as_of, sources.series.profiles, pages, held,
-                          sources.other_modes, elsewhere, anchors)
+                          sources.other_modes, elsewhere, anchors, past)
     files: dict[str, str | bytes] = {"market.md": page,
                                      "data/market.csv": market_csv(table),
                                      "data/market.json": market_json(table)}

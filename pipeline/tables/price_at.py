@@ -36,13 +36,20 @@ def price_at(sources: Sources, model: str, as_of: dt.date,
     rows = table[table["model"].map(canonical_model) == wanted].copy()
     rows["workload_usd_per_mtok"] = workload_usd_per_mtok(
         rows, profile.input_share, profile.cache_hit_rate, profile.offpeak_share, profile.mode)
+    rows = with_snapshots(rows, sources, as_of).sort_values(
+        ["workload_usd_per_mtok", "provider"], na_position="last", kind="stable",
+        ignore_index=True)
+    return rows[list(COLUMNS)]
+
+
+def with_snapshots(table: pd.DataFrame, sources: Sources, as_of: dt.date) -> pd.DataFrame:
+    """Return rows of the Market's `table` as of the end of `as_of` with `snapshot` and `commit`
+    (price_at's), in the same order."""
     shown = _snapshots(sources, as_of)
-    rows = rows.merge(shown, on=["source", "provider", "model"], how="left")
+    rows = table.merge(shown, on=["source", "provider", "model"], how="left")
     rows["snapshot"] = rows["snapshot"].fillna(rows["last_change"])
     rows["commit"] = rows["commit"].fillna("")
-    rows = rows.sort_values(["workload_usd_per_mtok", "provider"], na_position="last",
-                            kind="stable", ignore_index=True)
-    return rows[list(COLUMNS)]
+    return rows
 
 
 def _snapshots(sources: Sources, as_of: dt.date) -> pd.DataFrame:

@@ -1,7 +1,9 @@
 // The Market page's table: sort by any column, filter by mode, provider and text, and price a
 // workload (the calculator: two columns, Cost and Tokens per $). Mode batch keeps the rows with
-// batch prices (data-batch) and prices the workload at them. Without JavaScript the table is
-// whole and sorted by output price; the filters and the calculator stay hidden.
+// batch prices (data-batch) and prices the workload at them. "Prices on" swaps in the table as
+// it stood on a past date (data/market-on/<date>.json, render/market_past.py), rows made as the
+// build makes the page's. Without JavaScript the table is whole and sorted by output price; the
+// filters and the calculator stay hidden.
 (function () {
   "use strict";
   function setUp() {
@@ -16,6 +18,15 @@
     var search = document.getElementById("market-search");
     var count = document.getElementById("market-count");
     var headers = table.tHead.rows[0].cells;
+    // The build's columns, before the calculator adds its two: a past date's rows are made in
+    // this order.
+    var columns = Array.prototype.map.call(headers, function (th) {
+      return th.getAttribute("data-column");
+    });
+    var numeric = Array.prototype.map.call(headers, function (th) {
+      return th.getAttribute("data-kind") === "number";
+    });
+    var today = rows, addCells = null, reprice = null;
     var sorted = null;  // [column, ascending] of the last sort: kept as the workload changes
     var form = document.getElementById("market-calculator");
     if (form) { setUpCalculator(); }
@@ -63,7 +74,7 @@
       }
       // Read once, before the two columns shift the cells; its own array, which sorting leaves
       // as it is (it reorders `rows`).
-      var priced = rows.map(function (row) {
+      function readRow(row) {
         var input = price(row, "input_usd_per_mtok");
         var cached = price(row, "cached_input_usd_per_mtok");
         var week = row.getAttribute("data-offpeak-week");
@@ -72,7 +83,14 @@
                 off: pricesOf(row, "data-offpeak"), peak: pricesOf(row, "data-peak"),
                 batch: pricesOf(row, "data-batch"),
                 week: week ? parseFloat(week) : null};
-      });
+      }
+      // A row's prices, read before its cells shift (a past date's rows are read as made).
+      var readings = new WeakMap();
+      function reading(row) {
+        if (!readings.has(row)) { readings.set(row, readRow(row)); }
+        return readings.get(row);
+      }
+      var priced = rows.map(reading);
       var cost = at.model + 1, perUsd = at.model + 2;
       [["workload_usd", "Cost, $"], ["tokens_per_usd", "Tokens per $"]].forEach(function (c, k) {
         var th = document.createElement("th"), button = document.createElement("button");
@@ -83,12 +101,16 @@
         button.textContent = c[1];
         th.appendChild(button);
         headers[0].parentNode.insertBefore(th, headers[cost + k]);
-        rows.forEach(function (row) {
+      });
+      addCells = function (row) {  // the two columns' cells, empty until recomputed
+        reading(row);
+        for (var k = 0; k < 2; k++) {
           var td = document.createElement("td");
           td.setAttribute("data-value", "");
           row.insertBefore(td, row.cells[cost + k]);
-        });
-      });
+        }
+      };
+      rows.forEach(addCells);
       // The columns are two more: market.css hides other positions on a phone.
       table.setAttribute("data-calculated", "");
 
@@ -164,8 +186,118 @@
       form.addEventListener("submit", function (event) { event.preventDefault(); });
       // The mode is a filter's select: it reprices as well as filters.
       mode.addEventListener("change", recompute);
+      reprice = function () { priced = rows.map(reading); recompute(); };
+      var on = document.getElementById("market-on");
+      if (on) { setUpDates(on); }
       form.hidden = false;
       recompute();
+    }
+
+    // A past date's table: fetched once, its rows made as render/market_page.py makes the
+    // page's (the same cells and data attributes), so sorting, filters and the calculator read
+    // them alike. Every text goes in as text; the links are the build's, checked there.
+    function setUpDates(on) {
+      var status = document.getElementById("market-on-status");
+      var loaded = {};
+      var cents = new Intl.NumberFormat("en-US", {minimumFractionDigits: 2,
+                                                  maximumFractionDigits: 2});
+      function priceText(v) {  // render/market_page.py, _price
+        return v === 0 ? "free" : v < 0.1 ? String(Number(v.toPrecision(4))) : cents.format(v);
+      }
+      function tokensText(v) {  // render/market_page.py, tokens_text
+        return v >= 1e6 ? Number((v / 1e6).toPrecision(3)) + "M"
+          : v >= 1e3 ? Number((v / 1e3).toPrecision(4)) + "K" : String(Math.round(v));
+      }
+      function cell(row, text, value) {
+        var td = row.insertCell(-1);
+        if (value !== undefined) { td.setAttribute("data-value", value); }
+        td.textContent = text;
+        return td;
+      }
+      function link(td, href) {
+        var text = td.textContent, a = document.createElement("a");
+        if (!/^https?:\/\//.test(href)) { return; }
+        a.href = href;
+        a.textContent = text;
+        td.textContent = "";
+        td.appendChild(a);
+      }
+      function made(doc) {
+        var at = {};
+        doc.columns.forEach(function (c, i) { at[c] = i; });
+        return doc.rows.map(function (r) {
+          var row = document.createElement("tr");
+          row.setAttribute("data-provider", r[at.provider]);
+          if (r[at.free]) { row.setAttribute("data-free", ""); }
+          var tiers = r[at.tiers];
+          if (tiers) {
+            [["offpeak", 0], ["peak", 3]].forEach(function (kind) {
+              var p = tiers.slice(kind[1], kind[1] + 3);
+              if (p[0] !== null && p[2] !== null) {
+                row.setAttribute("data-" + kind[0], p.map(function (v) {
+                  return v === null ? "" : String(v);
+                }).join(" "));
+              }
+            });
+            row.setAttribute("data-offpeak-week", String(tiers[6]));
+          }
+          var batch = [r[at.batch_input_usd_per_mtok], r[at.batch_output_usd_per_mtok]];
+          if (batch[0] !== null && batch[1] !== null) {
+            row.setAttribute("data-batch", batch.join(" "));
+          }
+          columns.forEach(function (c, i) {
+            var v = r[at[c]];
+            if (c === "context_window_tokens") {
+              cell(row, v > 0 ? tokensText(v) : "", v > 0 ? String(Math.floor(v)) : "");
+            } else if (c === "source") {  // the snapshot the price comes from
+              link(cell(row, v + ", " + r[at.snapshot]), doc.links[r[at.link]]);
+            } else if (c === "model") {
+              var td = cell(row, v);
+              if (r[at.page]) { link(td, "../models/" + r[at.page] + "/"); }
+            } else if (numeric[i]) {
+              cell(row, v === null ? "" : priceText(v), v === null ? "" : String(v));
+            } else {
+              cell(row, v === null || v === undefined ? "" : String(v));
+            }
+          });
+          addCells(row);
+          return row;
+        });
+      }
+      function show(day, list, doc) {
+        rows = list;
+        var who = provider.value;
+        var names = {};
+        rows.forEach(function (row) { names[row.getAttribute("data-provider")] = 1; });
+        while (provider.options.length > 1) { provider.remove(1); }
+        Object.keys(names).sort().forEach(function (name) {
+          provider.add(new Option(name, name));
+        });
+        provider.value = names[who] ? who : "";
+        if (sorted) { sortBy(sorted[0], sorted[1]); } else { refill(); }
+        reprice();
+        filter();
+        status.textContent = day ? (rows.length.toLocaleString("en-US") + " models from " +
+          doc.providers +
+          " providers as they stood at the end of " + day +
+          "; each Source names the snapshot its price comes from.") : "";
+      }
+      on.addEventListener("change", function () {
+        var day = on.value;
+        if (!day) { show("", today, null); return; }
+        if (loaded[day]) { show(day, loaded[day][0], loaded[day][1]); return; }
+        status.textContent = "Loading the prices of " + day + "…";
+        fetch(on.getAttribute("data-base") + day + ".json").then(function (response) {
+          if (!response.ok) { throw new Error(response.status + " " + response.statusText); }
+          return response.json();
+        }).then(function (doc) {
+          loaded[day] = [made(doc), doc];
+          if (on.value === day) { show(day, loaded[day][0], doc); }
+        }).catch(function (error) {
+          status.textContent = "The prices of " + day + " did not load (" + error.message +
+            "); the table still shows " + (rows === today ? "today's" : "the last date's") + ".";
+        });
+      });
     }
 
     function key(row, column, kind) {
@@ -190,6 +322,10 @@
         if (y === null) { return -1; }
         return (x < y ? -1 : 1) * (ascending ? 1 : -1);
       });
+      refill();
+    }
+
+    function refill() {
       // Emptied at once, then refilled from one fragment: moving each of 6,500 rows within the
       // table took Chromium 10 to 15 s a sort (a click, or a keystroke sorted by Cost).
       body.textContent = "";
