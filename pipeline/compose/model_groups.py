@@ -25,7 +25,7 @@ from pipeline.compose.prices_page import PriceHistory
 from pipeline.normalize.model_identity import identity_key, model_identity
 from pipeline.normalize.model_ids import canonical_model
 from pipeline.normalize.units import METER_TITLES
-from pipeline.tables.catalogue_history import base_prices
+from pipeline.tables.catalogue_history import base_prices, seen_per_listing
 
 HISTORY_METERS = ("input", "cached_input", "output")
 PATH_METER = "output"
@@ -276,7 +276,7 @@ def _moves(histories: Mapping[str, pd.DataFrame]) -> tuple[
         h = base_prices(history, HISTORY_METERS)
         if h.empty:
             continue
-        seen = h.groupby(["provider", "model"], sort=False)["first_seen"].min()
+        seen = seen_per_listing(h, ["provider", "model"])
         first.update({(name, str(p), str(m)): str(at) for (p, m), at in seen.items()})
         path = h[h["meter"] == PATH_METER].sort_values(["provider", "model", "first_seen"],
                                                        kind="stable")

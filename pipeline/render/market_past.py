@@ -59,8 +59,10 @@ def past_market_json(table: pd.DataFrame, day: dt.date, pages: Mapping[str, str]
     hrefs = [f"{repositories[source]}/commit/{commit}" if commit and source in repositories
              else str(url) for source, commit, url in zip(table["source"], table["commit"],
                                                           table["source_url"], strict=True)]
-    # The file's links go into the page as they are: only those a page may carry.
-    hrefs = [href if is_allowed_link(href) else "" for href in hrefs]
+    # The file's links go into the page as they are: only those a page may carry (each
+    # address checked once: a few hundred for thousands of rows).
+    allowed = {href: href if is_allowed_link(href) else "" for href in set(hrefs)}
+    hrefs = [allowed[href] for href in hrefs]
     links = {href: i for i, href in enumerate(dict.fromkeys(hrefs))}
     frame = table.assign(free=table["free"].astype(bool),
                          snapshot=table["snapshot"].astype(str).str[:10],

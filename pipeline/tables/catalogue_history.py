@@ -47,6 +47,16 @@ def snapshot_time(at: dt.datetime) -> str:
     return at.astimezone(dt.UTC).strftime(SNAPSHOT_FORMAT)
 
 
+def seen_per_listing(history: pd.DataFrame, keys: list[str],
+                     newest: bool = False) -> pd.Series:
+    """Return the earliest (`newest`: the latest) `first_seen` of each `keys` group of
+    `history`'s rows, indexed by `keys`. By one sort: pandas' groupby min of a text column runs
+    Python per group, 0.3 s a call on models.dev's 20,000 periods against 0.06 s."""
+    kept = history.sort_values("first_seen", kind="stable").drop_duplicates(
+        keys, keep="last" if newest else "first")
+    return kept.set_index(keys)["first_seen"]
+
+
 def snapshot_table(prices: Iterable[ImportedPrice], providers: Mapping[str, str],
                    checked: dt.date) -> pd.DataFrame:
     """Return one row per key of a catalogue's prices: KEY, `usd_per_mtok`, `checked` (the

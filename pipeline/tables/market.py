@@ -29,7 +29,7 @@ from pipeline.models.sources import Sources
 from pipeline.normalize.fx import RateNotFound
 from pipeline.normalize.model_identity import identity_key
 from pipeline.normalize.windows import record_windows, week_shares
-from pipeline.tables.catalogue_history import snapshot_time
+from pipeline.tables.catalogue_history import seen_per_listing, snapshot_time
 from pipeline.tables.cost import day_end, record_at, record_fx, tier_price, week_start
 
 METERS = ("input", "cached_input", "cache_write", "output")
@@ -74,7 +74,7 @@ def catalogue_rows(history: pd.DataFrame, catalogue: Catalogue, as_of: dt.date) 
         out[f"{meter}_usd_per_mtok"] = wide.get(("realtime", meter), np.nan)
     out["batch_input_usd_per_mtok"] = wide.get(("batch", "input"), np.nan)
     out["batch_output_usd_per_mtok"] = wide.get(("batch", "output"), np.nan)
-    out["last_change"] = h.groupby(keys)["first_seen"].max().str[:10]
+    out["last_change"] = seen_per_listing(h, keys, newest=True).str[:10]
     out["context_window_tokens"] = pd.to_numeric(h["context_window_tokens"], errors="coerce").groupby(
         [h[k] for k in keys]).max()
     out = out.reset_index()
@@ -323,7 +323,7 @@ def with_dates(table: pd.DataFrame, sources: Sources, as_of: dt.date) -> pd.Data
     for catalogue in sources.published_catalogues():
         h = sources.price_histories[catalogue.id]
         h = h[h["first_seen"] <= end]
-        first = h.groupby(["provider", "model"], sort=False)["first_seen"].min().str[:10]
+        first = seen_per_listing(h, ["provider", "model"]).str[:10]
         seen.append(first.reset_index().assign(source=catalogue.name))
     for provider, sourced in sources.prices.items():
         starts: dict[str, str] = {}
