@@ -129,6 +129,9 @@ def _tiers(slots: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     it is `offpeak`."""
     meters = list(TIER_METERS)
     slots = slots[slots["share"].astype(float) > 0]
+    if slots.empty:  # most catalogues price no hours: 0.1 s of pandas for no rows, per call
+        return pd.DataFrame({**{k: pd.Series(dtype=object) for k in keys},
+                             **{c: pd.Series(dtype=float) for c in TIER_COLUMNS}})
     slots = slots.assign(share=slots["share"].astype(float), offpeak=slots["offpeak"].astype(bool),
                          **{m: slots[m].astype(float) for m in meters})
     weighted = slots[meters].mul(slots["share"], axis=0).assign(share=slots["share"])
