@@ -70,7 +70,10 @@ def _results(pg) -> list:
     total = int(re.match(r"\d+", meta).group())
     pg.evaluate("""() => { const wrap = document.querySelector('.md-search__scrollwrap');
                            wrap?.scrollTo(0, wrap.scrollHeight); }""")
-    pg.wait_for_timeout(300)
+    # Scrolled to the end, Material adds the next results: wait for the first of them (no
+    # fixed wait), where there are more than the first ten.
+    pg.wait_for_function("n => document.querySelectorAll('li.md-search-result__item').length >= n",
+                         arg=min(total, 11), timeout=10_000)
     assert min(total, 10) <= items.count() <= total, (items.count(), meta)
     return items.all()
 
