@@ -235,13 +235,14 @@ FORMULA = "-1+1@acme"
 
 def _formula_cells(public: Path) -> dict[str, list[str]]:
     """Return, per published CSV, its cells a spreadsheet would run: starting as a formula
-    does, and not a number."""
+    does (also behind blanks, or with a full-width ＝＋－＠), and not a number."""
     found: dict[str, list[str]] = {}
     for path in sorted(public.glob("data/*.csv")):
         with path.open(encoding="utf-8", newline="") as f:
             for row in csv.reader(f):
                 for cell in row:
-                    if cell.startswith(("=", "+", "-", "@", "\t", "\r")):
+                    starts = ("=", "+", "-", "@", "\t", "\r", "＝", "＋", "－", "＠")
+                    if cell.startswith(starts) or cell.lstrip().startswith(starts):
                         try:
                             float(cell)
                         except ValueError:
@@ -268,6 +269,13 @@ def test_no_published_csv_holds_a_live_formula(tmp_path: Path) -> None:
     ("=HYPERLINK(\"http://x.example\")", "'=HYPERLINK(\"http://x.example\")"), ("+1", "'+1"),
     ("-2+3", "'-2+3"), ("@SUM(A1)", "'@SUM(A1)"), ("\tx", "'\tx"), ("\rx", "'\rx"),
     ("gpt-4o", "gpt-4o"), ("", ""), ("1-2", "1-2"),
+    # Issue 50: the full-width forms, which spreadsheets read as their ASCII kin, and a formula
+    # behind blanks (a spreadsheet that trims a cell runs what is left).
+    ("\uff1dHYPERLINK(\"http://x.example\")", "'\uff1dHYPERLINK(\"http://x.example\")"),
+    ("\uff0b1", "'\uff0b1"), ("\uff0d2+3", "'\uff0d2+3"), ("\uff20SUM(A1)", "'\uff20SUM(A1)"),
+    ("  =1+1", "'  =1+1"), ("\u3000\uff1d1+1", "'\u3000\uff1d1+1"), (" \t=1", "' \t=1"),
+    ("\xa0@SUM(A1)", "'\xa0@SUM(A1)"), ("\n-x", "'\n-x"), ("  gpt-4o", "  gpt-4o"),
+    ("a\uff1d1", "a\uff1d1"), ("   ", "   "),
 ])
 def test_a_text_cell_that_would_run_is_neutralized(cell: str, written: str) -> None:
     assert text_cell(cell) == written
@@ -278,3 +286,7 @@ def test_negative_numbers_stay_numbers_in_a_csv() -> None:
                           "tokens": pd.array([-1, None, 2], dtype="Int64")})
     assert csv_bytes(frame, ("model", "change", "tokens")).decode() == (
         "model,change,tokens\n'=1+1,-0.25,-1\n'-x,1.5,\nok,-3.0,2\n")
+    # Issue 50: full-width and blank-led formulas in text columns; the numbers still numbers.
+    frame = pd.DataFrame({"model": ["\uff1d1+1", " \uff0dx", "\t@a"], "change": [-0.5, -1e-9, 0.0]})
+    assert csv_bytes(frame, ("model", "change")).decode() == (
+        "model,change\n'\uff1d1+1,-0.5\n' \uff0dx,-1e-09\n'\t@a,0.0\n")

@@ -30,6 +30,7 @@ class Inbox:
 
     def __init__(self, drop_after: int | None = None, refuse: set[str] = frozenset()) -> None:
         self.messages: list[tuple[list[str], bytes]] = []
+        self.smtputf8: list[bool] = []  # per message: did MAIL FROM say SMTPUTF8
         self.drop_after = drop_after
         self.refuse = refuse
 
@@ -44,6 +45,7 @@ class Inbox:
             server.transport.close()  # the connection drops before the message is taken
             return "421 closing"
         self.messages.append((list(envelope.rcpt_tos), envelope.original_content))
+        self.smtputf8.append(envelope.smtp_utf8)
         return "250 Message accepted"
 
 
@@ -190,6 +192,51 @@ def test_lists_and_suppressions_are_read_strictly(tmp_path):
         assert str(refused.value) == f"{listed}:2: {junk!r} is not an e-mail address"
     listed.write_text("ü@example.org\nJörg <jörg@münchen.example>\n")
     assert read_addresses(listed) == ["ü@example.org", "Jörg <jörg@münchen.example>"]
+    # Names that are names, whatever they spell: kept as written.
+    names = ['"Smith, John" <j@example.org>', "Data Team <d@example.org>",
+             "Help Desk <h@example.org>", "J. R. Smith (work) <r@example.org>"]
+    listed.write_text("\n".join(names) + "\n")
+    assert read_addresses(listed) == names
+
+
+COMMAND = "looks like an SMTP command, not a name; give the address alone or as Name <address>"
+GROUP = "holds ':', which makes the To: header a group; leave the ':' out"
+SPLIT = ("would make the To: header more than this one address; put the name in double quotes "
+         '("Smith, John" <j@example.org>)')
+
+
+@pytest.mark.parametrize(("line", "name", "why"), [
+    # Issue 50: taken as a display name, this line gave `To: RCPT TO:<x@example.org>;`.
+    ("RCPT TO:<x@example.org>", "RCPT TO:", COMMAND),
+    ("rcpt to <x@example.org>", "rcpt to", COMMAND),
+    ("MAIL FROM: <x@example.org>", "MAIL FROM:", COMMAND),
+    ("QUIT <x@example.org>", "QUIT", COMMAND),
+    ("EHLO mx.example.org <x@example.org>", "EHLO mx.example.org", COMMAND),
+    ("Team: AI <x@example.org>", "Team: AI", GROUP),
+    ("undisclosed-recipients:; <x@example.org>", "undisclosed-recipients:;", GROUP),
+    # The header parser reads these as `Smith` and `John <…>`, or `A` alone: a To: without
+    # the recipient, and a bare word an MTA may qualify with its own domain.
+    ("Smith, John <j@example.org>", "Smith, John", SPLIT),
+    ("A;B <a@example.org>", "A;B", SPLIT),
+    ('"unclosed <a@example.org>', '"unclosed', SPLIT),
+])
+def test_a_display_name_that_is_no_name_is_refused_with_its_file_and_line(
+        tmp_path, line, name, why):
+    listed = tmp_path / "l.txt"
+    listed.write_text(f"a@example.org\n{line}\n", encoding="utf-8")
+    with pytest.raises(BuildError) as refused:
+        read_addresses(listed)
+    assert str(refused.value) == f"{listed}:2: the display name {name!r} {why}"
+
+
+def test_send_stops_at_a_bad_list_line_before_sending(tmp_path):
+    listed = tmp_path / "list.txt"
+    listed.write_text("a@example.org\n# next\nRCPT TO:<x@example.org>\n", encoding="utf-8")
+    done = brief("send", DAY, "--list", str(listed), "--host", "127.0.0.1", "--port", "9")
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines()[-1] == (
+        f"error: {listed}:3: the display name 'RCPT TO:' {COMMAND}")
+    assert "Traceback" not in done.stderr and not (tmp_path / "list.txt.sent.csv").exists()
 
 
 def test_dry_run_sends_nothing_and_a_list_inside_the_repository_is_refused(tmp_path):
@@ -255,11 +302,61 @@ def test_an_internationalized_address_never_stops_the_others(smtp, tmp_path, smt
         msg = email.message_from_bytes(raw, policy=email.policy.default)
         assert msg["To"] == "ü@example.org"
         assert "sent 3, refused 0" in done.stderr
+        # Issue 50: the address as UTF-8 (RFC 6532), not `=?utf-8?q?=C3=BC?=@example.org`,
+        # which RFC 2047 §5 forbids inside an address; ASCII recipients' messages stay 7-bit.
+        assert header_lines(raw, b"To") == ["To: ü@example.org".encode()]
+        assert inbox.smtputf8 == [False, True, False]
+        assert b"=?" not in raw.split(b"\r\n\r\n", 1)[0]
+        assert all(raw.isascii() for _, raw in (inbox.messages[0], inbox.messages[2]))
     else:
         assert got == ["ok1@example.org", "ok2@example.org"]
-        assert ("refused: ü@example.org: not sent: the server does not offer SMTPUTF8, which "
-                "this address needs") in done.stderr
+        assert f"refused: ü@example.org: {NO_SMTPUTF8}" in done.stderr
         assert "sent 2, refused 1" in done.stderr
         log = (folder / "list.txt.sent.csv").read_text(encoding="utf-8")
-        assert ('ü@example.org,refused,"not sent: the server does not offer SMTPUTF8, which '
-                'this address needs"') in log
+        assert f'ü@example.org,refused,"{NO_SMTPUTF8}"' in log
+
+
+NO_SMTPUTF8 = ("not sent: the server does not offer SMTPUTF8, which this address needs; "
+               "tried again on the next run")
+
+
+def header_lines(raw: bytes, name: bytes) -> list[bytes]:
+    """Return the lines of the header `name` (its first line and folds) of a raw message."""
+    head = raw.split(b"\r\n\r\n", 1)[0].split(b"\r\n")
+    start = next(i for i, line in enumerate(head) if line.startswith(name + b":"))
+    end = next((i for i in range(start + 1, len(head)) if not head[i][:1].isspace()), len(head))
+    return head[start:end]
+
+
+def test_a_non_ascii_address_refused_for_want_of_smtputf8_is_sent_on_the_next_run(smtp, tmp_path):
+    folder = tmp_path / "subscribers"
+    folder.mkdir()
+    listed = folder / "list.txt"
+    listed.write_text("ok1@example.org\nJörg <jörg@münchen.example>\nok2@example.org\n",
+                      encoding="utf-8")
+    plain = Inbox()
+    port = smtp(plain, smtputf8=False)
+    first = brief("send", DAY, "--list", str(listed), "--host", "127.0.0.1", "--port", str(port),
+                  "--rate", "100000")
+    assert first.returncode == 0, first.stderr
+    assert [tos for tos, _ in plain.messages] == [["ok1@example.org"], ["ok2@example.org"]]
+    assert f"refused: jörg@münchen.example: {NO_SMTPUTF8}" in first.stderr
+
+    utf8 = Inbox()
+    port = smtp(utf8, smtputf8=True)
+    again = brief("send", DAY, "--list", str(listed), "--host", "127.0.0.1", "--port", str(port),
+                  "--rate", "100000")
+    assert again.returncode == 0, again.stderr
+    assert "1 to send, 2 sent before, 0 unsubscribed" in again.stderr
+    assert "sent 1, refused 0" in again.stderr
+    [(tos, raw)] = utf8.messages
+    assert tos == ["jörg@münchen.example"] and utf8.smtputf8 == [True]
+    assert header_lines(raw, b"To") == ["To: Jörg <jörg@münchen.example>".encode()]
+    # (The bytes parser reads headers as ASCII; RFC 6532 headers are read as the text they are.)
+    msg = email.message_from_string(raw.decode("utf-8"), policy=email.policy.SMTPUTF8)
+    assert [a.addr_spec for a in msg["To"].addresses] == ["jörg@münchen.example"]
+
+    third = brief("send", DAY, "--list", str(listed), "--host", "127.0.0.1", "--port", str(port),
+                  "--rate", "100000")
+    assert third.returncode == 0 and "0 to send, 3 sent before" in third.stderr
+    assert len(utf8.messages) == 1

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
+import email.policy
 import email.utils
 import re
 import smtplib
@@ -73,6 +74,34 @@ def _address(text: str) -> str | None:
     return address if len(local) <= 64 and len(address) <= 254 else None
 
 
+# A line pasted from an SMTP session ("RCPT TO:<x@…>") is no subscriber's name; a verb alone is
+# one only in capitals (a "Data Team" or "Help Desk" is a name).
+_COMMAND = re.compile(r"(?i:mail\s+from|rcpt\s+to)\b|(?:EHLO|HELO|MAIL|RCPT|DATA|BDAT|RSET|VRFY"
+                      r"|EXPN|HELP|NOOP|QUIT|STARTTLS|AUTH)(?:[\s:]|$)")
+_TO = email.policy.SMTPUTF8.header_factory  # the parser a message's To: is read with
+
+
+def _name_problem(text: str, address: str) -> str | None:
+    """Return what is wrong with the display name of a list line, as the To: header would read
+    it, or None (no name, or a name that leaves the header this one address)."""
+    name = text[:text.find("<")].strip() if text.endswith(">") else ""
+    if not name:
+        return None
+    if _COMMAND.match(name):
+        why = "looks like an SMTP command, not a name; give the address alone or as Name <address>"
+    elif ":" in name:
+        why = "holds ':', which makes the To: header a group; leave the ':' out"
+    elif [a.addr_spec for g in _TO("To", text).groups for a in g.addresses] != [address]:
+        # The header parser reads `Smith, John <j@…>` as `Smith` and `John <j@…>`, and
+        # `A;B <a@…>` as `A` alone: a To: without the recipient, and a bare word an MTA may
+        # qualify with its own domain.
+        why = ("would make the To: header more than this one address; put the name in double "
+               'quotes ("Smith, John" <j@example.org>)')
+    else:
+        return None
+    return f"the display name {name!r} {why}"
+
+
 def is_international(address: str) -> bool:
     """Does `address` need SMTPUTF8 (RFC 6531): a character beyond ASCII in it?"""
     return not address.isascii()
@@ -93,6 +122,9 @@ def read_addresses(path: Path) -> list[str]:
         address = _address(text)
         if address is None:
             raise BuildError(f"{path}:{n}: {text!r} is not an e-mail address")
+        problem = _name_problem(text, address)
+        if problem is not None:
+            raise BuildError(f"{path}:{n}: {problem}")
         seen.setdefault(address.lower(), text)
     return list(seen.values())
 
@@ -217,7 +249,9 @@ def send_all(edition: dt.date, recipients: list[str], message_for: Callable[[str
             options: list[str] = []
             if is_international(to):
                 if not smtp.has_extn("smtputf8"):
-                    reply = "not sent: the server does not offer SMTPUTF8, which this address needs"
+                    # Not 5xx: the log leaves it owed, so the next run tries it again.
+                    reply = ("not sent: the server does not offer SMTPUTF8, which this address "
+                             "needs; tried again on the next run")
                     log.append(edition, to, "refused", reply, now())
                     outcome.refused.append((to, reply))
                     continue

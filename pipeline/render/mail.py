@@ -48,6 +48,10 @@ class _Policy(email.policy.EmailPolicy):
 
 _ENCODED = {"subject"}
 _POLICY = _Policy(linesep="\r\n")
+# For a recipient whose address is beyond ASCII: an encoded word cannot stand inside an address
+# (RFC 2047 §5), so the headers are raw UTF-8 (RFC 6532), a message only a server offering
+# SMTPUTF8 takes (publish/mail_send.py sends it so, and no such message otherwise).
+_UTF8_POLICY = _POLICY.clone(utf8=True)
 
 
 def email_html(edition: Edition, series: Series, body_html: str,
@@ -122,7 +126,8 @@ def email_message(edition: Edition, series: Series, html: str, text: str, *,
     edition's date when not given). Deterministic: the same arguments give the same bytes.
     """
     host = urlsplit(str(series.site_url)).hostname or "localhost"
-    msg = EmailMessage(policy=_POLICY)
+    msg = EmailMessage(policy=_POLICY if email.utils.parseaddr(to or "")[1].isascii()
+                       else _UTF8_POLICY)
     msg["Subject"] = edition_title(edition)
     msg["From"] = sender or default_sender(series)
     if to:

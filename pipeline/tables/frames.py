@@ -14,16 +14,21 @@ import json
 import numpy as np
 import pandas as pd
 
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-"""What a spreadsheet reads a cell starting with as a formula (OWASP, CSV Injection)."""
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\uff1d", "\uff0b", "\uff0d", "\uff20")
+"""What a spreadsheet reads a cell starting with as a formula (OWASP, CSV Injection), with the
+full-width forms of the first four (＝＋－＠), which a spreadsheet may read as their ASCII kin
+(issue 50)."""
 
 
 def text_cell(value: str) -> str:
     """Return a text cell of a CSV we publish: one a spreadsheet would read as a formula
-    (`=HYPERLINK(…)`, `@SUM(…)`, `-2+3`) gets a single quote in front, as OWASP's guidance on
-    CSV injection says, and is shown as the text it is. Only for text: a number's cell (a
-    negative price change) is written as the number."""
-    return "'" + value if value.startswith(FORMULA_STARTS) else value
+    (`=HYPERLINK(…)`, `@SUM(…)`, `-2+3`, `＝1+1`), also behind blanks (`  =1+1`: a spreadsheet
+    that trims cells on import runs what is left), gets a single quote in front, as OWASP's
+    guidance on CSV injection says, and is shown as the text it is. Only for text: a number's
+    cell (a negative price change) is written as the number."""
+    # lstrip() takes a leading tab or CR too, hence the test of the cell as it is as well.
+    runs = value.startswith(FORMULA_STARTS) or value.lstrip().startswith(FORMULA_STARTS)
+    return "'" + value if runs else value
 
 
 def _neutral_text(series: pd.Series) -> pd.Series:
