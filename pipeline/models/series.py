@@ -121,8 +121,6 @@ class Series(SourceModel):
         ids = [s.id for s in self.sections]
         if len(set(ids)) != len(ids):
             raise ValueError("a section id appears twice in `sections`")
-        if len(set(self.dates)) != len(self.dates):
-            raise ValueError("an edition date appears twice in `dates`")
         if len(self.dates) > MAX_EDITIONS:
             raise ValueError(f"{len(self.dates):,} edition dates, more than the {MAX_EDITIONS:,} "
                              "a series may have (pipeline/limits.py): start a new series")
