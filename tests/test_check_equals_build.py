@@ -82,6 +82,14 @@ def test_the_longest_ids_the_build_can_name_pass_both(tmp_path) -> None:
     assert (root / f"public/models/{provider}-{'m' * 164}/index.html").is_file()
 
 
+def test_a_topic_id_too_long_for_its_feeds_file_name_is_refused_by_both(tmp_path) -> None:
+    root = tiny_tree(tmp_path / "repo")
+    with (root / EDITIONS).open("a", encoding="utf-8") as f:
+        f.write("topics:\n  - {id: " + "t" * 300 + ", title: T, sections: [top]}\n")
+    assert check_and_build(root) == [
+        f"{EDITIONS}:12:1: topics.0.id: String should have at most 80 characters"]
+
+
 def test_an_entry_too_large_for_its_page_is_refused_by_both(tmp_path, monkeypatch) -> None:
     root = tiny_tree(tmp_path / "repo")
     # Just over the limit in text, so the edition's page is over it too.

@@ -70,8 +70,9 @@ class Topic(SourceModel):
     those of its `sections`, the figures its `lanes` compute, and the editors' entries that carry
     one of its `tags`."""
 
-    id: str = Field(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$")
-    """The feed's file name: feed-<id>.xml and feed-<id>.json."""
+    id: str = Field(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$", max_length=80)
+    """The feed's file name: feed-<id>.xml and feed-<id>.json (at most 80 characters: a longer
+    one passed `brief check` and failed the build on its file name, issue 50)."""
     title: str = Field(min_length=1)
     """What the feed is called in a feed reader: the series name, then this."""
     tags: list[str] = []
