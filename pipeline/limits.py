@@ -10,6 +10,8 @@ does not become a 200 MB site or an hour-long build.
 
 from __future__ import annotations
 
+import datetime as dt
+
 MAX_CATALOGUE_LISTINGS = 20_000
 """Listings (provider and model) one catalogue snapshot may hold: LiteLLM's map has about
 2,000 text models."""
@@ -24,3 +26,12 @@ file over 100 MiB in a repository, a Pages branch too. A year of 20,000 MLPerf r
 benchmark's year tree) makes a 94 MB hardware.json and a 40 MB hardware.csv."""
 MAX_SITE_BYTES = 1024 * 1024 * 1024
 """Bytes of the whole built site: the bundled sources build 13 MB."""
+MAX_FILE_NAME_BYTES = 255
+"""Bytes of one file or folder name the build writes: the most ext4, APFS and NTFS allow. A page
+named from ids (a tracked model's, `models/<provider>-<model>/`) is checked against it."""
+EARLIEST_DATE = dt.date(2000, 1, 1)
+LATEST_DATE = dt.date(2099, 12, 31)
+"""The dates an editor may write, in every source file. The build stamps the site with its last
+edition's day as 32-bit seconds since 1970 (gzip, SOURCE_DATE_EPOCH: 1970 to 2106) and counts
+weeks past a price's dates (normalize/windows.py), which stops at year 9999; no API price or
+edition of this project is older than 2000, so an earlier year is a slip."""

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from pipeline.compose.model_groups import group_page_slugs
 from pipeline.normalize.model_identity import identity_key
 from pipeline.normalize.model_ids import canonical_model
 from pipeline.render.shell_page import BODY, TITLE, ShellPage, fill
@@ -138,3 +139,13 @@ def test_market_rows_and_model_pages_link_both_ways(bundled_site: Path) -> None:
         page = (bundled_site / "models" / slug / "index.html").read_text()
         assert (f'<a href="../../market/#{anchor}">{provider}</a>') in page
 
+
+
+def test_a_model_page_moves_aside_from_a_tracked_page_to_a_name_nothing_else_has() -> None:
+    # Catalogue ids are theirs to spell (issue 50): `acme-x` is a tracked model's page, and the
+    # catalogues also list models whose pages are `acme-x-model` and `acme-x-model-2`.
+    assert group_page_slugs(["acme-x-model", "acme-x", "b", "acme-x-model-2"],
+                            ["acme-x", "c-d"]) == {
+        "acme-x": "acme-x-model-3", "acme-x-model": "acme-x-model",
+        "acme-x-model-2": "acme-x-model-2", "b": "b"}
+    assert group_page_slugs(["acme-x"], ["acme-x"]) == {"acme-x": "acme-x-model"}

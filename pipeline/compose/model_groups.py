@@ -14,7 +14,7 @@ import datetime as dt
 import itertools
 import re
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -94,6 +94,24 @@ def group_slug(key: str) -> str:
 def page_slug(model: str) -> str:
     """Return the stem of the page of the model a listing's id serves."""
     return group_slug(identity_key(model))
+
+
+def group_page_slugs(slugs: Iterable[str], tracked: Iterable[str]) -> dict[str, str]:
+    """Return the page stem of each model group's slug: itself, or, where a tracked model's page
+    (`models/<provider>-<model>/`) has it, the slug and `-model`, numbered from 2 where that is
+    taken too. Group slugs are the catalogues' spellings, which no check of ours may refuse: a
+    page of theirs moves aside rather than overwriting another (issue 50)."""
+    slugs = sorted(slugs)
+    own = set(tracked)
+    taken = own | set(slugs)
+    out = {}
+    for s in slugs:
+        name = s if s not in own else next(
+            n for n in itertools.chain([f"{s}-model"], (f"{s}-model-{i}" for i in
+                                                      itertools.count(2))) if n not in taken)
+        taken.add(name)
+        out[s] = name
+    return out
 
 
 def row_anchors(table: pd.DataFrame) -> list[str]:

@@ -75,6 +75,12 @@ def model_slug(provider: str, model: str) -> str:
     return slug(f"{provider}-{model}")
 
 
+def chart_name(page_slug: str) -> str:
+    """Return the file name of a tracked model's chart, the longest name its page makes
+    (`models/<slug>/`, `models/<slug>.md` are shorter)."""
+    return f"model-{page_slug}.svg"
+
+
 def tracked_models(sources: Sources) -> list[tuple[str, str]]:
     """Return (provider, model) of every tracked model: the curated ones by provider, each
     file's models in order, then the `track:` list's others in its order."""

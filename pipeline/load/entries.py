@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import bisect
 import datetime as dt
 import re
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from pipeline.limits import MAX_PAGE_BYTES, MAX_SITE_BYTES
 from pipeline.load.parse import Parser, parse_file, read_model
 from pipeline.load.read import rel
 from pipeline.models.entries import Entry
@@ -27,6 +29,7 @@ def load_entries(root: Path, series: Series | None, parse: Parser = parse_file,
     last = series.last_edition if series else None
     entries: list[CuratedEntry] = []
     problems: list[Problem] = []
+    read: list[Sourced[Entry]] = []
     first_path: dict[str, str] = {}
     for path in sorted((root / ENTRIES).rglob("*.y*ml")):
         name = rel(path, root)
@@ -55,7 +58,56 @@ def load_entries(root: Path, series: Series | None, parse: Parser = parse_file,
             continue
         first_path[entry_id] = name
         entries.append(CuratedEntry(entry_id, entry, name))
-    return entries, problems
+        read.append(sourced)
+    return entries, problems + (_page_sizes(read, series) if series else [])
+
+
+PRINTED_TEXT = ("headline", "original_headline", "summary")
+"""The fields of an entry its edition's page prints as written (or longer, escaped)."""
+
+
+def _page_sizes(read: list[Sourced[Entry]], series: Series) -> list[Problem]:
+    """An error where the entries of one edition hold more text than its page may have
+    (MAX_PAGE_BYTES), or all of them more than the site (MAX_SITE_BYTES), at the entry with the
+    most: the build would refuse the page after `brief check` had passed it (issue 50). Every
+    entry of an edition counts, as it is written to be printed there (a section's quota may
+    leave some out)."""
+    if not read:
+        return []
+    every = series.cadence.every_days if series.cadence else 0
+    dates = series.edition_dates(max(s.model.date for s in read) + dt.timedelta(days=every))
+    by_edition: dict[dt.date, list[tuple[int, Sourced[Entry]]]] = {}
+    for sourced in read:
+        at = bisect.bisect_left(dates, sourced.model.date)
+        if at < len(dates):
+            by_edition.setdefault(dates[at], []).append((_text_bytes(sourced.model), sourced))
+    problems = []
+    for day, sized in sorted(by_edition.items()):
+        total = sum(size for size, _ in sized)
+        if total > MAX_PAGE_BYTES:
+            largest = max(sized, key=lambda s: s[0])[1]
+            problems.append(_too_large(largest, f"the edition of {day} would print {total:,} "
+                                       "bytes of its entries' text, more than the "
+                                       f"{MAX_PAGE_BYTES:,} a page may have"))
+    total = sum(size for sized in by_edition.values() for size, _ in sized)
+    if total > MAX_SITE_BYTES:
+        largest = max((s for sized in by_edition.values() for s in sized),
+                      key=lambda s: s[0])[1]
+        problems.append(_too_large(largest, f"the editions would print {total:,} bytes of "
+                                   f"their entries' text, more than the {MAX_SITE_BYTES:,} the "
+                                   "site may have"))
+    return problems
+
+
+def _text_bytes(entry: Entry) -> int:
+    return sum(len((getattr(entry, f) or "").encode("utf-8")) for f in PRINTED_TEXT)
+
+
+def _too_large(sourced: Sourced[Entry], what: str) -> Problem:
+    """The problem at the largest printed field of the entry with the most text."""
+    field = max(PRINTED_TEXT, key=lambda f: len((getattr(sourced.model, f) or "").encode()))
+    return Problem(sourced.path, field, f"{what} (pipeline/limits.py); shorten the text or move "
+                   "an entry to another edition", line=line_of(sourced.lines, (field,)))
 
 
 def _after_last_edition(sourced: Sourced[Entry], series: Series | None,

@@ -24,6 +24,7 @@ from pipeline.formats.inferencex import read_inferencex_rows
 from pipeline.formats.mlperf import read_mlperf_summary
 from pipeline.load.price_checks import file_problems
 from pipeline.load.read import parse_model, rel, validation_problems
+from pipeline.load.series import date_order_problems
 from pipeline.models.catalogues import CataloguesFile
 from pipeline.models.entries import Entry
 from pipeline.models.feeds import FeedsFile, Snapshot
@@ -146,9 +147,10 @@ def _benchmark(job: Parse) -> tuple[tuple[list[HardwareRow], FileReport], list[P
 
 PARSERS: dict[str, Parser] = {
     **{model.__qualname__: functools.partial(_yaml_model, model)
-       for model in (Series, Entry, FeedsFile, CataloguesFile, AcceleratorsFile, CostsFile,
+       for model in (Entry, FeedsFile, CataloguesFile, AcceleratorsFile, CostsFile,
                      BenchmarksIndex)},
     "PriceFile": _price_file,
+    "Series": lambda job: parse_model(job.data, job.name, Series, date_order_problems),
     "Snapshot": _snapshot,
     "ecb-rates": _ecb_rates,
     "price-history": _price_history,

@@ -3,17 +3,19 @@ person can act on: the dotted path of the field, a plain message, the line."""
 
 from __future__ import annotations
 
+import datetime as dt
 import difflib
 import re
 import types
 import typing
 import unicodedata
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from pipeline.limits import EARLIEST_DATE, LATEST_DATE
 from pipeline.load.yaml_lines import parse_yaml
 from pipeline.models.sourced import Sourced, line_of
 from pipeline.problems import Problem
@@ -77,7 +79,42 @@ def parse_model(data: bytes, name: str, model: type[M],
         sourced = Sourced(model.model_validate(doc), name, lines)
     except ValidationError as err:
         return None, validation_problems(err, model, name, lines)
+    dates = date_problems(sourced)
+    if dates:
+        return None, dates
     return sourced, check(sourced) if check else []
+
+
+def leaves(value: object, loc: tuple = ()) -> Iterator[tuple[tuple, object]]:
+    """Yield (loc, value) of every value of a validated model that holds no other, at its path in
+    the file (keys as the file writes them: `from`, not `from_`)."""
+    if isinstance(value, BaseModel):
+        for name, info in type(value).model_fields.items():
+            yield from leaves(getattr(value, name), (*loc, info.alias or name))
+    elif isinstance(value, (list, tuple)):
+        for i, item in enumerate(value):
+            yield from leaves(item, (*loc, i))
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from leaves(item, (*loc, key))
+    else:
+        yield loc, value
+
+
+def date_problems(sourced: Sourced) -> list[Problem]:
+    """Return an error for each date or time of a file outside EARLIEST_DATE to LATEST_DATE: the
+    build would fail on it with a traceback, after `brief check` had passed it (issue 50)."""
+    problems = []
+    for loc, value in leaves(sourced.model):
+        if not isinstance(value, dt.date):
+            continue
+        day = value.date() if isinstance(value, dt.datetime) else value
+        if not EARLIEST_DATE <= day <= LATEST_DATE:
+            problems.append(Problem(sourced.path, ".".join(map(str, loc)), f"{day.isoformat()} is "
+                                    f"outside the dates the build can count to, {EARLIEST_DATE} "
+                                    f"to {LATEST_DATE} (pipeline/limits.py); check the year",
+                                    line=line_of(sourced.lines, loc)))
+    return problems
 
 
 def validation_problems(err: ValidationError, model: type[BaseModel], path: str,

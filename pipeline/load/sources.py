@@ -23,6 +23,7 @@ from pipeline.load.feeds import load_feeds
 from pipeline.load.fx import load_rate_table
 from pipeline.load.hardware import load_hardware, undated_round_quotes
 from pipeline.load.market_check import market_problems
+from pipeline.load.page_names import page_name_problems
 from pipeline.load.parse import Parser, parse_file, read_model
 from pipeline.load.price_histories import load_catalogue_records, load_histories
 from pipeline.load.prices import load_prices
@@ -86,6 +87,7 @@ def load_sources(root: Path, parse: Parser = parse_file, *, strict: bool = False
     commit_logs, model_facts, found = (load_catalogue_records(root, catalogues) if catalogues
                                        else ({}, {}, []))
     problems += found
+    problems += page_name_problems(prices, sourced_catalogues)
     if sourced_catalogues is not None:
         problems += maker_problems(sourced_catalogues, listed_models(prices, histories))
     plausible = None

@@ -12,7 +12,13 @@ import pandas as pd
 
 from pipeline.cache.keys import frame_digest
 from pipeline.cache.store import Store
-from pipeline.compose.model_groups import model_groups, page_slug, row_anchors, shown_by
+from pipeline.compose.model_groups import (
+    group_page_slugs,
+    model_groups,
+    page_slug,
+    row_anchors,
+    shown_by,
+)
 from pipeline.compose.model_pages import model_page, tracked_models
 from pipeline.models.sources import Sources
 from pipeline.render.drawing import NOW, Drawing, Draws
@@ -63,8 +69,7 @@ def market_model_files(sources: Sources, as_of: dt.date, changes: pd.DataFrame, 
              sorted((name, frame_digest(h)) for name, h in histories.items()),
              sorted(tracked.items()), frame_digest(held), end))
         # A model's page never takes the path of a tracked model's (`models/<provider>-<model>`).
-        taken = set(tracked.values())
-        final = {g.slug: g.slug if g.slug not in taken else f"{g.slug}-model" for g in groups}
+        final = group_page_slugs((g.slug for g in groups), tracked.values())
         groups = [dataclasses.replace(g, slug=final[g.slug]) for g in groups]
         row_pages = [final[page_slug(m)] for m in table["model"]]
         past = _past_markets(sources, as_of, final, store)

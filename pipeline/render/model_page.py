@@ -7,7 +7,7 @@ import datetime as dt
 import html
 from typing import Any
 
-from pipeline.compose.model_pages import METER_NAMES, METERS, ModelPage
+from pipeline.compose.model_pages import METER_NAMES, METERS, ModelPage, chart_name
 from pipeline.compose.numbers import money
 from pipeline.compose.prices_page import PriceHistory
 from pipeline.models.links import is_allowed_link
@@ -20,7 +20,7 @@ from pipeline.render.escape import md_cell
 
 def chart_path(page: ModelPage) -> str:
     """Return the chart's path in the docs."""
-    return f"charts/model-{page.slug}.svg"
+    return f"charts/{chart_name(page.slug)}"
 
 
 def model_page_md(page: ModelPage, across: str | None = None) -> str:
