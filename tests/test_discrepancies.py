@@ -10,6 +10,7 @@ import re
 import pandas as pd
 from test_model_groups import groups_of
 
+from pipeline.normalize.model_identity import identity_key
 from pipeline.normalize.model_ids import canonical_model
 from pipeline.tables.discrepancies import COLUMNS, PERIOD_COLUMNS, disagreements
 
@@ -332,7 +333,7 @@ def test_the_built_page_folds_the_held_prices_by_model_the_farthest_off_first(bu
         assert not g.open and g.id.startswith("held-"), g.model
         assert g.head == ["Catalogue", "Provider", "Model", "Price", "Listed", "Other providers",
                           "Since", "Why"]
-        assert {canonical_model(m) for m in g.column("Model")} == {g.model}
+        assert {identity_key(m) for m in g.column("Model")} == {g.model}  # grouped by identity
         said = re.fullmatch(r"(\d+) listings?, (\d+) prices? held back; the farthest ×([\d,]+) "
                             r"(above|below) the (median|ceiling)", g.said)
         assert said, g.said
@@ -359,7 +360,7 @@ def test_a_price_held_at_one_twentieth_of_the_median_says_so_not_nan():
 
     held = pd.DataFrame([{
         "catalogue": "models-dev", "provider": "helicone", "catalogue_provider": "helicone",
-        "model": "gemma2-9b-it", "canonical": "gemma2-9b-it", "meter": "input",
+        "model": "gemma2-9b-it", "identity": "gemma2-9b-it", "meter": "input",
         "usd_per_mtok": 0.01, "median_usd_per_mtok": 0.20, "providers": 2.0,
         "factor": 0.01 / 0.20, "ceiling_usd_per_mtok": float("nan"), "first_seen": "2025-12-08",
         "gone_seen": "", "cause": "far"}])

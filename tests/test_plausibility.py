@@ -1,5 +1,6 @@
-"""Implausible catalogue listings: one canonical id per model across providers, the median of the
-other providers, the ceiling per mode, a whole map in another unit (tables/plausibility.py,
+"""Implausible catalogue listings: one model identity across providers, the median of the
+other providers, the ceiling per mode, a whole map in another unit, the listings billed
+otherwise than per token (tables/plausibility.py, normalize/model_identity.py,
 normalize/model_ids.py)."""
 
 from __future__ import annotations
@@ -9,8 +10,10 @@ import json
 
 import pandas as pd
 import pytest
+from conftest import REPO
 
 from pipeline.formats.price_map import ImportedPrice
+from pipeline.load.price_histories import load_histories
 from pipeline.models.catalogues import CataloguesFile
 from pipeline.normalize.model_ids import canonical_model, model_mode
 from pipeline.tables.catalogue_history import COLUMNS, snapshot_table
@@ -66,7 +69,7 @@ def test_modes_by_the_editors_patterns():
 
 
 def test_the_median_of_the_other_providers_leaves_each_one_out():
-    ref = pd.DataFrame({"canonical": ["m"] * 4, "meter": ["input"] * 4,
+    ref = pd.DataFrame({"identity": ["m"] * 4, "meter": ["input"] * 4,
                         "provider": ["a", "b", "c", "d"], "usd_per_mtok": [1.0, 2.0, 4.0, 1000.0]})
     got = others_median(ref).set_index("provider")
     # a: median(2, 4, 1000) = 4; b: median(1, 4, 1000) = 4; c: median(1, 2, 1000) = 2;
@@ -95,7 +98,7 @@ def test_a_listing_far_from_its_models_median_is_held_whole():
                     # 32x below the median of the three others (0.8): held too.
                     ("cheap", "deepseek-r1-0528", "input", 0.025),
                     ("cheap", "deepseek-r1-0528", "output", 2.0))
-    result = plausible_histories({"litellm": wandb}, None, catalogues())
+    result = plausible_histories({"litellm": wandb}, catalogues())
     held = result.held
     assert sorted(set(zip(held["provider"], held["meter"], strict=True))) == [
         ("cheap", "input"), ("wandb", "input"), ("wandb", "output")]
@@ -115,7 +118,7 @@ def test_a_listing_far_from_its_models_median_is_held_whole():
     confirmed = catalogues(confirmed_listings=[
         {"catalogue": "litellm", "provider": "cheap", "model": "deepseek-r1-0528",
          "note": "checked at cheap.example on 2026-12-05"}])
-    again = plausible_histories({"litellm": wandb}, None, confirmed)
+    again = plausible_histories({"litellm": wandb}, confirmed)
     assert set(again.held["provider"]) == {"wandb"}
     assert "cheap" in set(again.histories["litellm"]["provider"])
 
@@ -126,21 +129,88 @@ def test_a_price_above_its_ceiling_is_no_reference_for_the_others():
     h = history(("wandb", "microsoft/Phi-4-mini-instruct", "input", 8000),
                 ("azure", "Phi-4-mini-instruct", "input", 0.075),
                 ("openrouter", "microsoft/phi-4-mini-instruct", "input", 0.08))
-    held = plausible_histories({"litellm": h}, None, catalogues()).held
+    held = plausible_histories({"litellm": h}, catalogues()).held
     assert list(held["provider"]) == ["wandb"]
 
 
-def test_curated_prices_are_references_and_other_modes_are_left_out():
+def test_other_modes_are_left_out():
     h = history(("fireworks", "accounts/fireworks/models/flux-1-dev", "input", 0.1),
-                ("a", "glm-4.5", "input", 60), ("b", "zai-org/GLM-4.5", "input", 0.6))
-    curated = pd.DataFrame({"provider": ["zhipu", "z2"], "model": ["glm-4.5", "glm-4.5"],
-                            "meter": ["input", "input"], "usd_per_mtok": [0.55, 0.6]})
-    assert len(reference_prices({"x": h}, curated)) == 5
-    result = plausible_histories({"x": h}, curated,
-                                 catalogues(modes={"image": ["*flux-*"]}, catalogues=[]))
+                ("a", "glm-4.5", "input", 60), ("b", "zai-org/GLM-4.5", "input", 0.6),
+                ("c", "glm-4.5", "input", 0.55))
+    assert len(reference_prices({"x": h})) == 4
+    result = plausible_histories({"x": h}, catalogues(modes={"image": ["*flux-*"]}, catalogues=[]))
     assert list(result.held["provider"]) == ["a"]
-    assert list(result.histories["x"]["provider"]) == ["b"]
+    assert list(result.histories["x"]["provider"]) == ["b", "c"]
     assert result.other_modes == {}  # no published catalogue is listed
+
+
+def test_two_others_far_apart_make_no_median():
+    # xAI's own grok-4.1-fast output at $0.50, beside ZenMux's $0.50 and OCI's $25: the mean of
+    # the two others ($12.75) held the right price back as ×26 below; now OCI's alone is held.
+    h = history(("xai", "grok-4.1-fast", "output", 0.5),
+                ("zenmux", "x-ai/grok-4.1-fast", "output", 0.5),
+                ("oci", "xai.grok-4.1-fast", "output", 25))
+    held = plausible_histories({"litellm": h}, catalogues()).held
+    assert list(held["provider"]) == ["oci"]
+    assert held.iloc[0]["cause"] == ("×50 above the median of 2 other providers: a listing far "
+                                     "from every other provider's; check it at its source")
+
+
+def bundled_histories() -> tuple[dict[str, pd.DataFrame], CataloguesFile]:
+    import yaml
+
+    catalogues_file = CataloguesFile.model_validate(
+        yaml.safe_load((REPO / "sources" / "catalogues.yaml").read_text()))
+    histories, problems = load_histories(REPO, catalogues_file)
+    assert problems == []
+    return histories, catalogues_file
+
+
+def test_the_bundled_oci_llama_vision_outlier_is_held_by_model_identity():
+    # Issue 50: OCI's meta.llama-3.2-11b-vision-instruct at $2.00 in and out, where the other
+    # hosts charge $0.015-$0.37, was shown and ranked: no other listing had its exact id.
+    histories, catalogues_file = bundled_histories()
+    result = plausible_histories(histories, catalogues_file)
+    oci = result.held[(result.held["provider"] == "oci")
+                      & (result.held["model"] == "meta.llama-3.2-11b-vision-instruct")]
+    assert list(zip(oci["identity"], oci["meter"], oci["usd_per_mtok"], strict=True)) == [
+        ("llama-3-2-11b-vision-instruct", "input", 2.0)]
+    assert oci.iloc[0]["cause"] == ("×36 above the median of 11 other providers: a listing far "
+                                    "from every other provider's; check it at its source")
+    kept = result.histories["litellm"]
+    assert not ((kept["provider"] == "oci")
+                & (kept["model"] == "meta.llama-3.2-11b-vision-instruct")).any()
+
+
+def test_listings_not_billed_per_token_are_left_out_and_counted():
+    # Issue 50: SageMaker JumpStart endpoints (billed per instance hour) and OpenRouter's
+    # router were listed at 0 per token and shown as free.
+    h = history(("aws", "meta-textgeneration-llama-2-7b-f", "input", 0),
+                ("openrouter", "openrouter/auto", "input", 0),
+                ("openrouter", "meta-llama/llama-3.3-70b-instruct:free", "input", 0),
+                ("azure", "model_router", "input", 0.14))
+    h.loc[0, "catalogue_provider"] = "sagemaker"
+    billing = {"billed per instance hour (SageMaker)": {"catalogue_providers": ["sagemaker"]},
+               "routers, billed at the model they pick": {"models": ["auto", "model-router"]}}
+    result = plausible_histories({"litellm": h}, catalogues(
+        billing=billing, catalogues=[{"id": "litellm", "name": "LiteLLM", "url": "https://x.example/",
+                                      "page": "https://x.example/", "format": "litellm",
+                                      "licence": "MIT", "attribution": "x", "use": "published"}]))
+    assert list(result.histories["litellm"]["model"]) == ["meta-llama/llama-3.3-70b-instruct:free"]
+    assert result.other_billing == {"billed per instance hour (SageMaker)": 1,
+                                    "routers, billed at the model they pick": 2}
+
+
+def test_the_bundled_catalogues_leave_out_sagemaker_and_the_routers():
+    histories, catalogues_file = bundled_histories()
+    result = plausible_histories(histories, catalogues_file)
+    assert result.other_billing == {
+        "billed per instance hour (SageMaker)": 3,
+        "routers, billed at the model they pick": 15,
+        "on the user's own machine or a subscription (Ollama, Lemonade)": 26}
+    kept = result.histories["litellm"]
+    assert not kept["model"].isin(["openrouter/auto", "meta-textgeneration-llama-2-7b-f",
+                                   "model_router"]).any()
 
 
 def snapshot(**usd_per_mtok: float) -> pd.DataFrame:

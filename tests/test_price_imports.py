@@ -132,7 +132,12 @@ def test_the_real_maps_import_into_files_that_pass_brief_check(real_data, tmp_pa
         # The import reads; what check may still refuse is a price the other catalogues list
         # 20x apart (LiteLLM's two entries of kimi-thinking-preview, $0.60 and $30, against
         # models.dev's): the market check doing its work on real data, a handful at most.
-        problems = checked.output.splitlines()[:-1]
+        lines = checked.output.splitlines()[:-1]
+        # A model no catalogue lists (llm-prices' gpt-4.5, retired from the others) is warned
+        # as unmatched, its prices held to the ceiling only.
+        warned = [line for line in lines if ": warning: " in line]
+        assert all("no catalogue lists this model" in line for line in warned), (fmt, warned[:5])
+        problems = [line for line in lines if line not in warned]
         assert all("the catalogues' price" in line for line in problems), (fmt, problems[:5])
         assert len(problems) <= 5, (fmt, problems)
         docs = {p.stem: yaml.safe_load(p.read_text()) for p in prices.glob("*.yaml")}

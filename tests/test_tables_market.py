@@ -623,3 +623,19 @@ def test_the_market_keeps_the_first_parts_row_per_provider_and_model_and_sorts_f
                         if c not in ("provider", "model", "source", "free", "context_window_tokens")})
     want = want.astype({"context_window_tokens": "Int64", "free": bool})
     pd.testing.assert_frame_equal(got, want)
+
+
+def test_the_page_says_which_listings_are_not_billed_per_token():
+    from pipeline.render.market_page import market_page_md
+
+    page = market_page_md(hourly_market().reset_index(), dt.date(2026, 6, 1), held=2,
+                          other_modes={"image": 5},
+                          other_billing={"billed per instance hour (SageMaker)": 3,
+                                         "routers, billed at the model they pick": 15})
+    assert ("2 catalogue listings are held back as implausible (far from the same model's other "
+            "providers, or above the ceiling for text models): see the "
+            "[Discrepancies](discrepancies.md) page. Only text-generation models are ranked "
+            "here; left out, their token fields not being comparable: 5 image listings. Left out "
+            "too, as not billed per token (their token price, mostly zero, is no free price): 3 "
+            "billed per instance hour (SageMaker); 15 routers, billed at the model they pick. "
+            "Sorted by output price") in page

@@ -128,7 +128,7 @@ def _hold_back_implausible(result: ImportResult, root: Path, catalogues: Catalog
     table = snapshot_table(result.prices, catalogues.providers, dated).assign(
         first_seen=dated.isoformat(), gone_seen="")
     histories, _problems = load_histories(root, catalogues)
-    held = plausible_histories({**histories, "": table}, None, catalogues).held
+    held = plausible_histories({**histories, "": table}, catalogues).held
     held = held[held["catalogue"] == ""].drop_duplicates(["catalogue_provider", "model"])
     drop = set(zip(held["catalogue_provider"], held["model"], strict=True))
     result.prices = [p for p in result.prices if (p.provider, p.model) not in drop]

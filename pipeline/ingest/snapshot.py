@@ -99,5 +99,5 @@ def held_now(catalogues: CataloguesFile, histories: Mapping[str, pd.DataFrame],
              catalogue_id: str, history: pd.DataFrame) -> pd.DataFrame:
     """Return the catalogue's prices in force that the market holds back as implausible once
     `history` is its history (tables/plausibility.py; the others' histories judge it)."""
-    held = plausible_histories({**histories, catalogue_id: history}, None, catalogues).held
+    held = plausible_histories({**histories, catalogue_id: history}, catalogues).held
     return held[(held["catalogue"] == catalogue_id) & (held["gone_seen"] == "")]

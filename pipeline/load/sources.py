@@ -35,7 +35,6 @@ from pipeline.models.sourced import CuratedEntry, Sourced
 from pipeline.models.sources import Sources
 from pipeline.paths import HARDWARE, HARDWARE_COSTS, PRICES, PRINTED, SERIES, SOURCES
 from pipeline.problems import Problem, SourceError
-from pipeline.tables.discrepancies import curated_periods
 from pipeline.tables.hardware import CostError, usd_at_ecb_rates
 from pipeline.tables.plausibility import plausible_histories
 
@@ -92,8 +91,7 @@ def load_sources(root: Path, parse: Parser = parse_file, *, strict: bool = False
         problems += maker_problems(sourced_catalogues, listed_models(prices, histories))
     plausible = None
     if catalogues is not None:
-        curated = curated_periods(prices)
-        plausible = plausible_histories(histories, curated[curated["end"].isna()], catalogues)
+        plausible = plausible_histories(histories, catalogues)
         histories = plausible.histories
         problems += market_problems(prices, rates, histories, catalogues)
     printed, found = load_printed(root)
@@ -111,7 +109,8 @@ def load_sources(root: Path, parse: Parser = parse_file, *, strict: bool = False
                    catalogue_health=health, price_histories=histories,
                    catalogue_commits=commit_logs, model_facts=model_facts,
                    held_prices=plausible.held if plausible else None,
-                   other_modes=plausible.other_modes if plausible else {}, printed=printed)
+                   other_modes=plausible.other_modes if plausible else {},
+                   other_billing=plausible.other_billing if plausible else {}, printed=printed)
 
 
 def listed_models(prices: dict, histories: dict[str, pd.DataFrame]) -> set[str]:

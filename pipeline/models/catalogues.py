@@ -128,6 +128,24 @@ ModelPattern = Annotated[str, AfterValidator(_model_pattern)]
 """A shell pattern (`*`, `?`, `[...]`) of canonical model ids: `llama-3*`, `*.anthropic.claude-*`."""
 
 
+class Billing(SourceModel):
+    """Listings billed otherwise than by their token price (a SageMaker endpoint by the
+    instance hour, a router at the model it picks): a zero there is not free, and a price
+    there is not the model's."""
+
+    catalogue_providers: list[str] = Field(default=[], max_length=200)
+    """Shell patterns of a catalogue's own provider ids (LiteLLM's `sagemaker`)."""
+    models: list[ModelPattern] = Field(default=[], max_length=200)
+    """Shell patterns of canonical model ids (OpenRouter's `auto`)."""
+
+    @model_validator(mode="after")
+    def _some_pattern(self) -> Billing:
+        if not (self.catalogue_providers or self.models):
+            raise ValueError("a billing needs at least one pattern under catalogue_providers "
+                             "or models")
+        return self
+
+
 class Maker(SourceModel):
     """A company that makes models: which canonical model ids are its models, and which of
     those it published the weights of."""
@@ -164,6 +182,10 @@ class CataloguesFile(SourceModel):
     """Mode (`image`, `embedding`, `audio`, `rerank` …) → shell patterns of canonical model ids
     (normalize/model_ids.py) of that mode. A model no pattern matches is `text`. Only text
     models are ranked on the Market; the others are left out and counted there."""
+    billing: dict[str, Billing] = Field(default={})
+    """How a kind of listing is billed when not per token, as the Market page says it
+    (`billed per instance hour`) → which listings. They are left out of the Market, its
+    calculator, the rankings and the index, and counted there."""
     confirmed_listings: list[ConfirmedListing] = Field(default=[])
     """Listings an editor checked that stay published though they look implausible."""
     track: list[TrackedModel] = Field(default=[])

@@ -49,8 +49,8 @@ class Sources:
     """How each catalogue's fetches went (`brief ingest prices`)."""
     price_histories: dict[str, pd.DataFrame] = field(default_factory=dict)
     """Each catalogue's price periods (tables/catalogue_history.py), by catalogue id, without
-    the listings held back as implausible and those of a mode other than text
-    (tables/plausibility.py)."""
+    the listings held back as implausible, those of a mode other than text and those billed
+    otherwise than per token (tables/plausibility.py)."""
     catalogue_commits: dict[str, pd.DataFrame] = field(default_factory=dict)
     """Each replayed catalogue's commit log (tables/catalogue_records.LOG_COLUMNS), by id."""
     model_facts: dict[str, pd.DataFrame] = field(default_factory=dict)
@@ -61,6 +61,9 @@ class Sources:
     """What each dated edition printed, as `brief seal` recorded it (compose/corrections.py)."""
     other_modes: dict[str, int] = field(default_factory=dict)
     """Mode → listings of the published catalogues of that mode, left out of the market."""
+    other_billing: dict[str, int] = field(default_factory=dict)
+    """How billed when not per token → listings of the published catalogues so billed, left
+    out of the market (tables/plausibility.py)."""
 
     def published_catalogues(self) -> list[Catalogue]:
         """Return the catalogues whose prices the site shows and that have a history, in the

@@ -16,6 +16,8 @@ import functools
 import re
 from collections.abc import Mapping, Sequence
 
+from pipeline.models.catalogues import Billing
+
 _VERSION_PIN = re.compile(r"(@[^/]*|-v\d+(:\d+)?|:\d+)$")
 _HOST_SUFFIX = re.compile(r"(-maas|:free|:beta)$")
 
@@ -30,6 +32,20 @@ def canonical_model(model: str) -> str:
     name = model.strip().rsplit("/", 1)[-1].casefold().replace("_", "-").replace(" ", "-")
     name = _HOST_SUFFIX.sub("", name)
     return _VERSION_PIN.sub("", name) or model.casefold()
+
+
+def other_billing(catalogue_provider: str, model: str,
+                  billing: Mapping[str, Billing]) -> str:
+    """Return how a listing is billed when not per token: the first of `billing` (as
+    `sources/catalogues.yaml` lists it) whose catalogue provider patterns match the catalogue's
+    own provider id or whose model patterns match the canonical id; empty when per token."""
+    name = canonical_model(model)
+    for how, rule in billing.items():
+        if (any(fnmatch.fnmatchcase(catalogue_provider.casefold(), p.casefold())
+                for p in rule.catalogue_providers)
+                or any(fnmatch.fnmatchcase(name, p) for p in rule.models)):
+            return how
+    return ""
 
 
 def model_mode(model: str, modes: Mapping[str, Sequence[str]]) -> str:

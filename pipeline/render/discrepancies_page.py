@@ -53,8 +53,8 @@ def held_md(held: pd.DataFrame | None, names: dict[str, tuple[str, str]]) -> lis
               "`confirmed_listings`. One group per model, the one held farthest off first."), ""]
     if held.empty:
         return [*lines, "No catalogue price is held back."]
-    held = _by_model(_with_gaps(held), "canonical")
-    groups = held.head(MAX_ROWS).groupby("canonical", sort=False)
+    held = _by_model(_with_gaps(held), "identity")
+    groups = held.head(MAX_ROWS).groupby("identity", sort=False)
     blocks = []
     for (model, rows), anchor in zip(groups, group_ids("held", (m for m, _ in groups)),
                                      strict=True):

@@ -189,13 +189,15 @@ def market_page_md(table: pd.DataFrame, as_of: dt.date,
                    profiles: list[WorkloadProfile] | None = None,
                    pages: Sequence[str] = (), held: int = 0,
                    other_modes: Mapping[str, int] | None = None,
+                   other_billing: Mapping[str, int] | None = None,
                    elsewhere: Mapping[tuple[str, str], ListMove] | None = None,
                    anchors: Sequence[str] = (), past: Sequence[dt.date] = ()) -> str:
     """Return the Market page: a count, how to read it, the calculator (presets: `profiles`),
     the filters and the table; `pages`: the slug of each row's model page (models/<slug>/),
     `anchors`: each row's id, in the table's order.
     `held`: the catalogue listings held back as implausible; `other_modes`: the listings of
-    each mode other than text, left out (both said on the page). `elsewhere`: the models whose
+    each mode other than text, and `other_billing` those billed otherwise than per token, by
+    how, left out (all said on the page). `elsewhere`: the models whose
     last change was in a list the row does not show (compose/list_moves.py), whose Since names
     that list and links to the story told under the table. `past`: the earlier dates whose
     table the calculator offers, newest first."""
@@ -257,8 +259,9 @@ def market_page_md(table: pd.DataFrame, as_of: dt.date,
          "newest snapshot by then showed it. Prices in another currency are converted at the "
          "ECB rate of their record's date. Context is the model's context window in input "
          "tokens, as the newest catalogue snapshot gives it (for a curated model too). "
-         f"{free} models list a zero price: shown as free, "
-         f"never ranked. {_left_out(held, other_modes or {})}Sorted by output price; the data is in "
+         f"{free} models list a zero price: shown as free, never ranked. "
+         f"{_left_out(held, other_modes or {}, other_billing or {})}Sorted by output price; "
+         "the data is in "
          "[market.csv](data/market.csv)."), "",
         calculator_html(profiles, as_of, past), "",
         '<div class="market-filters" hidden>'
@@ -285,7 +288,8 @@ def _since_notes(elsewhere: Mapping[tuple[str, str], ListMove]) -> list[str]:
             verbatim(f'<ul class="market-notes">{items}</ul>'), ""]
 
 
-def _left_out(held: int, other_modes: Mapping[str, int]) -> str:
+def _left_out(held: int, other_modes: Mapping[str, int],
+              other_billing: Mapping[str, int]) -> str:
     """Return the sentences saying which catalogue listings are not in the table, and why."""
     text = ""
     if held:
@@ -296,6 +300,10 @@ def _left_out(held: int, other_modes: Mapping[str, int]) -> str:
         modes = ", ".join(f"{n:,} {mode}" for mode, n in sorted(other_modes.items()))
         text += (f"Only text-generation models are ranked here; left out, their token fields "
                  f"not being comparable: {modes} listings. ")
+    if other_billing:
+        ways = "; ".join(f"{n:,} {how}" for how, n in other_billing.items())
+        text += ("Left out too, as not billed per token (their token price, mostly zero, is "
+                 f"no free price): {ways}. ")
     return text
 
 
@@ -316,7 +324,8 @@ def market_files(sources: Sources, as_of: dt.date, changes: pd.DataFrame,
     elsewhere = (newest_list_moves(sources.prices, sources.rates, day_end(as_of))
                  if sources.prices and sources.rates is not None else {})
     page = market_page_md(table, as_of, sources.series.profiles, pages, held,
-                          sources.other_modes, elsewhere, anchors, past)
+                          sources.other_modes, sources.other_billing, elsewhere, anchors,
+                          past)
     files: dict[str, str | bytes] = {"market.md": page,
                                      "data/market.csv": market_csv(table),
                                      "data/market.json": market_json(table)}

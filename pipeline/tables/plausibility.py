@@ -1,17 +1,26 @@
 """Pure: which catalogue listings are implausible, and the histories without them.
 
 A listing is one provider's prices for one model in one catalogue. Its listings across
-providers are grouped by canonical model id (normalize/model_ids.py). A base price (realtime,
+providers are grouped by model identity (normalize/model_identity.py, the rule that groups the
+model pages: OCI's `meta.llama-3.2-11b-vision-instruct` and Fireworks'
+`llama-v3p2-11b-vision-instruct` are one model). A base price (realtime,
 all day, the base context band; input, cached input or output) is implausible when it is more
 than FACTOR times above or below the median of the other providers' prices of the same model
-and meter (at least MIN_OTHERS of them, each provider counted once), or above its mode's ceiling
-(`sources/catalogues.yaml`). The 20× jump check of catalogue_history.py sees only a move between
-two snapshots; this sees a listing that starts wrong (LiteLLM's Weights & Biases entries of
-2026-07-24 hold per-token prices about 100,000× too high).
+and meter (at least MIN_OTHERS of them, each provider counted once, the middle ones within
+FACTOR of each other), or above its mode's ceiling
+(`sources/catalogues.yaml`). Only the catalogues' prices make the medians: a curated price is
+judged against them (load/market_check.py), never a judge of them, or one editor's slip would
+hold back every correct listing of its model (issue 50). The 20× jump check of
+catalogue_history.py sees only a move between two snapshots; this sees a listing that starts
+wrong (LiteLLM's Weights & Biases entries of 2026-07-24 hold per-token prices about 100,000×
+too high).
 
 A held listing is out of everything the site publishes from the catalogues: when its newest
 prices are implausible, all of its rows; when only an earlier period was, that period's rows.
-Listings of a mode other than text are left out too (`mode_listings` counts them).
+Listings of a mode other than text are left out too (`mode_listings` counts them), and so are
+listings billed otherwise than per token (a SageMaker endpoint by the instance hour, a router
+at the model it picks: `billing` in `sources/catalogues.yaml`), whose zero is no free price
+(`billing_listings` counts them).
 """
 
 from __future__ import annotations
@@ -22,8 +31,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from pipeline.models.catalogues import CataloguesFile
-from pipeline.normalize.model_ids import TEXT, canonical_model, model_mode
+from pipeline.models.catalogues import Billing, CataloguesFile
+from pipeline.normalize.model_identity import identity_key
+from pipeline.normalize.model_ids import TEXT, model_mode, other_billing
 from pipeline.tables.catalogue_history import base_prices
 
 FACTOR = 20.0
@@ -36,36 +46,33 @@ JUDGED_METERS = ("input", "output")
 discount is its policy (DeepSeek bills a cache hit at 1/120 of input, a host without a cache
 discount at the input price), so its spread across hosts is no sign of a slip."""
 LISTING = ["catalogue", "provider", "catalogue_provider", "model"]
-HELD_COLUMNS = [*LISTING, "canonical", "meter", "usd_per_mtok", "median_usd_per_mtok",
+HELD_COLUMNS = [*LISTING, "identity", "meter", "usd_per_mtok", "median_usd_per_mtok",
                 "providers", "factor", "ceiling_usd_per_mtok", "first_seen", "gone_seen", "cause"]
 """One implausible price: the listing, its meter and price, the median of the other providers'
 prices of the model (`providers` of them; NaN when too few) and how far it is (`factor`, above 1
 when above), the ceiling it broke (NaN when none), its period, and the likely cause, for people."""
 
 
-def reference_prices(histories: Mapping[str, pd.DataFrame],
-                     curated: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Return one row per provider, canonical model and meter: the median of that provider's
-    base prices in force (every catalogue's open periods and the curated USD records in force,
-    `curated` with `provider`, `model`, `meter`, `usd_per_mtok`), zero prices (free) left out."""
+def reference_prices(histories: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+    """Return one row per provider, model identity and meter: the median of that provider's
+    base prices in force in every catalogue, zero prices (free) left out."""
     parts = [base_prices(h, METERS).loc[lambda t: t["gone_seen"] == "",
                                         ["provider", "model", "meter", "usd_per_mtok"]]
              for h in histories.values()]
-    if curated is not None:
-        parts.append(curated[["provider", "model", "meter", "usd_per_mtok"]])
     table = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(
         columns=["provider", "model", "meter", "usd_per_mtok"])
     table = table[table["usd_per_mtok"].astype(float) > 0]
-    table = table.assign(canonical=_each(table["model"], canonical_model),
+    table = table.assign(identity=_each(table["model"], identity_key),
                          usd_per_mtok=table["usd_per_mtok"].astype(float))
-    return table.groupby(["canonical", "meter", "provider"], as_index=False)[
+    return table.groupby(["identity", "meter", "provider"], as_index=False)[
         "usd_per_mtok"].median()
 
 
 def others_median(reference: pd.DataFrame) -> pd.DataFrame:
-    """Return, per canonical model, meter and provider, the median of the *other* providers'
-    prices and how many there are (`providers`), where there are at least MIN_OTHERS."""
-    group = ["canonical", "meter"]
+    """Return, per model identity, meter and provider, the median of the *other* providers'
+    prices and how many there are (`providers`), where there are at least MIN_OTHERS and their
+    middle values agree within FACTOR."""
+    group = ["identity", "meter"]
     r = reference.sort_values([*group, "usd_per_mtok"], kind="stable", ignore_index=True)
     by = r.groupby(group, sort=False)["usd_per_mtok"]
     n = by.transform("size").to_numpy()
@@ -81,9 +88,13 @@ def others_median(reference: pd.DataFrame) -> pd.DataFrame:
         # The k-th of the group's sorted values once this row's own (at `rank`) is taken out.
         return values[np.clip(first + np.where(k < rank, k, k + 1), 0, len(values) - 1)]
 
-    median = (kth_of_rest(lower) + kth_of_rest(upper)) / 2 if len(r) else values
-    out = r[group + ["provider"]].assign(median_usd_per_mtok=median, providers=rest)
-    return out[out["providers"] >= MIN_OTHERS].reset_index(drop=True)
+    low, high = (kth_of_rest(lower), kth_of_rest(upper)) if len(r) else (values, values)
+    out = r[group + ["provider"]].assign(median_usd_per_mtok=(low + high) / 2, providers=rest)
+    # Middle values more than FACTOR apart make no median to judge by: with two others, one
+    # of them wrong, their mean is far from both and would hold the right price too (xAI's own
+    # grok-4.1-fast at $0.50 beside OCI's $25 and ZenMux's $0.50).
+    agreed = high <= low * FACTOR
+    return out[(out["providers"] >= MIN_OTHERS) & agreed].reset_index(drop=True)
 
 
 def implausible_prices(histories: Mapping[str, pd.DataFrame], reference: pd.DataFrame,
@@ -95,7 +106,7 @@ def implausible_prices(histories: Mapping[str, pd.DataFrame], reference: pd.Data
     found = []
     # A price above its ceiling is no reference for the others (W&B's Phi-4-mini at $8,000
     # would make the median of two other providers $4,000).
-    over = _broken_ceiling(reference.rename(columns={"canonical": "model"}), ceilings, modes)
+    over = _broken_ceiling(reference.rename(columns={"identity": "model"}), ceilings, modes)
     clean = reference[over.isna().to_numpy() & reference["meter"].isin(JUDGED_METERS)]
     medians = _with_whole_medians(others_median(clean), clean)
     for catalogue, history in histories.items():
@@ -103,13 +114,13 @@ def implausible_prices(histories: Mapping[str, pd.DataFrame], reference: pd.Data
         h = h[h["usd_per_mtok"].astype(float) > 0].assign(catalogue=catalogue)
         if h.empty:
             continue
-        h = h.assign(canonical=_each(h["model"], canonical_model),
+        h = h.assign(identity=_each(h["model"], identity_key),
                      usd_per_mtok=h["usd_per_mtok"].astype(float))
         own, whole = medians
-        h = h.merge(own, on=["canonical", "meter", "provider"], how="left")
-        outside = h[["canonical", "meter"]].merge(whole, on=["canonical", "meter"], how="left")
-        listed = pd.MultiIndex.from_frame(h[["canonical", "meter", "provider"]]).isin(
-            pd.MultiIndex.from_frame(clean[["canonical", "meter", "provider"]]))
+        h = h.merge(own, on=["identity", "meter", "provider"], how="left")
+        outside = h[["identity", "meter"]].merge(whole, on=["identity", "meter"], how="left")
+        listed = pd.MultiIndex.from_frame(h[["identity", "meter", "provider"]]).isin(
+            pd.MultiIndex.from_frame(clean[["identity", "meter", "provider"]]))
         for column in ("median_usd_per_mtok", "providers"):
             h[column] = h[column].where(listed, outside[column].to_numpy())
         h.loc[~h["meter"].isin(JUDGED_METERS), ["median_usd_per_mtok", "providers"]] = np.nan
@@ -132,7 +143,7 @@ def implausible_prices(histories: Mapping[str, pd.DataFrame], reference: pd.Data
 def _with_whole_medians(medians: pd.DataFrame, clean: pd.DataFrame) -> pd.DataFrame:
     """Return `medians` (others_median of `clean`) and, for a provider none of whose prices of
     a model and meter is in `clean` (it broke the ceiling), the median of all of clean's."""
-    group = ["canonical", "meter"]
+    group = ["identity", "meter"]
     whole = clean.groupby(group)["usd_per_mtok"].agg(["median", "size"]).reset_index()
     whole = whole[whole["size"] >= MIN_OTHERS].rename(
         columns={"median": "median_usd_per_mtok", "size": "providers"})
@@ -200,10 +211,12 @@ def held_per_catalogue(held: pd.DataFrame | None) -> dict[str, int]:
 
 
 def without_held(history: pd.DataFrame, catalogue: str, held: pd.DataFrame,
-                 modes: Mapping[str, list[str]]) -> pd.DataFrame:
+                 modes: Mapping[str, list[str]],
+                 billing: Mapping[str, Billing] | None = None) -> pd.DataFrame:
     """Return a catalogue's history without its held listings (held_listings: every row of a
     listing held as it is now, the rows of the snapshot that showed an earlier implausible
-    price) and without the listings of a mode other than text."""
+    price), without the listings of a mode other than text and without those `billing` says
+    are billed otherwise than per token."""
     mine = held[held["catalogue"] == catalogue]
     keys = pd.MultiIndex.from_frame(history[["provider", "catalogue_provider", "model"]])
     whole = mine[mine["current"]]
@@ -217,7 +230,17 @@ def without_held(history: pd.DataFrame, catalogue: str, held: pd.DataFrame,
     if modes:
         other = _each(history["model"], lambda m: model_mode(m, modes) != TEXT).to_numpy(bool)
         drop |= other
+    if billing:
+        drop |= _billed(history, billing).to_numpy() != ""
     return history[~drop].reset_index(drop=True)
+
+
+def _billed(listings: pd.DataFrame, billing: Mapping[str, Billing]) -> pd.Series:
+    """Return how each listing (`catalogue_provider`, `model`) is billed when not per token,
+    empty when per token (normalize/model_ids.other_billing)."""
+    pairs = pd.Series(list(zip(listings["catalogue_provider"], listings["model"], strict=True)),
+                      index=listings.index, dtype=object)
+    return _each(pairs, lambda pair: other_billing(*pair, billing))
 
 
 def mode_listings(histories: Mapping[str, pd.DataFrame],
@@ -232,30 +255,50 @@ def mode_listings(histories: Mapping[str, pd.DataFrame],
     return mode[mode != TEXT].value_counts().sort_index()
 
 
+def billing_listings(histories: Mapping[str, pd.DataFrame], modes: Mapping[str, list[str]],
+                     billing: Mapping[str, Billing]) -> dict[str, int]:
+    """Return how many text listings (provider and model) the catalogues hold now that are
+    billed otherwise than per token, by how they are billed, in `billing`'s order."""
+    rows = [h.loc[h["gone_seen"] == "", ["provider", "catalogue_provider", "model"]]
+            for h in histories.values()]
+    if not rows or not billing:
+        return {}
+    listed = pd.concat(rows).drop_duplicates(["provider", "model"])
+    listed = listed[_each(listed["model"], lambda m: model_mode(m, modes)) == TEXT]
+    counts = _billed(listed, billing).value_counts()
+    return {how: int(counts[how]) for how in billing if counts.get(how, 0)}
+
+
 @dataclass(frozen=True)
 class Plausible:
     """The catalogues' histories as the site publishes them, and what was kept out."""
 
     histories: dict[str, pd.DataFrame]
-    """By catalogue id: without held listings and without models of a mode other than text."""
+    """By catalogue id: without held listings, without models of a mode other than text and
+    without listings billed otherwise than per token."""
     held: pd.DataFrame
     """HELD_COLUMNS: every implausible price."""
     other_modes: dict[str, int]
     """Mode → listings of that mode left out (published catalogues only)."""
+    other_billing: dict[str, int]
+    """How billed when not per token → listings so billed left out (published catalogues
+    only)."""
 
 
-def plausible_histories(histories: Mapping[str, pd.DataFrame], curated: pd.DataFrame | None,
+def plausible_histories(histories: Mapping[str, pd.DataFrame],
                         catalogues: CataloguesFile) -> Plausible:
     """Return `histories` (by catalogue id) with their implausible listings held back, judged
-    against every catalogue's prices and the curated ones (`curated`: reference_prices'
-    columns), with `catalogues`' ceilings, modes and confirmed listings."""
+    against every catalogue's prices, with `catalogues`' ceilings, modes and confirmed
+    listings."""
     modes, ceilings = catalogues.modes, catalogues.ceilings_usd_per_mtok
     sure = [(c.catalogue, c.provider, c.model) for c in catalogues.confirmed_listings]
-    held = implausible_prices(histories, reference_prices(histories, curated), ceilings, modes,
-                              sure)
+    held = implausible_prices(histories, reference_prices(histories), ceilings, modes, sure)
     listings = held_listings(held)
-    kept = {c: without_held(h, c, listings, modes) for c, h in histories.items()}
+    kept = {c: without_held(h, c, listings, modes, catalogues.billing)
+            for c, h in histories.items()}
     published = {c.id for c in catalogues.catalogues if c.use == "published"}
-    other = mode_listings({c: h for c, h in histories.items() if c in published}, modes)
-    return Plausible(kept, held, {str(k): int(v) for k, v in other.items()})
+    shown = {c: h for c, h in histories.items() if c in published}
+    other = mode_listings(shown, modes)
+    return Plausible(kept, held, {str(k): int(v) for k, v in other.items()},
+                     billing_listings(shown, modes, catalogues.billing))
 
