@@ -1,16 +1,15 @@
 """What the prices say in an edition, on hand-made price files: each move of a list in words, with
-its conversion and the provider's own dollar price, and the figures an entry states checked."""
+its conversion and the provider's own dollar price (entries' figures: test_entry_claims.py)."""
 
 from __future__ import annotations
 
 import datetime as dt
 
-from pipeline.compose.prices import claim_problems, claimed_usd_per_mtok, price_figures, price_radar
+from pipeline.compose.prices import price_figures, price_radar
 from pipeline.compose.types import Citation, RadarItem
 from pipeline.models.prices import PriceFile, WorkloadProfile
 from pipeline.models.sourced import Sourced
 from pipeline.normalize.fx import table_from_eur_rates
-from pipeline.problems import Problem
 from pipeline.tables.cost import day_end
 from pipeline.tables.moves import meter_moves
 from pipeline.tables.quotes import quotes
@@ -291,39 +290,3 @@ def test_radar_has_the_records_ahead_known_by_the_edition_with_the_prices_they_r
     assert price_radar(FILES, dt.date(2026, 3, 30)) == [m, n, later, g, c]
     assert price_radar(FILES, dt.date(2026, 3, 31)) == [m, n, later, g]
     assert price_radar(FILES, dt.date(2026, 4, 1)) == [n, later]
-
-
-def test_claimed_figure_is_the_list_price_of_its_tier_in_dollars() -> None:
-    files = {k: v.model for k, v in FILES.items()}
-    at = dt.datetime(2026, 3, 6, tzinfo=dt.UTC)
-    # Peak input 20 yuan x 0.125 = 2.5 USD; the rest of the week's 4 yuan = 0.5 USD.
-    assert claimed_usd_per_mtok(files, RATES, "acme", "CNY", "m", "input", at, "peak") == 2.5
-    assert claimed_usd_per_mtok(files, RATES, "acme", "CNY", "m", "input", at) == 0.5
-    # No list in that currency, no record then, no such meter: nothing to check against.
-    assert claimed_usd_per_mtok(files, RATES, "acme", "GBP", "m", "input", at) is None
-    assert claimed_usd_per_mtok(files, RATES, "acme", "CNY", "m", "input",
-                                dt.datetime(2025, 12, 31, tzinfo=dt.UTC)) is None
-    assert claimed_usd_per_mtok(files, RATES, "acme", "CNY", "n", "cached_input", at) is None
-
-
-def test_a_stated_figure_off_ours_by_more_than_the_tolerance_is_a_warning_with_the_gap() -> None:
-    def warn(path: str, message: str) -> Problem:
-        return Problem(path, "claims.0", f"{message}; check the figure or its conversion",
-                       severity="warning")
-
-    claims = [("a.yaml", "claims.0", 1.03, 1.0), ("b.yaml", "claims.0", 0.97, 1.0),
-              ("c.yaml", "claims.0", 1.015, 1.0), ("d.yaml", "claims.0", 0.5, 0.0),
-              ("e.yaml", "claims.0", -1.1, -1.0), ("f.yaml", "claims.0", 0.123456789, 0.1234)]
-    # (1.03 - 1) / 1 = +3 %, -3 %, 1.5 % (not over 2 %); ours 0: no ratio to give; -0.1 / -1 =
-    # +10 %; ours to six figures, stated as %g writes it: 0.123457, +0.04 % (under 2 %).
-    assert claim_problems(claims) == [
-        warn("a.yaml", "states 1.03 but our figure is 1 (+3.0%)"),
-        warn("b.yaml", "states 0.97 but our figure is 1 (-3.0%)"),
-        warn("d.yaml", "states 0.5 but our figure is 0"),
-        warn("e.yaml", "states -1.1 but our figure is -1 (+10.0%)")]
-    # At a tolerance of 25 %: 1.25 against 1 is not over it (0.25 is exact in binary), 1.5 is.
-    assert claim_problems([("a.yaml", "claims.0", 1.25, 1.0), ("b.yaml", "claims.0", 1.5, 1.0),
-                           ("c.yaml", "claims.0", 0.1234567, 0.12345678)], tolerance=0.25) == [
-        warn("b.yaml", "states 1.5 but our figure is 1 (+50.0%)")]
-    assert claim_problems([("f.yaml", "claims.0", 0.2, 0.123456789)]) == [
-        warn("f.yaml", "states 0.2 but our figure is 0.123457 (+62.0%)")]

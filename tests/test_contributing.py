@@ -173,3 +173,21 @@ def test_quoted_overlap_asks_for_the_old_records_to(copy_repo_sources) -> None:
     path.write_text(text.replace(old, old + "        to: 2026-11-02\n").replace(
         "    records:\n", "    records:\n" + new_record, 1), encoding="utf-8")
     assert run("check", "--root", str(root))[0] == 0
+
+
+def test_claims_example_passes_and_a_mistyped_move_is_quoted(copy_repo_sources) -> None:
+    root = with_edition_for_the_entry(copy_repo_sources())
+    example = re.search(r"```yaml\n(claims:\n.*?)```", GUIDE, re.DOTALL)
+    assert example is not None
+    body = (HEAD + "section: top\nheadline: Claude Sonnet 5 at full price\nsummary: >-\n  Input "
+            "went from $2 to $3 per million tokens and output from $10 to $15, so the same chat "
+            "traffic costs half as much again.\nlinks:\n  - url: https://github.com/simonw/"
+            "llm-prices/blob/main/data/anthropic.json\n    publisher: GitHub (simonw/llm-prices)\n"
+            + example[1])
+    write(root, body)
+    code, lines = run("check", "--root", str(root), "--strict")
+    assert code == 0, lines
+    write(root, body.replace("stated_change_percent: 50", "stated_change_percent: 40"))
+    code, lines = run("check", "--root", str(root))
+    assert code == 1
+    quoted(["$ brief check", *lines])

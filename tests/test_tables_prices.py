@@ -12,10 +12,12 @@ import pytest
 import yaml
 from conftest import ecb_usd_per_unit
 
-from pipeline.compose.prices import claim_problems, claimed_usd_per_mtok, price_figures, price_radar
+from pipeline.compose.claims import entry_claim_problems
+from pipeline.compose.prices import price_figures, price_radar
 from pipeline.compose.prices_page import cheapest, hour_of_week
 from pipeline.load.fx import load_rate_table
 from pipeline.load.prices import load_prices
+from pipeline.models.entries import Claim
 from pipeline.models.prices import DEFAULT_PROFILES
 from pipeline.render.prices_page import prices_page_md, svg
 from pipeline.tables.cost import day_end
@@ -112,16 +114,21 @@ def test_radar_has_future_dated_records(bundled):
     assert any("claude-sonnet-5" in i.label for i in earlier)
 
 
-def test_claim_check_warns_over_two_percent(bundled):
+def test_claim_check_refuses_a_conversion_over_two_percent_off(bundled):
     files, rates = bundled
-    at = dt.datetime(2026, 9, 10, 12, tzinfo=dt.UTC)
-    ours = claimed_usd_per_mtok({k: v.model for k, v in files.items()}, rates, "deepseek", "CNY",
-                                "deepseek-v4-flash", "cached_input", at)
+    files = {k: v.model for k, v in files.items()}
+
+    def stated(usd: float) -> Claim:
+        return Claim(provider="deepseek", currency="CNY", model="deepseek-v4-flash",
+                     meter="cached_input", at=dt.date(2026, 9, 10), stated_usd_per_mtok=usd)
+
     # The example briefing says "approx. $0.0028"; at the ECB rate of 2026-09-10 it is more.
-    problems = claim_problems([("sources/entries/2026/09-10-deepseek.yaml", "claims.0", 0.0028,
-                                ours), ("x.yaml", "claims.1", ours * 1.01, ours)])
-    assert len(problems) == 1 and problems[0].severity == "warning"
-    assert problems[0].message.startswith("states 0.0028 but our figure is 0.00298")
+    assert entry_claim_problems("e.yaml", [stated(0.0028), stated(0.00301)], files, rates,
+                                PROFILES)[0].message == (
+        "states 0.0028 but our figure is 0.00298228 (-6.1%) (deepseek deepseek-v4-flash "
+        "cached_input price (CNY list) on 2026-09-10, in USD at the ECB rate of 2026-09-10); "
+        "correct the figure in the prose and here, or its conversion")
+    assert len(entry_claim_problems("e.yaml", [stated(0.00301)], files, rates, PROFILES)) == 0
 
 
 def test_price_table_columns_and_conversions(bundled):

@@ -1,10 +1,10 @@
 """Pure: what the prices contribute to an edition: Context & numbers figures, On the radar
-items, and the check of figures that entries state against ours (issue 3)."""
+items (the figures entries state are checked against ours in compose/claims.py)."""
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 
 from pipeline.compose.list_moves import ListMove, list_move, tier_words
 from pipeline.compose.numbers import money, since_words, three_figures
@@ -14,14 +14,12 @@ from pipeline.models.rates import RateTable
 from pipeline.models.sourced import Sourced
 from pipeline.normalize.fx import RateNotFound, rate_on
 from pipeline.normalize.units import METER_TITLES
-from pipeline.problems import Problem
 from pipeline.tables.cost import day_end, record_at, tier_price
 from pipeline.tables.moves import Moves, PriceMove, meter_moves
 from pipeline.tables.quotes import Quotes, quotes
 
 FIRST_EDITION_LOOKBACK = dt.timedelta(days=7)
 """The first edition has no previous one; it reports moves of the week before it."""
-CLAIM_TOLERANCE = 0.02
 
 
 
@@ -228,32 +226,3 @@ def price_radar(files: Mapping[str, Sourced[PriceFile]], date: dt.date) -> list[
                     provider=provider,
                     id=f"radar-{provider}-{record.model}-{due.isoformat()}"))
     return items
-
-
-def claim_problems(claims: Iterable[tuple[str, str, float, float]],
-                   tolerance: float = CLAIM_TOLERANCE) -> list[Problem]:
-    """Return a warning for each (path, field, stated, ours) where an entry's stated figure
-    differs from ours by more than `tolerance` (2 %) of ours."""
-    problems = []
-    for path, field, stated, ours in claims:
-        if ours == 0 or abs(stated - ours) / abs(ours) > tolerance:
-            diff = "" if ours == 0 else f" ({(stated - ours) / ours:+.1%})"
-            problems.append(Problem(path, field, f"states {stated:g} but our figure is "
-                                    f"{ours:.6g}{diff}; check the figure or its conversion",
-                                    severity="warning"))
-    return problems
-
-
-def claimed_usd_per_mtok(files: Mapping[str, PriceFile], rates: RateTable, provider: str,
-                         currency: str, model: str, meter: str, at: dt.datetime,
-                         window: str | None = None) -> float | None:
-    """Return our USD per Mtok for a price an entry quotes (its list's price, converted at the
-    ECB rate of the record's date), for `claim_problems`."""
-    plist = next((p for p in files[provider].lists if p.currency == currency), None)
-    record = plist and record_at(plist, model, at)
-    if record is None:
-        return None
-    value = tier_price(plist, record, meter, window)
-    if value is None:
-        return None
-    return value * rate_on(rates, currency, record.from_.date()).usd_per_unit

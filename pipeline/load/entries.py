@@ -57,7 +57,7 @@ def load_entries(root: Path, series: Series | None, parse: Parser = parse_file,
                                     line=line_of(sourced.lines, ("id",))))
             continue
         first_path[entry_id] = name
-        entries.append(CuratedEntry(entry_id, entry, name))
+        entries.append(CuratedEntry(entry_id, entry, name, sourced.lines))
         read.append(sourced)
     return entries, problems + (_page_sizes(read, series) if series else [])
 

@@ -8,15 +8,13 @@ build stops once, writing nothing.
 from __future__ import annotations
 
 import dataclasses
-import datetime as dt
 import os
 from pathlib import Path
 
 import pandas as pd
 
+from pipeline.compose.claims import entry_claim_problems
 from pipeline.compose.corrections import LEDGER_COLUMNS
-from pipeline.compose.prices import claim_problems as differing
-from pipeline.compose.prices import claimed_usd_per_mtok
 from pipeline.load.catalogues import load_catalogue_health, load_sourced_catalogues, maker_problems
 from pipeline.load.entries import load_entries
 from pipeline.load.feeds import load_feeds
@@ -31,7 +29,7 @@ from pipeline.load.read import rel
 from pipeline.models.hardware_results import Hardware
 from pipeline.models.rates import RateTable
 from pipeline.models.series import Series
-from pipeline.models.sourced import CuratedEntry, Sourced
+from pipeline.models.sourced import CuratedEntry, Sourced, line_of
 from pipeline.models.sources import Sources
 from pipeline.paths import HARDWARE, HARDWARE_COSTS, PRICES, PRINTED, SERIES, SOURCES
 from pipeline.problems import Problem, SourceError
@@ -68,7 +66,10 @@ def load_sources(root: Path, parse: Parser = parse_file, *, strict: bool = False
         prices, found = load_prices(root, parse)
         problems += found
         rates = load_rate_table(root, parse)
-        problems += claim_problems(entries, prices, rates)
+        # A price file refused is not read: its claims wait for it, not a cascade of "no price".
+        unread = {Path(p.path).stem for p in found if p.severity == "error"}
+        problems += claim_problems(entries, prices, rates, series.model if series else None,
+                                   unread)
     if hardware is not None:
         if rates is None and any(c.currency != "USD" for c in hardware.costs):
             rates = load_rate_table(root, parse)
@@ -172,24 +173,15 @@ def cost_currency_problems(hardware: Hardware, rates: RateTable | None) -> list[
     return problems
 
 
-def claim_problems(entries: list[CuratedEntry], prices: dict, rates: RateTable) -> list[Problem]:
-    """Return a warning for each figure an entry states that differs from ours by over 2 %, and
-    an error for a claim that names a price we do not have."""
-    problems, checks = [], []
+def claim_problems(entries: list[CuratedEntry], prices: dict, rates: RateTable,
+                   series: Series | None, unread: set[str]) -> list[Problem]:
+    """Return an error for each price figure an entry states (its `claims`) that differs from
+    ours, or names a price, a profile or a rate we do not have (compose/claims.py); the claims
+    of the price files in `unread` (refused, each with its own problems) are left for later."""
     files = {name: sourced.model for name, sourced in prices.items()}
+    profiles = series.profiles if series else []
+    problems = []
     for c in entries:
-        for i, claim in enumerate(c.entry.claims):
-            field_path = f"claims.{i}"
-            ours = None
-            if claim.provider in files:
-                at = dt.datetime.combine(claim.at, dt.time(12), tzinfo=dt.UTC)
-                ours = claimed_usd_per_mtok(files, rates, claim.provider, claim.currency,
-                                            claim.model, claim.meter, at, claim.window)
-            if ours is None:
-                problems.append(Problem(c.path, field_path, f"no {claim.currency} price of "
-                                        f"{claim.provider} {claim.model} {claim.meter} on "
-                                        f"{claim.at.isoformat()} in sources/prices/"))
-            else:
-                checks.append((c.path, f"{field_path}.stated_usd_per_mtok",
-                               claim.stated_usd_per_mtok, ours))
-    return problems + differing(checks)
+        problems += entry_claim_problems(c.path, c.entry.claims, files, rates, profiles,
+                                         lambda loc, c=c: line_of(c.lines, loc), unread)
+    return problems

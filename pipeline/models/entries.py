@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import AnyUrl, ConfigDict, Field, UrlConstraints, field_validator, model_validator
 
@@ -63,8 +63,12 @@ class Correction(SourceModel):
 
 
 class Claim(SourceModel):
-    """A converted or computed figure the entry's prose states, which the build checks against
-    its own computation and shows beside it."""
+    """A price figure the entry's prose states, which `brief check` compares with the price
+    record it cites: a price on a day, or a price's move between two days.
+
+    Give exactly one stated figure: `stated_usd_per_mtok` (a price, converted to US dollars),
+    `stated_per_mtok` (a price in the list's own currency) or `stated_change_percent` (a move,
+    with `since`)."""
 
     provider: str
     """The price file the figure comes from (`deepseek` for sources/prices/deepseek.yaml)."""
@@ -72,14 +76,55 @@ class Claim(SourceModel):
     """The list the price is published in (ISO 4217: `CNY`, `USD`)."""
     model: str
     """The model as the price file names it."""
-    meter: str
-    """`input`, `cached_input`, `cache_write` or `output`."""
+    # models/prices.py's Meter and Mode, spelt out: it imports this module.
+    meter: Literal["input", "cached_input", "cache_write", "output", "blend"]
+    """`input`, `cached_input`, `cache_write` or `output`; or `blend`, the blended price of a
+    workload profile (`profile`), as the Prices page computes it."""
+    profile: str | None = None
+    """For `meter: blend`: the workload profile of sources/editions.yaml (`chat-3-1`)."""
     window: str | None = None
-    """The named time window (`off_peak`, `peak`), where the price depends on the hour."""
+    """The named time window (`offpeak-2025`, `peak-2026`), where the price depends on the hour;
+    absent for the rest of the week."""
+    context_above_tokens: int = Field(default=0, ge=0)
+    """The context band, as the price file gives it (`200000`: prompts above 200k tokens)."""
+    mode: Literal["realtime", "batch"] = "realtime"
+    """`realtime`, or `batch` for the batch price."""
     at: dt.date
-    """The day the figure is for."""
-    stated_usd_per_mtok: float = Field(gt=0)
-    """The USD per million tokens the prose states; `brief check` warns beyond 2 %."""
+    """The day the figure is for (the price in force at 12:00 UTC)."""
+    since: dt.date | None = None
+    """For `stated_change_percent`: the day the move is from (the price in force at 12:00 UTC)."""
+    stated_usd_per_mtok: float | None = Field(default=None, gt=0)
+    """The USD per million tokens the prose states, converted at the ECB rate of the record's
+    day for a list in another currency; `brief check` refuses a figure beyond 2 % of ours."""
+    stated_per_mtok: float | None = Field(default=None, gt=0)
+    """The price per million tokens the prose states in the list's own currency (`0.02` for
+    ¥0.02 in the CNY list); `brief check` refuses a figure beyond 2 % of ours."""
+    stated_change_percent: float | None = Field(default=None, ge=-100)
+    """The move from `since` to `at` the prose states, in per cent of the price on `since`
+    (`-62` for a cut of 62 %, `50` for a rise of half), in the list's own currency; `brief
+    check` refuses a figure more than one percentage point from ours."""
+
+    @model_validator(mode="after")
+    def _one_figure(self) -> Claim:
+        stated = [name for name in ("stated_usd_per_mtok", "stated_per_mtok",
+                                    "stated_change_percent") if getattr(self, name) is not None]
+        if len(stated) != 1:
+            raise ValueError("give exactly one of `stated_usd_per_mtok`, `stated_per_mtok` and "
+                             f"`stated_change_percent` (it gives {' and '.join(stated) or 'none'})")
+        if (self.since is None) != (self.stated_change_percent is None):
+            raise ValueError("a move needs both `since` (the day it is from) and "
+                             "`stated_change_percent`; a price on one day has neither")
+        if self.since is not None and self.since >= self.at:
+            raise ValueError(f"`since` ({self.since.isoformat()}) must be before `at` "
+                             f"({self.at.isoformat()})")
+        if (self.meter == "blend") != (self.profile is not None):
+            raise ValueError("`meter: blend` needs the `profile` it blends for, and only a "
+                             "blend has a profile")
+        if self.meter == "blend" and (self.window or self.context_above_tokens
+                                      or self.mode != "realtime"):
+            raise ValueError("a blend weighs the windows, band and mode by its profile; give "
+                             "no `window`, `context_above_tokens` or `mode`")
+        return self
 
 
 class Entry(SourceModel):
@@ -107,7 +152,8 @@ class Entry(SourceModel):
     corrections: list[Correction] = []
     """Corrections made after publication, oldest first."""
     claims: list[Claim] = []
-    """Converted or computed figures the summary states, to check and show beside ours."""
+    """The price figures the headline and summary state, each against the record it cites:
+    `brief check` compares them with ours (CONTRIBUTING.md, "Declare the figures you state")."""
     draft: bool = Field(default=False, exclude=True)  # exclude: not in `brief new`'s files
     """Set by `brief add` on an entry it pre-filled from a feed item; `brief check` refuses the
     entry until an editor has written it in our own words and deleted this line."""

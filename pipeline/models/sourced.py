@@ -32,6 +32,8 @@ class CuratedEntry:
     id: str
     entry: Entry
     path: str
+    lines: Mapping[tuple, int] = field(default_factory=dict, repr=False, compare=False)
+    """The line of each value of its file (load/yaml_lines.Lines), for problems."""
 
 
 def line_of(lines: Mapping[tuple, int], loc: tuple) -> int | None:
