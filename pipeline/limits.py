@@ -1,4 +1,5 @@
-"""Every size limit of the pipeline, in one place, with why each is where it is. Past one, the
+"""Every size limit of the pipeline, and the bounds of every number a catalogue gives, in one
+place, with why each is where it is. Past one, the
 step that meets it refuses with the figure and the limit (never a silent cut): a catalogue's
 run fails and keeps its history, `brief check` and `brief build` stop on the series, the build
 stops before it swaps a site in (the published site stays as it was).
@@ -24,3 +25,15 @@ file over 100 MiB in a repository, a Pages branch too. A year of 20,000 MLPerf r
 benchmark's year tree) makes a 94 MB hardware.json and a 40 MB hardware.csv."""
 MAX_SITE_BYTES = 1024 * 1024 * 1024
 """Bytes of the whole built site: the bundled sources build 13 MB."""
+
+MAX_USD_PER_MTOK = 1e9
+"""The most a catalogue's price may be, USD per million tokens: the dearest real listing is
+$540,000 (a per-request figure in a per-token field); a figure above is unreadable."""
+MIN_USD_PER_MTOK = 1e-6
+"""The least a non-zero catalogue price may be, USD per million tokens: the cheapest real
+listing is $0.001, prices are shown to the cent, and a per-token figure is rounded to 9
+decimals per Mtok (1e-16 per token would be 0.0, "free", a -100 % move). Below it a price
+cannot be told from 0."""
+MAX_CONTEXT_TOKENS = 100_000_000
+"""The most tokens a catalogue's context window or price band may start at: the largest real
+context window is 10,485,760 tokens."""

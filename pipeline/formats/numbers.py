@@ -5,6 +5,10 @@ from __future__ import annotations
 import json
 import math
 
+from pipeline.limits import MAX_CONTEXT_TOKENS, MAX_USD_PER_MTOK, MIN_USD_PER_MTOK
+
+NOT_A_PRICE = "is not a finite price of zero or more"
+
 
 def as_float(value: object) -> float | None:
     """Return `value` as a finite float (`8`, `8.0`, `"8"`, `" 8.0 "` all work), or None."""
@@ -38,6 +42,32 @@ def finite(value: object) -> float | None:
     except OverflowError:  # an int of hundreds of digits: no float holds it
         return None
     return number if math.isfinite(number) else None
+
+
+def usd_per_mtok_problem(usd_per_mtok: float | None) -> str | None:
+    """Return why a third party's price in USD per Mtok is not one to take, or None: the one
+    rule for every price of every catalogue format, top-level or in a band, batch or cache.
+    Not a finite number of zero or more, above MAX_USD_PER_MTOK, or a non-zero figure below
+    MIN_USD_PER_MTOK, which would be published as free (a -100 % move) rather than said."""
+    if usd_per_mtok is None or not usd_per_mtok >= 0:  # `not >=`: NaN too
+        return NOT_A_PRICE
+    if usd_per_mtok > MAX_USD_PER_MTOK:
+        return (f"is above {MAX_USD_PER_MTOK:,.0f} USD per Mtok, more than any price "
+                "(pipeline/limits.py)")
+    if usd_per_mtok < MIN_USD_PER_MTOK and usd_per_mtok != 0:
+        return (f"is too small to be told from 0 (under {MIN_USD_PER_MTOK:g} USD per Mtok it "
+                "would read as 0, a free price)")
+    return None
+
+
+def tokens_problem(value: object, least: int) -> str | None:
+    """Return why a third party's count of tokens (a band's start, a context window) is not a
+    whole number from `least` to MAX_CONTEXT_TOKENS, or None."""
+    number = finite(value)
+    if number is None or number != int(number) or not least <= number <= MAX_CONTEXT_TOKENS:
+        return (f"is not a whole number of tokens from {least:,} to {MAX_CONTEXT_TOKENS:,} "
+                "(pipeline/limits.py)")
+    return None
 
 
 def json_numbers(text: str) -> float:
