@@ -1,8 +1,9 @@
 """Every size limit of the pipeline, and the bounds of every number a catalogue gives, in one
-place, with why each is where it is. Past one, the
-step that meets it refuses with the figure and the limit (never a silent cut): a catalogue's
-run fails and keeps its history, `brief check` and `brief build` stop on the series, the build
-stops before it swaps a site in (the published site stays as it was).
+place, with why each is where it is. Past a size limit, the step that meets it refuses with the
+figure and the limit (never a silent cut): a catalogue's run fails and keeps its history, `brief
+check` and `brief build` stop on the series, the build stops before it swaps a site in (the
+published site stays as it was). A catalogue's number out of its bounds is said in its health
+record, and its listing keeps its last good prices (formats/numbers.py).
 
 Each is set about ten times above what the project publishes today, so a real market fits and
 a runaway input (a catalogue of 100,000 models, a series of 10,000 dates, both seen in review)

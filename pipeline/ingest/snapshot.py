@@ -84,7 +84,7 @@ def take_snapshot(catalogues: CataloguesFile, catalogue: Catalogue, result: Impo
                 f"{before}; the history is kept")
     snapshot = with_last_good(snapshot, history, unreadable)
     whole = whole_map_problem(history, snapshot, catalogues) or lost_listings_problem(
-        history, snapshot)
+        history, snapshot, at)
     if whole:
         return f"{whole}; the history is kept"
     confirmed = [(c.provider, c.model, c.meter, c.usd_per_mtok) for c in catalogues.confirmed
