@@ -38,10 +38,11 @@ def read_genai_prices(data: bytes) -> ImportResult:
 def read_genai_data(data: bytes) -> ImportResult:
     """Return the token prices of every model of every provider in the generated feed
     (`prices/new_data/v2/data.json`: a JSON array of provider documents)."""
-    doc = load_json(data)
+    repeated: list[str] = []
+    doc = load_json(data, repeated)
     if not isinstance(doc, list):
         raise ValueError("not a genai-prices data.json: expected a JSON array of providers")
-    result = ImportResult()
+    result = ImportResult(repeated_keys=repeated)
     for provider in doc:
         if isinstance(provider, dict):
             _provider(provider, result)

@@ -36,10 +36,11 @@ _METER = {"input_cost_per_token": ("input", None), "output_cost_per_token": ("ou
 
 def read_litellm(data: bytes) -> ImportResult:
     """Return the token prices of every chat model in the map, and counts of what was left out."""
-    doc = load_json(data)
+    repeated: list[str] = []
+    doc = load_json(data, repeated)
     if not isinstance(doc, dict):
         raise ValueError("not a LiteLLM price map: expected a JSON object of model entries")
-    result = ImportResult(dated=_stamp(doc.get("last_updated")))
+    result = ImportResult(dated=_stamp(doc.get("last_updated")), repeated_keys=repeated)
     for key, entry in doc.items():
         if not isinstance(entry, dict) or key == "sample_spec":
             result.skipped["not a model entry"] += 1

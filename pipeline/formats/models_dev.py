@@ -47,10 +47,13 @@ maker's facts about the weights, not the provider's listing)."""
 
 def read_models_dev(data: bytes) -> ImportResult:
     """Return the token prices of every model of every provider in models.dev's api.json."""
-    doc = load_json(data)
+    repeated: list[str] = []
+    doc = load_json(data, repeated)
     if not isinstance(doc, dict):
         raise ValueError("not a models.dev api.json: expected a JSON object of providers")
-    return read_models_dev_doc(doc)
+    result = read_models_dev_doc(doc)
+    result.repeated_keys = repeated
+    return result
 
 
 def read_models_dev_doc(doc: Mapping) -> ImportResult:

@@ -109,7 +109,40 @@ def json_int(text: str) -> int | float:
     return int(text) if len(text) <= 300 else math.nan
 
 
-def load_json(data: bytes | str) -> object:
+def load_json(data: bytes | str, repeated: list[str] | None = None) -> object:
     """Return a third-party JSON document with every number a float holds as it is written,
-    and NaN where none does (json_numbers, json_int)."""
-    return json.loads(data, parse_float=json_numbers, parse_int=json_int)
+    and NaN where none does (json_numbers, json_int). A key given twice in one object is read
+    as every JSON reader reads it, the last one winning, and its dotted path (list positions
+    as integers) added to `repeated`, for the catalogue to say."""
+    twice: list[tuple[dict, str]] = []
+
+    def pairs(items: list[tuple[str, object]]) -> dict:
+        obj = dict(items)
+        if len(obj) < len(items):
+            seen: set[str] = set()
+            for key, _ in items:
+                if key in seen:
+                    twice.append((obj, key))
+                seen.add(key)
+        return obj
+
+    doc = json.loads(data, parse_float=json_numbers, parse_int=json_int,
+                     object_pairs_hook=pairs)
+    if twice and repeated is not None:
+        paths = _paths(doc)
+        repeated += list(dict.fromkeys(
+            ".".join(str(p) for p in (*paths[id(obj)], key)) for obj, key in twice))
+    return doc
+
+
+def _paths(doc: object) -> dict[int, tuple]:
+    """Return the path of every object and list in `doc`, by its id()."""
+    paths: dict[int, tuple] = {}
+    stack: list[tuple[object, tuple]] = [(doc, ())]
+    while stack:  # not recursive: a document may nest as deep as json reads
+        node, path = stack.pop()
+        paths[id(node)] = path
+        children = (node.items() if isinstance(node, dict)
+                    else enumerate(node) if isinstance(node, list) else ())
+        stack += [(v, (*path, k)) for k, v in children if isinstance(v, (dict, list))]
+    return paths

@@ -84,6 +84,8 @@ class ImportResult:
     refused_ids: list[str] = field(default_factory=list)
     """Each model left out for an id outside the id characters: `provider model: why`, the
     ids as `repr` shows them (for a catalogue's recorded problems)."""
+    repeated_keys: list[str] = field(default_factory=list)
+    """The dotted path of each key the map gives twice in one object (the last one read)."""
     facts: list[ModelFacts] = field(default_factory=list)
     """What the map says of each priced model beside its prices, where it says it (models.dev;
     the other maps leave this empty)."""

@@ -93,7 +93,9 @@ def take_snapshot(catalogues: CataloguesFile, catalogue: Catalogue, result: Impo
     problems = update.problems + [
         f"{u.provider} {u.model} {u.field}: {u.value} {u.why}; its last good prices stay"
         for u in invalid] + [
-        f"{refused}; left out" for refused in result.refused_ids]
+        f"{refused}; left out" for refused in result.refused_ids] + [
+        f"{path}: the key is given more than once in one object; the last one is read"
+        for path in result.repeated_keys]
     return Taken(update.history, update.changes, update.held, problems, len(snapshot),
                  result.models, checked, invalid)
 
