@@ -1,7 +1,9 @@
-"""Every size limit of the pipeline, in one place, with why each is where it is. Past one, the
-step that meets it refuses with the figure and the limit (never a silent cut): a catalogue's
-run fails and keeps its history, `brief check` and `brief build` stop on the series, the build
-stops before it swaps a site in (the published site stays as it was).
+"""Every size limit of the pipeline, and the bounds of every number a catalogue gives, in one
+place, with why each is where it is. Past a size limit, the step that meets it refuses with the
+figure and the limit (never a silent cut): a catalogue's run fails and keeps its history, `brief
+check` and `brief build` stop on the series, the build stops before it swaps a site in (the
+published site stays as it was). A catalogue's number out of its bounds is said in its health
+record, and its listing keeps its last good prices (formats/numbers.py).
 
 Each is set about ten times above what the project publishes today, so a real market fits and
 a runaway input (a catalogue of 100,000 models, a series of 10,000 dates, both seen in review)
@@ -35,3 +37,15 @@ LATEST_DATE = dt.date(2099, 12, 31)
 edition's day as 32-bit seconds since 1970 (gzip, SOURCE_DATE_EPOCH: 1970 to 2106) and counts
 weeks past a price's dates (normalize/windows.py), which stops at year 9999; no API price or
 edition of this project is older than 2000, so an earlier year is a slip."""
+
+MAX_USD_PER_MTOK = 1e9
+"""The most a catalogue's price may be, USD per million tokens: the dearest real listing is
+$540,000 (a per-request figure in a per-token field); a figure above is unreadable."""
+MIN_USD_PER_MTOK = 1e-6
+"""The least a non-zero catalogue price may be, USD per million tokens: the cheapest real
+listing is $0.001, prices are shown to the cent, and a per-token figure is rounded to 9
+decimals per Mtok (1e-16 per token would be 0.0, "free", a -100 % move). Below it a price
+cannot be told from 0."""
+MAX_CONTEXT_TOKENS = 100_000_000
+"""The most tokens a catalogue's context window or price band may start at: the largest real
+context window is 10,485,760 tokens."""

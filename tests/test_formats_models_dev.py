@@ -19,6 +19,7 @@ from pipeline.formats.models_dev import (
     toml_document,
     tree_document,
 )
+from pipeline.formats.numbers import NOT_A_PRICE
 from pipeline.formats.price_map import BAD_ID, ImportedPrice, ModelFacts
 
 HISTORY = os.environ.get("MODELS_DEV_HISTORY")
@@ -81,8 +82,10 @@ def test_tiers_it_cannot_place_are_counted() -> None:
     result = read_models_dev_doc(doc)
     assert [(p.meter, p.usd_per_mtok) for p in result.prices] == [("input", 1.0)]
     assert result.unrepresented == Counter({
-        "cost.tiers of type time": 1, "cost.tiers entry without a tier": 2,
-        "cost.tiers size (not a positive whole number)": 1})
+        "cost.tiers of type time": 1, "cost.tiers entry without a tier": 2})
+    # A size that is no number of tokens is the catalogue's error, said with its field.
+    assert result.invalid == [("p", "m", "cost.tiers.3.tier.size", "1.5", "is not a whole "
+                               "number of tokens from 0 to 100,000,000 (pipeline/limits.py)")]
 
 
 def test_bad_values_are_recorded_not_raised_and_junk_is_counted() -> None:
@@ -95,9 +98,10 @@ def test_bad_values_are_recorded_not_raised_and_junk_is_counted() -> None:
     result = read_models_dev(data)
     assert [(p.model, p.meter, p.usd_per_mtok) for p in result.prices] == [
         ("m", "cache_write", 0.5), ("free", "input", 0.0), ("free", "output", 0.0)]
-    assert result.invalid == [("p", "m", "cost.input", "-1"), ("p", "m", "cost.output", "2"),
-                              ("p", "m", "cost.cache_read", "inf"),
-                              ("p", "bad", "cost.input", "True")]
+    assert result.invalid == [("p", "m", "cost.input", "-1", NOT_A_PRICE),
+                              ("p", "m", "cost.output", "2", NOT_A_PRICE),
+                              ("p", "m", "cost.cache_read", "inf", NOT_A_PRICE),
+                              ("p", "bad", "cost.input", "True", NOT_A_PRICE)]
     assert result.skipped == Counter({"model without token prices": 2, "not a model object": 1,
                                       "not a provider object": 1,
                                       "provider whose models are not an object": 1})

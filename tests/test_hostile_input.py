@@ -17,6 +17,7 @@ from conftest import REPO
 from pipeline.formats.genai_prices import read_genai_prices
 from pipeline.formats.litellm import read_litellm
 from pipeline.formats.llm_prices import read_llm_prices
+from pipeline.formats.numbers import NOT_A_PRICE
 from pipeline.load.yaml_lines import dump_yaml, parse_yaml
 from pipeline.models.links import refused_links
 from pipeline.render.markdown_html import markdown_html
@@ -229,15 +230,16 @@ def test_non_finite_prices_in_third_party_maps_are_left_out_and_counted() -> Non
         "output_cost_per_token": 1e-6}}).encode())  # json writes NaN, which json reads back
     assert [p.meter for p in litellm.prices] == ["output"]
     # Recorded with what was written, so ingest says it and keeps the last good price.
-    assert litellm.invalid == [("openai", "m", "input_cost_per_token", "nan")]
+    assert litellm.invalid == [("openai", "m", "input_cost_per_token", "nan", NOT_A_PRICE)]
     llm = read_llm_prices(b'{"vendor": "v", "models": [{"id": "m", "price_history": [{"input": '
                           b'Infinity, "output": 1e400, "input_cached": 0.1, "from_date": null}]}]}')
     assert [p.meter for p in llm.prices] == ["cached_input"]
-    assert llm.invalid == [("v", "m", "input", "inf"), ("v", "m", "output", "inf")]
+    assert llm.invalid == [("v", "m", "input", "inf", NOT_A_PRICE),
+                           ("v", "m", "output", "inf", NOT_A_PRICE)]
     genai = read_genai_prices(b"id: p\nmodels:\n- id: m\n  prices: {input_mtok: .nan, "
                               b"output_mtok: 2}\n")
     assert [p.meter for p in genai.prices] == ["output"]
-    assert genai.invalid == [("p", "m", "input_mtok", "nan")]
+    assert genai.invalid == [("p", "m", "input_mtok", "nan", NOT_A_PRICE)]
 
 
 V51 = "sources/benchmarks/mlperf-inference/v5.1/summary_results.json"

@@ -473,8 +473,8 @@ def test_a_partial_export_is_held_as_failing(server, tmp_path):
     server.bodies["/m.json"] = tiny_map(**{f"model-{i}": 1e-06 for i in range(18)})
     (partial,) = run(root, T0 + dt.timedelta(hours=1))
     assert not partial.ok
-    assert partial.message == ("it lacks 12 of the 30 listings in force (40%, more than 20% at "
-                               "once): a partial export?; the history is kept")
+    assert partial.message == ("it lacks 12 of the 30 listings in force on 2026-11-01 (40%, more "
+                               "than 20% within 30 days): a partial export?; the history is kept")
     assert price_history_path(root, "litellm").read_bytes() == before
 
 
@@ -497,3 +497,28 @@ def test_the_same_bytes_again_do_not_confirm_a_held_jump(tmp_path):
     assert list(history(root)["usd_per_mtok"]) == [1.0, 4.0]
     assert "2 held back" not in take(jumped + b"\n", 3).message  # new content shows it again
     assert sorted(history(root)["usd_per_mtok"]) == [1.0, 4.0, 1000.0, 4000.0]
+
+
+def test_a_partial_export_in_steps_is_held_against_the_most_listings_of_30_days(server,
+                                                                                tmp_path):
+    # Issue 50: against the last run only, 85 %, 72 %, 61 % and 52 % of the map each lost
+    # under 20 % at once, and half the listings were delisted in four days.
+    server.bodies["/m.json"] = tiny_map(**{f"model-{i}": 1e-06 for i in range(100)})
+    root = catalogue_root(tmp_path, server.url("/m.json"))
+    run(root, T0)
+    runs = []
+    for day, share in enumerate((85, 72, 61, 52), start=1):
+        server.bodies["/m.json"] = tiny_map(**{f"model-{i}": 1e-06 for i in range(share)})
+        (done,) = run(root, T0 + dt.timedelta(days=day))
+        runs.append(done)
+    assert runs[0].ok and runs[0].message == "170 prices of 85 models; 30 moves"
+    assert [r.message for r in runs[1:]] == [
+        f"it lacks {lost} of the 100 listings in force on 2026-11-01 ({lost}%, more than 20% "
+        "within 30 days): a partial export?; the history is kept" for lost in (28, 39, 48)]
+    assert not any(r.ok for r in runs[1:])
+    assert (history(root)["gone_seen"] == "").sum() == 170
+    assert health(root)["consecutive_failures"] == 3
+    # Thirty days after the step to 85 %, the 100 are out of the window: 72 % is 15 % less.
+    server.bodies["/m.json"] = tiny_map(**{f"model-{i}": 1e-06 for i in range(72)})
+    (later,) = run(root, T0 + dt.timedelta(days=31, hours=1))
+    assert later.ok and later.message == "144 prices of 72 models; 26 moves"

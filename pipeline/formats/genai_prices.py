@@ -13,10 +13,11 @@ import datetime as dt
 
 import yaml
 
-from pipeline.formats.numbers import finite, load_json
+from pipeline.formats.numbers import load_json
 from pipeline.formats.price_map import (
     ImportedPrice,
     ImportResult,
+    band_start,
     price_value,
     with_context_window,
     without_bad_ids,
@@ -37,10 +38,11 @@ def read_genai_prices(data: bytes) -> ImportResult:
 def read_genai_data(data: bytes) -> ImportResult:
     """Return the token prices of every model of every provider in the generated feed
     (`prices/new_data/v2/data.json`: a JSON array of provider documents)."""
-    doc = load_json(data)
+    repeated: list[str] = []
+    doc = load_json(data, repeated)
     if not isinstance(doc, list):
         raise ValueError("not a genai-prices data.json: expected a JSON array of providers")
-    result = ImportResult()
+    result = ImportResult(repeated_keys=repeated)
     for provider in doc:
         if isinstance(provider, dict):
             _provider(provider, result)
@@ -84,7 +86,8 @@ def _provider(doc: dict, result: ImportResult) -> None:
                              result, checked)
         if found:
             result.models += 1
-            result.prices += with_context_window(found, model.get("context_window"))
+            result.prices += with_context_window(found, model.get("context_window"), result,
+                                                 "context_window")
         else:
             result.skipped["model without token prices"] += 1
 
@@ -98,16 +101,20 @@ def _prices(provider: str, model: str, prices: dict, window, start, end,
             continue
         meter, ttl = _METERS[name]
         ttl = ttl if meter == "cache_write" and "cache_write_1h_mtok" in prices else None
-        bands = [(0, value)] if not isinstance(value, dict) else (
-            [(0, value.get("base"))] + [(t["start"], t["price"]) for t in value.get("tiers", [])])
-        for above, written in bands:
-            if finite(above) is None:
-                result.unrepresented[f"{name} (not a finite number)"] += 1
+        # (field of its start, start, field of its price, price): a band as the file has it.
+        bands = [(None, 0, name, value)] if not isinstance(value, dict) else (
+            [(None, 0, f"{name}.base", value.get("base"))]
+            + [(f"{name}.tiers.{i}.start", t["start"], f"{name}.tiers.{i}.price", t["price"])
+               for i, t in enumerate(value.get("tiers", []))])
+        for start_field, start_tokens, price_field, written in bands:
+            above = 0 if start_field is None else band_start(
+                result, provider, model, start_field, start_tokens)
+            if above is None:
                 continue
-            price = price_value(result, provider, model, name, written)
+            price = price_value(result, provider, model, price_field, written)
             if price is None:
                 continue
-            out.append(ImportedPrice(provider, model, meter, price, int(above),
+            out.append(ImportedPrice(provider, model, meter, price, above,
                                      ttl_minutes=ttl, window_utc=window, from_date=start,
                                      to_date=end, checked=checked))
     return out

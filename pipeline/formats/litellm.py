@@ -11,10 +11,11 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-from pipeline.formats.numbers import finite, load_json
+from pipeline.formats.numbers import load_json
 from pipeline.formats.price_map import (
     ImportedPrice,
     ImportResult,
+    band_start,
     per_mtok_from_per_token,
     price_value,
     with_context_window,
@@ -35,10 +36,11 @@ _METER = {"input_cost_per_token": ("input", None), "output_cost_per_token": ("ou
 
 def read_litellm(data: bytes) -> ImportResult:
     """Return the token prices of every chat model in the map, and counts of what was left out."""
-    doc = load_json(data)
+    repeated: list[str] = []
+    doc = load_json(data, repeated)
     if not isinstance(doc, dict):
         raise ValueError("not a LiteLLM price map: expected a JSON object of model entries")
-    result = ImportResult(dated=_stamp(doc.get("last_updated")))
+    result = ImportResult(dated=_stamp(doc.get("last_updated")), repeated_keys=repeated)
     for key, entry in doc.items():
         if not isinstance(entry, dict) or key == "sample_spec":
             result.skipped["not a model entry"] += 1
@@ -49,7 +51,7 @@ def read_litellm(data: bytes) -> ImportResult:
         provider = str(entry.get("litellm_provider") or "unknown")
         model = key.removeprefix(f"{provider}/")
         prices = with_context_window(_entry_prices(provider, model, entry, result, key),
-                                     entry.get("max_input_tokens"))
+                                     entry.get("max_input_tokens"), result, "max_input_tokens")
         if not prices:
             result.skipped["chat model without token prices"] += 1
             continue
@@ -71,8 +73,8 @@ def _entry_prices(provider: str, model: str, entry: dict, result: ImportResult,
     prices: dict[tuple, ImportedPrice] = {}
     for name, value in entry.items():
         if name == "tiered_pricing" and isinstance(value, list):
-            for band in value:
-                _tiered(provider, model, band, prices, result, key_in_map)
+            for i, band in enumerate(value):
+                _tiered(provider, model, band, f"{name}.{i}", prices, result, key_in_map)
             continue
         match = _FIELD.match(name)
         if match is None:
@@ -88,7 +90,10 @@ def _entry_prices(provider: str, model: str, entry: dict, result: ImportResult,
         meter, ttl = _METER[match["base"]]
         if meter == "cache_write" and value == 0 and ttl is None:
             continue  # LiteLLM writes 0.0 where a provider has no cache-write charge
-        band = int(match["k"]) * 1000 if match["k"] else 0
+        band = band_start(result, provider, model, name,
+                          int(match["k"]) * 1000) if match["k"] else 0
+        if band is None:
+            continue
         mode = "batch" if match["tier"] == "batches" else "realtime"
         key = (meter, ttl, band, mode)
         if match["base"] == "input_cost_per_token_cache_hit" and key in prices:
@@ -98,19 +103,22 @@ def _entry_prices(provider: str, model: str, entry: dict, result: ImportResult,
     return list(prices.values())
 
 
-def _tiered(provider: str, model: str, band: dict, prices: dict, result: ImportResult,
-            key_in_map: str) -> None:
-    span = band.get("range")
-    if not (isinstance(span, list) and span and finite(span[0]) is not None):
+def _tiered(provider: str, model: str, band: object, where: str, prices: dict,
+            result: ImportResult, key_in_map: str) -> None:
+    span = band.get("range") if isinstance(band, dict) else None
+    if not isinstance(band, dict) or not (isinstance(span, list) and span):
         result.unrepresented["tiered_pricing without a range"] += 1
+        return
+    above = band_start(result, provider, model, f"{where}.range", span[0])
+    if above is None:
         return
     for field_name, meter in (("input_cost_per_token", "input"),
                               ("output_cost_per_token", "output")):
-        value = finite(band.get(field_name))
+        value = price_value(result, provider, model, f"{where}.{field_name}",
+                            band.get(field_name), 1e6)
         if value is not None:
-            key = (meter, None, int(span[0]), "realtime")
-            prices.setdefault(key, ImportedPrice(provider, model, meter,
-                                                 per_mtok_from_per_token(value), int(span[0]),
-                                                 entry=key_in_map))
+            prices.setdefault((meter, None, above, "realtime"), ImportedPrice(
+                provider, model, meter, per_mtok_from_per_token(value), above,
+                entry=key_in_map))
     for extra in set(band) - {"range", "input_cost_per_token", "output_cost_per_token"}:
         result.unrepresented[f"tiered_pricing.{extra}"] += 1

@@ -20,8 +20,9 @@ _KNOWN = {"input", "output", "input_cached", "from_date", "to_date"}
 def read_llm_prices(data: bytes) -> ImportResult:
     """Return the dated token prices of every model in one vendor file, or in a JSON array of
     vendor files (how `brief ingest prices` reads the catalogue's files as one snapshot)."""
-    doc = load_json(data)
-    result = ImportResult()
+    repeated: list[str] = []
+    doc = load_json(data, repeated)
+    result = ImportResult(repeated_keys=repeated)
     for vendor_doc in doc if isinstance(doc, list) else [doc]:
         if not isinstance(vendor_doc, dict) or not isinstance(vendor_doc.get("models"), list):
             raise ValueError("not an llm-prices vendor file: expected an object with models")

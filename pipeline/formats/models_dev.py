@@ -21,16 +21,17 @@ import posixpath
 import tomllib
 from collections.abc import Mapping
 
-from pipeline.formats.numbers import finite, load_json
+from pipeline.formats.numbers import load_json
 from pipeline.formats.price_map import (
-    MAX_USD_PER_MTOK,
     ImportedPrice,
     ImportResult,
     ModelFacts,
+    band_start,
     context_window,
     price_value,
     without_bad_ids,
 )
+from pipeline.limits import MAX_USD_PER_MTOK, MIN_USD_PER_MTOK
 
 _METERS = {"input": "input", "output": "output", "cache_read": "cached_input",
            "cache_write": "cache_write"}
@@ -46,10 +47,13 @@ maker's facts about the weights, not the provider's listing)."""
 
 def read_models_dev(data: bytes) -> ImportResult:
     """Return the token prices of every model of every provider in models.dev's api.json."""
-    doc = load_json(data)
+    repeated: list[str] = []
+    doc = load_json(data, repeated)
     if not isinstance(doc, dict):
         raise ValueError("not a models.dev api.json: expected a JSON object of providers")
-    return read_models_dev_doc(doc)
+    result = read_models_dev_doc(doc)
+    result.repeated_keys = repeated
+    return result
 
 
 def read_models_dev_doc(doc: Mapping) -> ImportResult:
@@ -86,14 +90,16 @@ def _model(provider: str, model_id: str, model: Mapping, result: ImportResult,
         result.skipped[NO_PRICES] += 1
         return
     limit = model.get("limit")
-    window = context_window(limit.get("context")) if _is_table(limit) else None
+    window = context_window(result, provider, model_id, "limit.context",
+                            limit.get("context")) if _is_table(limit) else None
     found: list[ImportedPrice] = []
     _band(provider, model_id, cost, 0, "cost", window, result, found)
     tiers = cost.get("tiers")
     if tiers is not None:
         # api.json repeats a single tier of 200k or more as context_over_200k: tiers win.
-        for tier in tiers if isinstance(tiers, list) else [tiers]:
-            above = _tier_tokens(tier, result)
+        for i, tier in enumerate(tiers if isinstance(tiers, list) else [tiers]):
+            where = f"cost.tiers.{i}" if isinstance(tiers, list) else "cost.tiers"
+            above = _tier_tokens(provider, model_id, tier, where, result)
             if above is not None:
                 _band(provider, model_id, tier, above, "cost.tiers", window, result, found)
     elif _is_table(over := cost.get("context_over_200k")):
@@ -127,7 +133,8 @@ def _band(provider: str, model: str, prices: Mapping, above: int, where: str,
             continue
         # A plain number in range without price_value's call: ~13,000 of them per api.json.
         kind = type(value)
-        if (kind is float or kind is int) and 0 <= value <= MAX_USD_PER_MTOK:
+        if (kind is float or kind is int) and (
+                value == 0 or MIN_USD_PER_MTOK <= value <= MAX_USD_PER_MTOK):
             price: float | None = float(value)
         else:
             price = price_value(result, provider, model, f"{where}.{name}", value)
@@ -136,8 +143,10 @@ def _band(provider: str, model: str, prices: Mapping, above: int, where: str,
                                        context_window_tokens=window))
 
 
-def _tier_tokens(tier: object, result: ImportResult) -> int | None:
-    """Return the prompt size a `cost.tiers` entry's prices apply above, or None (counted)."""
+def _tier_tokens(provider: str, model: str, tier: object, where: str,
+                 result: ImportResult) -> int | None:
+    """Return the prompt size a `cost.tiers` entry's prices apply above, or None (counted, or
+    a size that is no number of tokens recorded in `result.invalid`)."""
     spec = tier.get("tier") if isinstance(tier, Mapping) else None
     if not isinstance(spec, Mapping):
         result.unrepresented["cost.tiers entry without a tier"] += 1
@@ -145,11 +154,11 @@ def _tier_tokens(tier: object, result: ImportResult) -> int | None:
     if spec.get("type", "context") != "context":
         result.unrepresented[f"cost.tiers of type {str(spec.get('type'))[:40]}"] += 1
         return None
-    size = finite(spec.get("size"))
-    if size is None or size <= 0 or size != int(size):
+    size = spec.get("size")
+    if size == 0 and not isinstance(size, bool):  # a band from the start is no band
         result.unrepresented["cost.tiers size (not a positive whole number)"] += 1
         return None
-    return int(size)
+    return band_start(result, provider, model, f"{where}.tier.size", size)
 
 
 def _is_table(value: object) -> bool:

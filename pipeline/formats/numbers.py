@@ -5,6 +5,10 @@ from __future__ import annotations
 import json
 import math
 
+from pipeline.limits import MAX_CONTEXT_TOKENS, MAX_USD_PER_MTOK, MIN_USD_PER_MTOK
+
+NOT_A_PRICE = "is not a finite price of zero or more"
+
 
 def as_float(value: object) -> float | None:
     """Return `value` as a finite float (`8`, `8.0`, `"8"`, `" 8.0 "` all work), or None."""
@@ -38,6 +42,32 @@ def finite(value: object) -> float | None:
     except OverflowError:  # an int of hundreds of digits: no float holds it
         return None
     return number if math.isfinite(number) else None
+
+
+def usd_per_mtok_problem(usd_per_mtok: float | None) -> str | None:
+    """Return why a third party's price in USD per Mtok is not one to take, or None: the one
+    rule for every price of every catalogue format, top-level or in a band, batch or cache.
+    Not a finite number of zero or more, above MAX_USD_PER_MTOK, or a non-zero figure below
+    MIN_USD_PER_MTOK, which would be published as free (a -100 % move) rather than said."""
+    if usd_per_mtok is None or not usd_per_mtok >= 0:  # `not >=`: NaN too
+        return NOT_A_PRICE
+    if usd_per_mtok > MAX_USD_PER_MTOK:
+        return (f"is above {MAX_USD_PER_MTOK:,.0f} USD per Mtok, more than any price "
+                "(pipeline/limits.py)")
+    if usd_per_mtok < MIN_USD_PER_MTOK and usd_per_mtok != 0:
+        return (f"is too small to be told from 0 (under {MIN_USD_PER_MTOK:g} USD per Mtok it "
+                "would read as 0, a free price)")
+    return None
+
+
+def tokens_problem(value: object, least: int) -> str | None:
+    """Return why a third party's count of tokens (a band's start, a context window) is not a
+    whole number from `least` to MAX_CONTEXT_TOKENS, or None."""
+    number = finite(value)
+    if number is None or number != int(number) or not least <= number <= MAX_CONTEXT_TOKENS:
+        return (f"is not a whole number of tokens from {least:,} to {MAX_CONTEXT_TOKENS:,} "
+                "(pipeline/limits.py)")
+    return None
 
 
 def json_numbers(text: str) -> float:
@@ -79,7 +109,40 @@ def json_int(text: str) -> int | float:
     return int(text) if len(text) <= 300 else math.nan
 
 
-def load_json(data: bytes | str) -> object:
+def load_json(data: bytes | str, repeated: list[str] | None = None) -> object:
     """Return a third-party JSON document with every number a float holds as it is written,
-    and NaN where none does (json_numbers, json_int)."""
-    return json.loads(data, parse_float=json_numbers, parse_int=json_int)
+    and NaN where none does (json_numbers, json_int). A key given twice in one object is read
+    as every JSON reader reads it, the last one winning, and its dotted path (list positions
+    as integers) added to `repeated`, for the catalogue to say."""
+    twice: list[tuple[dict, str]] = []
+
+    def pairs(items: list[tuple[str, object]]) -> dict:
+        obj = dict(items)
+        if len(obj) < len(items):
+            seen: set[str] = set()
+            for key, _ in items:
+                if key in seen:
+                    twice.append((obj, key))
+                seen.add(key)
+        return obj
+
+    doc = json.loads(data, parse_float=json_numbers, parse_int=json_int,
+                     object_pairs_hook=pairs)
+    if twice and repeated is not None:
+        paths = _paths(doc)
+        repeated += list(dict.fromkeys(
+            ".".join(str(p) for p in (*paths[id(obj)], key)) for obj, key in twice))
+    return doc
+
+
+def _paths(doc: object) -> dict[int, tuple]:
+    """Return the path of every object and list in `doc`, by its id()."""
+    paths: dict[int, tuple] = {}
+    stack: list[tuple[object, tuple]] = [(doc, ())]
+    while stack:  # not recursive: a document may nest as deep as json reads
+        node, path = stack.pop()
+        paths[id(node)] = path
+        children = (node.items() if isinstance(node, dict)
+                    else enumerate(node) if isinstance(node, list) else ())
+        stack += [(v, (*path, k)) for k, v in children if isinstance(v, (dict, list))]
+    return paths

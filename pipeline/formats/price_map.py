@@ -7,8 +7,9 @@ import datetime as dt
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from typing import NamedTuple
 
-from pipeline.formats.numbers import finite
+from pipeline.formats.numbers import finite, tokens_problem, usd_per_mtok_problem
 from pipeline.models.ids import ID_CHARACTERS, id_problem
 
 
@@ -51,6 +52,18 @@ class ModelFacts:
     """When the map's authors last updated the model's entry."""
 
 
+class Unreadable(NamedTuple):
+    """A number of the map that breaks the rule for it (formats/numbers.py): where, as written,
+    and why."""
+
+    provider: str
+    model: str
+    field: str
+    """The field as the map nests it (`tiered_pricing.1.input_cost_per_token`)."""
+    value: str
+    why: str
+
+
 @dataclass
 class ImportResult:
     """What an importer read, and what it could not represent, with counts (never dropped)."""
@@ -64,33 +77,43 @@ class ImportResult:
     """Reason → how many entries were not models with token prices."""
     dated: dt.date | None = None
     """The map's own date of the whole file, where it has one (LiteLLM mirror: last_updated)."""
-    invalid: list[tuple[str, str, str, str]] = field(default_factory=list)
-    """(provider, model, field, value as written) of each price that is not a finite number of
-    zero or more within MAX_USD_PER_MTOK: the catalogue's fault, said, and the model's last
-    good prices kept rather than read as delisted."""
+    invalid: list[Unreadable] = field(default_factory=list)
+    """Each price, band start or context window that breaks its rule (formats/numbers.py): the
+    catalogue's fault, said, and the model's last good prices kept rather than read as
+    delisted or free."""
     refused_ids: list[str] = field(default_factory=list)
     """Each model left out for an id outside the id characters: `provider model: why`, the
     ids as `repr` shows them (for a catalogue's recorded problems)."""
+    repeated_keys: list[str] = field(default_factory=list)
+    """The dotted path of each key the map gives twice in one object (the last one read)."""
     facts: list[ModelFacts] = field(default_factory=list)
     """What the map says of each priced model beside its prices, where it says it (models.dev;
     the other maps leave this empty)."""
 
 
-MAX_USD_PER_MTOK = 1e9
-"""No token price is above a billion dollars per million tokens: a figure above is unreadable."""
-
-
 def price_value(result: ImportResult, provider: str, model: str, name: str,
                 value: object, scale: float = 1.0) -> float | None:
-    """Return a price field's value times `scale` (per token → per Mtok) when it is a finite
-    number of zero or more within MAX_USD_PER_MTOK; else None, and the field is recorded in
-    `result.invalid` (an absent or null field is no price, not an invalid one)."""
+    """Return a price field's value when, times `scale` (per token → per Mtok), it is a price
+    (numbers.usd_per_mtok_problem); else None, and the field is recorded in `result.invalid`
+    (an absent or null field is no price, not an invalid one)."""
     if value is None:
         return None
     number = finite(value)
-    if number is not None and number >= 0 and number * scale <= MAX_USD_PER_MTOK:
+    why = usd_per_mtok_problem(None if number is None else number * scale)
+    if why is None:
         return number
-    result.invalid.append((provider, model, name, str(value)[:40]))
+    result.invalid.append(Unreadable(provider, model, name, str(value)[:40], why))
+    return None
+
+
+def band_start(result: ImportResult, provider: str, model: str, name: str,
+               value: object) -> int | None:
+    """Return the prompt size a band's prices apply above when it is a whole number of tokens
+    within MAX_CONTEXT_TOKENS; else None, and the field is recorded in `result.invalid`."""
+    why = tokens_problem(value, 0)
+    if why is None:
+        return int(value)
+    result.invalid.append(Unreadable(provider, model, name, str(value)[:40], why))
     return None
 
 
@@ -201,18 +224,27 @@ def per_mtok_from_per_token(value: float) -> float:
     return round(value * 1_000_000, 9)
 
 
-def with_context_window(prices: list[ImportedPrice], tokens: object) -> list[ImportedPrice]:
-    """Return `prices` carrying a model's context window, when `tokens` is a positive whole
-    number of tokens (anything else is no context window, not an error: it is not a price)."""
-    window = context_window(tokens)
+def with_context_window(prices: list[ImportedPrice], tokens: object, result: ImportResult,
+                        name: str) -> list[ImportedPrice]:
+    """Return `prices` (one model's) carrying its context window, field `name` of the map,
+    when `tokens` is one (context_window)."""
+    if not prices:
+        return prices
+    window = context_window(result, prices[0].provider, prices[0].model, name, tokens)
     if window is None:
         return prices
     return [replace(p, context_window_tokens=window) for p in prices]
 
 
-def context_window(tokens: object) -> int | None:
-    """Return `tokens` as a context window when it is a positive whole number, else None."""
-    number = finite(tokens)
-    if number is None or number <= 0 or number != int(number):
+def context_window(result: ImportResult, provider: str, model: str, name: str,
+                   tokens: object) -> int | None:
+    """Return `tokens` as a context window when it is a whole number of tokens from 1 to
+    MAX_CONTEXT_TOKENS; None for none (absent, null or 0, as LiteLLM writes an unknown one),
+    and for anything else, recorded in `result.invalid`."""
+    if tokens is None or tokens is False or tokens == 0:
         return None
-    return int(number)
+    why = tokens_problem(tokens, 1)
+    if why is None:
+        return int(tokens)
+    result.invalid.append(Unreadable(provider, model, name, str(tokens)[:40], why))
+    return None

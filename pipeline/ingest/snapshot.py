@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from pipeline.formats.price_map import ImportResult
+from pipeline.formats.numbers import usd_per_mtok_problem
+from pipeline.formats.price_map import ImportResult, Unreadable
 from pipeline.limits import MAX_CATALOGUE_LISTINGS
 from pipeline.models.catalogues import Catalogue, CataloguesFile, HeldPrice
 from pipeline.tables.catalogue_history import (
@@ -45,7 +46,7 @@ class Taken:
     """Prices the snapshot held (after the last good ones kept for unreadable listings)."""
     models: int
     checked: dt.date
-    invalid: list[tuple[str, str, str, str]] = field(default_factory=list)
+    invalid: list[Unreadable] = field(default_factory=list)
 
 
 def take_snapshot(catalogues: CataloguesFile, catalogue: Catalogue, result: ImportResult,
@@ -55,16 +56,18 @@ def take_snapshot(catalogues: CataloguesFile, catalogue: Catalogue, result: Impo
     out (the history kept): no prices, most fields unreadable, too many listings, truncated,
     a partial export or a whole map in another unit. `checked`: the catalogue's date when its
     file gives none; `commit`: the repository commit the snapshot is a version of."""
-    # A price that is not a finite number of zero or more is the catalogue's error: left out
+    # A number that breaks its rule (formats/numbers.py) is the catalogue's error: left out
     # (and said), never in the history, which refuses to load one; the listing keeps its last
-    # good prices rather than reading as delisted.
-    invalid = result.invalid + [(p.provider, p.model, p.meter, f"{p.usd_per_mtok:g}")
-                                for p in result.prices if p.usd_per_mtok < 0]
-    prices = [p for p in result.prices if p.usd_per_mtok >= 0]
+    # good prices rather than reading as delisted. The readers record each with its field; a
+    # price none recorded (a reader's slip) is held to the same rule here.
+    invalid = result.invalid + [
+        Unreadable(p.provider, p.model, p.meter, f"{p.usd_per_mtok:g}", why)
+        for p in result.prices if (why := usd_per_mtok_problem(p.usd_per_mtok))]
+    prices = [p for p in result.prices if usd_per_mtok_problem(p.usd_per_mtok) is None]
     if not prices:
         return (f"no token prices read as {catalogue.format} (has the format changed?); the "
                 "history is kept")
-    unreadable = {(p, m) for p, m, _f, _v in invalid}
+    unreadable = {(u.provider, u.model) for u in invalid}
     if result.models >= WHOLE_MAP_MIN_PRICES and len(unreadable) > LOST_SHARE * result.models:
         return (f"the prices of {len(invalid):,} fields do not read as numbers (first: "
                 f"{invalid[0][0]} {invalid[0][1]} {invalid[0][2]} {invalid[0][3]!r}); the "
@@ -81,16 +84,18 @@ def take_snapshot(catalogues: CataloguesFile, catalogue: Catalogue, result: Impo
                 f"{before}; the history is kept")
     snapshot = with_last_good(snapshot, history, unreadable)
     whole = whole_map_problem(history, snapshot, catalogues) or lost_listings_problem(
-        history, snapshot)
+        history, snapshot, at)
     if whole:
         return f"{whole}; the history is kept"
     confirmed = [(c.provider, c.model, c.meter, c.usd_per_mtok) for c in catalogues.confirmed
                  if c.catalogue == catalogue.id]
     update = update_history(history, snapshot, at, held, confirmed, digest, commit)
     problems = update.problems + [
-        f"{provider} {model} {name}: {value} is not a finite price of zero or more; its last "
-        "good prices stay" for provider, model, name, value in invalid] + [
-        f"{refused}; left out" for refused in result.refused_ids]
+        f"{u.provider} {u.model} {u.field}: {u.value} {u.why}; its last good prices stay"
+        for u in invalid] + [
+        f"{refused}; left out" for refused in result.refused_ids] + [
+        f"{path}: the key is given more than once in one object; the last one is read"
+        for path in result.repeated_keys]
     return Taken(update.history, update.changes, update.held, problems, len(snapshot),
                  result.models, checked, invalid)
 

@@ -185,6 +185,7 @@ def _joined(results) -> ImportResult:
         out.skipped.update(r.skipped)
         out.invalid += r.invalid
         out.refused_ids += r.refused_ids
+        out.repeated_keys += r.repeated_keys
         out.facts += r.facts
     return out
 
