@@ -81,6 +81,20 @@ def test_an_edited_record_is_shown_as_a_correction_on_its_past_edition(copy_few_
     slip = "          - {meter: output, price: 0.66}\n"
     assert text.count(slip) == 1
     prices.write_text(text.replace(slip, "          - {meter: output, price: 0.60}\n"))
+    # The entries that state the price are held to it (their claims): check names both, and
+    # the editor corrects their figures too.
+    result = runner.invoke(main, ["check", "--root", str(root)])
+    assert result.exit_code == 1
+    entries = root / "sources" / "entries" / "2026"
+    for name, day in (("08-16-deepseek-peak-off-peak-billing.yaml", "2026-08-17"),
+                      ("11-13-frontier-list-prices.yaml", "2026-11-13")):
+        assert (f"sources/entries/2026/{name}" in result.output
+                and "states 0.66 but our figure is 0.6 (+10.0%)" in result.output), result.output
+        claim = (f"    model: deepseek-v4-flash\n    meter: output\n    at: {day}\n"
+                 "    stated_usd_per_mtok: 0.66\n")
+        entry = (entries / name).read_text()
+        assert entry.count(claim) == 1
+        (entries / name).write_text(entry.replace(claim, claim.replace("0.66", "0.60")))
     # Two figures of 2026-08-21 printed the price; the same-model index reads it from
     # 2026-08-16 on, so the editions whose printed change of it moved are corrected too.
     said = brief("seal", "--today", "2026-12-06")

@@ -121,11 +121,20 @@ def test_incremental_builds_equal_cold_builds(copy_few_models_sources, tmp_path:
 
     # A changed price, a feed item's changed headline, a changed hourly cost: the editions whose
     # computed parts read them are recomposed (cache/keys.py), and only those.
+    # Prices no entry states (their claims would then be refused), or, for DeepSeek's, with
+    # the entries' claims corrected too, as `brief check` would ask of an editor.
     prices = root / "sources" / "prices" / "openai.yaml"
-    prices.write_text(prices.read_text().replace("price: 15.00}", "price: 14.00}", 1))
+    prices.write_text(prices.read_text().replace("{meter: cached_input, price: 0.075}",
+                                                 "{meter: cached_input, price: 0.07}", 1))
     deepseek = root / "sources" / "prices" / "deepseek.yaml"  # the cut the 09-12 edition reports
     deepseek.write_text(deepseek.read_text().replace("{meter: cached_input, price: 0.02}",
                                                      "{meter: cached_input, price: 0.03}", 1))
+    for name in ("09-10-deepseek-flash-cny-prices", "09-10-deepseek-flash-price-cut",
+                 "11-06-deepseek-price-history"):
+        claimed = root / "sources" / "entries" / "2026" / f"{name}.yaml"
+        text = claimed.read_text()
+        assert text.count("    stated_per_mtok: 0.02\n") == 1, name
+        claimed.write_text(text.replace("    stated_per_mtok: 0.02\n", "    stated_per_mtok: 0.03\n"))
     build_site(root, public, today=TODAY)
     assert "0.03" in (public / "briefings" / "2026-09-12" / "index.html").read_text()
     assert tree_digest(public) == cold_digest(root, tmp_path / "cold-price", monkeypatch, code_copy)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import importlib
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -96,6 +97,7 @@ def _import_command(fmt: str) -> click.Command:
                 raise failed()
             providers = catalogues.providers if catalogues else {}
             _hold_back_implausible(result, root, catalogues, dated)
+            _one_spelling_per_page(result, lambda theirs: our_provider(theirs, providers))
             docs = provider_documents(result, source_url, dated,
                                       lambda theirs: our_provider(theirs, providers))
             clashes = [out / f"{name}.yaml" for name in docs if (out / f"{name}.yaml").exists()]
@@ -134,6 +136,27 @@ def _hold_back_implausible(result: ImportResult, root: Path, catalogues: Catalog
     result.prices = [p for p in result.prices if (p.provider, p.model) not in drop]
     for r in held.itertuples():
         result.skipped[f"held back as implausible: {r.catalogue_provider} {r.model} ({r.cause})"] += 1
+
+
+def _one_spelling_per_page(result: ImportResult, ours: Callable[[str], str]) -> None:
+    """Leave out of `result` a model whose page an earlier model of the same provider takes (a
+    map listing one model under two spellings: LiteLLM's `anthropic/claude-3-5-sonnet` and
+    `anthropic/claude-3.5-sonnet` at Vercel's gateway), and say which: `brief check` refuses two
+    ids of a curated file that share a page (load/page_names.py). The map's first one stays."""
+    from pipeline.compose.model_pages import model_slug
+
+    first: dict[str, str] = {}
+    kept, left_out = [], {}
+    for price in result.prices:
+        page = model_slug(ours(price.provider), price.model)
+        if first.setdefault(page, price.model) == price.model:
+            kept.append(price)
+        else:
+            left_out[(price.provider, price.model)] = first[page]
+    result.prices = kept
+    for (provider, model), other in left_out.items():  # one line a model, not a meter
+        result.skipped[f"another spelling of a model imported already (one page for both): "
+                       f"{provider} {model}, as {other}"] += 1
 
 
 def _report(result: ImportResult, err: bool) -> None:

@@ -36,7 +36,9 @@ EDITION_DATE = "<YYYY-MM-DD>"
 """In a declared path, where each file of a family has its edition's date."""
 
 QUARTER_END = "<quarter-end>"
-"""In a declared path, where each file of a family has a quarter's last day (YYYY-MM-DD)."""
+"""In a declared path, where each file of a family has a quarter's last day (YYYY-MM-DD). Its
+text links no page: a link makes the Data page rendered again whenever the linked page changes
+(the Market's, with every edition)."""
 
 _PLACEHOLDERS = {EDITION_DATE: r"\d{4}-\d{2}-\d{2}", QUARTER_END: r"\d{4}-\d{2}-\d{2}"}
 _FAMILY_TEXT = {
@@ -44,8 +46,8 @@ _FAMILY_TEXT = {
                    "edition links its own file, and the dates are listed in "
                    "[`data/editions.csv`](data/editions.csv)."),
     QUARTER_END: (f"One file per quarter the catalogues' histories cover, where `{QUARTER_END}` "
-                  "is the quarter's last day (YYYY-MM-DD); the [Market](market.md) page's "
-                  "calculator offers each date."),
+                  "is the quarter's last day (YYYY-MM-DD); the Market page's calculator offers "
+                  "each date."),
 }
 
 
