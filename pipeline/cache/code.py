@@ -34,7 +34,7 @@ _STAGES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     # check) is done afresh every build, so a change there keeps every parsed file.
     "load": (("load", "-load/sources.py", "-load/market_check.py", "cache/parse_cache.py"), ()),
     "compose": (("compose", "orchestrate/compose.py", "cache/store.py"), ()),
-    "render": (("render", "orchestrate/editions.py", "orchestrate/files.py",
+    "render": (("render", "orchestrate/editions.py", "orchestrate/files.py", "orchestrate/families.py",
                 "orchestrate/prices.py", "orchestrate/models.py", "cache/store.py"),
                ("templates",)),
     "charts": (("render/charts.py", "render/model_page.py", "render/prices_page.py",

@@ -169,6 +169,14 @@ def market_at(prices: pd.DataFrame, date: dt.date) -> pd.DataFrame:
     return rows.assign(free=free.to_numpy())
 
 
+def economics_as_of(econ: Economics | None, cost_table_at: Callable[[dt.date], pd.DataFrame],
+                    as_of: dt.date) -> tuple[Economics | None, pd.DataFrame]:
+    """Return the economics the Market economics page shows as of `as_of`: the index and the
+    cost to serve then (`cost_table_at`, compose/parts.Parts.cost_table), an empty table when
+    there is no index (no prices)."""
+    return econ, cost_table_at(as_of) if econ else pd.DataFrame()
+
+
 def cost_table(sources: Sources, econ: Economics, date: dt.date) -> pd.DataFrame:
     """Return the cost to serve beside the price as of `date` (a date of the grid): the MLPerf
     results public then, the hourly costs in force then, the Market's listings then."""

@@ -29,9 +29,11 @@ from pipeline.compose.prices import FIRST_EDITION_LOOKBACK, price_figures, price
 from pipeline.compose.prices_page import cheapest_chart_spec
 from pipeline.compose.rank import FeedItems, feed_items, feed_stories
 from pipeline.compose.types import Item, in_window
+from pipeline.models.catalogues import Catalogue
 from pipeline.models.sourced import CuratedEntry
 from pipeline.models.sources import Sources
 from pipeline.tables.catalogue_history import catalogue_changes
+from pipeline.tables.catalogue_records import committed_moves
 from pipeline.tables.cost import day_end
 from pipeline.tables.hardware import usd_at_ecb_rates
 from pipeline.tables.moves import Moves, meter_moves
@@ -74,6 +76,7 @@ class Parts:
         self._hardware_index: FigureIndex | None = None
         self._feed_index: FeedItems | None = None
         self._catalogue_changes: pd.DataFrame | None = None
+        self._committed_changes: pd.DataFrame | None = None
         self._curated_since: dict[tuple[str, str], dt.date] | None = None
         self._catalogue_windows: dict[tuple[dt.date, dt.date | None], pd.DataFrame] = {}
         self._by_value: ByValue | None = None
@@ -173,6 +176,15 @@ class Parts:
                 {c: h.whole_since for c, h in s.catalogue_health.items()})
         return self._catalogue_changes
 
+    def committed_changes(self) -> pd.DataFrame:
+        """Return every move of the published catalogues with the commit that made it
+        (tables/catalogue_records.committed_moves), computed once: data/changes.csv, the Market's
+        and the Changes pages read it."""
+        if self._committed_changes is None:
+            self._committed_changes = committed_moves(self.catalogue_changes(),
+                                                      self.sources.catalogue_commits)
+        return self._committed_changes
+
     def catalogue_window(self, date: dt.date, previous: dt.date | None) -> pd.DataFrame:
         """Return the catalogue moves of the window (previous, date], without the models a
         curated file priced by `date` (computed once a window)."""
@@ -249,3 +261,21 @@ def curated_since(sources: Sources) -> dict[tuple[str, str], dt.date]:
 def curated_models(sources: Sources, by: dt.date | None = None) -> set[tuple[str, str]]:
     """Return the pairs of `curated_since` priced by `by` (all of them without it)."""
     return {pair for pair, day in curated_since(sources).items() if by is None or day <= by}
+
+
+@dataclass(frozen=True)
+class ChangesPages:
+    """What the Changes pages show as of an edition (render/changes_page.changes_files)."""
+
+    moves: pd.DataFrame
+    """Every move with its commit (Parts.committed_changes)."""
+    catalogues: list[Catalogue]
+    """The published catalogues, each page in the navigation written even when it has none."""
+    curated: set[tuple[str, str]]
+    """The (provider, case-folded model) pairs a curated file prices by the edition, marked."""
+
+
+def changes_pages(sources: Sources, moves: pd.DataFrame, as_of: dt.date) -> ChangesPages:
+    """Return what the Changes pages show as of `as_of`: `moves` (Parts.committed_changes),
+    the published catalogues and the models curated by then."""
+    return ChangesPages(moves, sources.published_catalogues(), curated_models(sources, as_of))

@@ -1,8 +1,10 @@
 """A build with something to do: load → tables → compose → render → publish, once each, in order.
 
-What `.cache/` keeps is opened, handed to the stages that reuse it and kept again by `Reuse`
-(reuse.py). Everything is gathered and computed first; files are written only when all of it
-succeeded, into a scratch folder that replaces the output in one rename (publish/output.py).
+What `.cache/` keeps is opened before the stages and kept again after them by `Reuse` (reuse.py);
+the stages never see it: the editions' parts and the site's files are computed through its store
+(compose.py, files.py). Everything is gathered and computed first; files are written only when
+all of it succeeded, into a scratch folder that replaces the output in one rename
+(publish/output.py).
 """
 
 from __future__ import annotations
@@ -18,12 +20,16 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from pipeline.cache import stamp as build_stamp
+from pipeline.cache.charts import ChartCache
 from pipeline.compose.edition import compose_editions
+from pipeline.compose.parts import Parts
 from pipeline.compose.types import Edition
 from pipeline.limits import MAX_EDITIONS
 from pipeline.load.sources import load_sources
 from pipeline.models.sources import Sources
+from pipeline.orchestrate.compose import edition_inputs
 from pipeline.orchestrate.drawer import Drawer, workers_for
+from pipeline.orchestrate.files import site_files
 from pipeline.orchestrate.result import BuildResult
 from pipeline.orchestrate.reuse import Reuse
 from pipeline.paths import SERIES, SITE_DOCS
@@ -59,7 +65,7 @@ def epoch_of(editions: list[Edition]) -> int:
 def long_lived_objects() -> Iterator[None]:
     """Load and compose without the cyclic garbage collector, then exempt what was made from it.
 
-    At a year's scale loading makes millions of objects (price records, entries, memos) that all
+    At a year's scale loading makes millions of objects (price records, entries, kept values) that all
     live until the build ends; every full collection walks them all, and seven ran while loading,
     half its time. Nothing made here is garbage, so the collector is held off, and the objects are
     then frozen (`gc.freeze`) so the collections of the rest of the build skip them; the build
@@ -81,16 +87,19 @@ def build_full(root: Path, out: Path, today: dt.date, cache: Path | None, inputs
     """Build the site of `root` into `out`, reusing what `cache` keeps; return what was built
     (build_site says what the arguments are)."""
     with Reuse(cache, code, files_apart_from) as reuse, \
-            Drawer(workers_for(cold=reuse.charts.is_empty())) as reuse.charts.drawer:
+            Drawer(workers_for(cold=reuse.store.is_empty("charts"))) as drawer:
         # The chart workers start first, while this process is small to fork: they import
         # matplotlib while the sources load, and stay until the site is swapped in (mkdocs
         # writes the charts last, as they are drawn).
         with long_lived_objects():
             sources = load_sources(root, reuse.parse, strict=strict)
             dates = edition_dates(sources, today)
-            made_of = reuse.edition_inputs(sources, dates)  # from the tables (compose/parts.py)
-            editions = compose_editions(sources, dates, made_of)
-        files = reuse.site_files(sources, editions)
+            parts = Parts(sources, dates)  # the editions' tables, each built when first read
+            keys = reuse.keys(sources, dates, parts)
+            editions = compose_editions(sources, dates,
+                                        edition_inputs(parts, dates, reuse.store, keys))
+        files = site_files(sources, editions, reuse.store, ChartCache(reuse.store, drawer),
+                           parts, keys, templates=code.templates)
         publish(files, sources, editions, out, reuse, kept, inputs)
     return BuildResult(editions=len(editions), files=len(files), out=out,
                        warnings=tuple(sources.warnings))

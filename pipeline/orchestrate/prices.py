@@ -21,19 +21,19 @@ from pipeline.render import prices_page
 from pipeline.render.drawing import NOW, Drawing, Draws
 from pipeline.tables.frames import csv_bytes
 from pipeline.tables.prices import price_table, prices_csv, prices_json
-from pipeline.tables.quotes import BLENDED_COLUMNS
+from pipeline.tables.quotes import BLENDED_COLUMNS, Quotes
 
 
 def price_files(sources: Sources, dates: list[dt.date], store: Store | None = None,
-                parts: Parts | None = None, keys: LaneKeys | None = None,
+                quotes: Quotes | None = None, keys: LaneKeys | None = None,
                 drawer: Draws = NOW) -> dict[str, str | bytes | Drawing]:
     """Return the Prices page, its charts and the price data files, as of the newest edition.
 
     The full price tables do not depend on the editions: `store` keeps them by the digest of
     every price record and rate (`keys.prices`), and the drawings of two of the charts by
     what they plot (a frozen value whose repr holds every number, label and date drawn). The
-    blended prices come from the parts' table (compose.parts.Parts.quotes). `drawer` draws the
-    charts (orchestrate/drawer.py)."""
+    blended prices come from `quotes`, the editions' table (compose.parts.Parts.quotes).
+    `drawer` draws the charts (orchestrate/drawer.py)."""
     store = store if store is not None else Store(None, {})
     if not sources.prices or sources.rates is None:
         return {"prices.md": "# Prices\n\nNo price histories in this repository.\n"}
@@ -41,16 +41,17 @@ def price_files(sources: Sources, dates: list[dt.date], store: Store | None = No
     files, rates, profiles = sources.prices, sources.rates, sources.series.profiles
     as_of = max(dates)
     monday = as_of - dt.timedelta(days=as_of.weekday())
-    parts = parts if parts is not None else Parts(sources, dates)
-    keys = keys if keys is not None else LaneKeys(sources, dates, parts)
+    if quotes is None or keys is None:
+        parts = Parts(sources, dates)
+        quotes = quotes if quotes is not None else parts.quotes(*dates)
+        keys = keys if keys is not None else LaneKeys(sources, dates, parts)
 
     def tables() -> dict[str, bytes]:
         table = price_table(files, rates)
         return {"data/prices.csv": prices_csv(table), "data/prices.json": prices_json(table)}
 
-    table = parts.quotes(*dates)
-    blended = table.blended_rows(dates)
-    current = current_tables(files, rates, profiles, as_of, table)
+    blended = quotes.blended_rows(dates)
+    current = current_tables(files, rates, profiles, as_of, quotes)
     # Drawn only when what they plot changed: the hour-of-week chart reads the windowed prices of
     # the week (the same from week to week but for DST), the cheapest one the rows in force.
     reused = {

@@ -15,27 +15,20 @@ from typing import Any, Self
 
 from pipeline.cache import stamp as build_stamp
 from pipeline.cache.bytecode import StoreBytecode
-from pipeline.cache.charts import ChartCache
 from pipeline.cache.code import stage_code
 from pipeline.cache.keys import LaneKeys, ModelDigests
 from pipeline.cache.page_cache import PageStore, ReusePages, site_key
 from pipeline.cache.parse_cache import ParseCache
 from pipeline.cache.store import Store
-from pipeline.compose.edition import EditionInputs
 from pipeline.compose.parts import Parts
-from pipeline.compose.types import Edition
 from pipeline.load.parse import Parse
 from pipeline.models.sources import Sources
-from pipeline.orchestrate.compose import edition_inputs
-from pipeline.orchestrate.files import site_files
 from pipeline.paths import (
     MKDOCS_CONFIG,
     PARSED_FILES,
     STORE,
     THEME_OVERRIDES,
 )
-from pipeline.publish import output
-from pipeline.render.drawing import Drawing
 from pipeline.render.pages import environment
 
 
@@ -56,14 +49,11 @@ class Reuse:
         self.store = Store(cache / STORE if cache else None, codes, ignored=off,
                            **({} if files_apart_from is None
                               else {"blob_min_bytes": files_apart_from}))
-        self.charts = ChartCache(self.store)
         compiled = cache is not None and "bytecode" not in off
         env = environment(code.templates)  # one a process: it must not hold on to this store
         env.bytecode_cache = StoreBytecode(self.store, "render") if compiled else None
         self._theme = StoreBytecode(self.store, "publish") if compiled else None
         self._pages: PageStore | None = None
-        self._parts: Parts | None = None
-        self._keys: LaneKeys | None = None
         self._opened = ExitStack()
         self._opened.callback(self.store.close)
         self._opened.callback(setattr, env, "bytecode_cache", None)
@@ -78,23 +68,13 @@ class Reuse:
         """Parse one source file, or return what an earlier build parsed of the same bytes."""
         return self.parsed.parse(job)
 
-    def edition_inputs(self, sources: Sources, dates: list[dt.date],
-                       ) -> dict[dt.date, EditionInputs]:
-        """Return what each edition is made of (orchestrate/compose.py), computing the parts
-        the store does not keep from the editions' tables (compose/parts.py)."""
+    def keys(self, sources: Sources, dates: list[dt.date], parts: Parts) -> LaneKeys:
+        """Return what each computed part of the editions of `dates` reads, as digests
+        (cache/keys.py), from what the parse cache read; the files it holds that this build did
+        not read are dropped (call once the sources are loaded)."""
         self.parsed.prune()
-        self._parts = Parts(sources, dates)
-        self._keys = LaneKeys(sources, dates, self._parts,
-                              ModelDigests(sources, self.parsed.derived), self.parsed.file_key,
-                              self.parsed.files_key())
-        return edition_inputs(self._parts, dates, self.store, self._keys)
-
-    def site_files(self, sources: Sources, editions: list[Edition],
-                   ) -> dict[str, bytes | output.DiskBody | Drawing]:
-        """Return every generated file of the site's docs (orchestrate/files.py), reusing the
-        drawings and what the store keeps."""
-        return site_files(sources, editions, self.store, self.charts, self._parts, self._keys,
-                          templates=self.templates)
+        return LaneKeys(sources, dates, parts, ModelDigests(sources, self.parsed.derived),
+                        self.parsed.file_key, self.parsed.files_key())
 
     def page_plugin(self, sources: Sources, files: dict[str, Any], published: Path,
                     topic_feeds: list[dict[str, str]]) -> ReusePages:

@@ -1,9 +1,9 @@
 """The files of data the site publishes under `data/`, declared once, and the Data page listing them.
 
 Each lane that publishes a CSV or JSON adds a `DataFile` to `DATA_FILES` (path, title, columns with
-what they mean) and writes the file from `site_files`. A file written once per edition is declared
-once, as a family: its path holds `<YYYY-MM-DD>` where each file has its edition's date, so the
-Data page does not grow, nor change, with every edition (issue 8).
+what they mean) and writes the file from its page family (orchestrate/families.py). A file written
+once per edition is declared once, as a family of files: its path holds `<YYYY-MM-DD>` where each
+file has its edition's date, so the Data page does not grow, nor change, with every edition (issue 8).
 
 The build checks declarations and files agree both ways (`published_data`): a written file that no
 declaration matches stops the build, and a declared file or family this tree does not write is left

@@ -1,0 +1,207 @@
+"""The site's page families, each declared once: what it reads, how it is composed and rendered,
+and, where a build reuses it whole, what it is kept under.
+
+A family reads the sources only through a view that holds the `Sources` attributes it declares
+(`SourcesView`), and the editions' tables only through one that holds the tables it declares, so
+a family that reads anything else fails the build (and tests/test_families.py) instead of being
+kept under a key that misses what it read. `site_files` (files.py) runs them in the order of
+`FAMILIES`; the Data page comes after them all, as it describes every data file they wrote.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import types
+from collections.abc import Callable, Collection
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pipeline.cache.keys import LaneKeys, hardware_files_key
+from pipeline.cache.store import Store
+from pipeline.compose.charts import ChartSpec
+from pipeline.compose.economics import economics_as_of
+from pipeline.compose.parts import Parts, changes_pages
+from pipeline.compose.types import Edition
+from pipeline.models.sources import Sources
+from pipeline.orchestrate.compose import chart_spec
+from pipeline.orchestrate.editions import edition_files
+from pipeline.orchestrate.models import market_model_files
+from pipeline.orchestrate.prices import price_files
+from pipeline.render.changes_page import changes_files
+from pipeline.render.channels import editions_per_month
+from pipeline.render.charts import Chart
+from pipeline.render.discrepancies_page import discrepancies_page_md
+from pipeline.render.drawing import Draws
+from pipeline.render.economics_page import economics_files
+from pipeline.render.hardware_page import hardware_files
+from pipeline.render.pages import archive_page
+from pipeline.render.sources_page import sources_page
+from pipeline.render.subscribe_page import subscribe_page
+
+Files = dict[str, Any]
+"""A family's files by path in the docs: text, bytes, drawings, shell pages, search entries."""
+
+
+class UndeclaredRead(RuntimeError):
+    """A page family read a source attribute or table its declaration does not name."""
+
+
+@dataclass(frozen=True)
+class Site:
+    """What every family is built with besides the sources and tables: the editions, where
+    kept values live, the chart drawer and the templates."""
+
+    editions: list[Edition]
+    store: Store
+    keys: LaneKeys
+    drawer: Draws
+    chart: Callable[[ChartSpec], Chart]
+    templates: Path
+
+    @property
+    def as_of(self) -> dt.date:
+        """The newest edition's date: the pages other than the editions' show the site then."""
+        return self.editions[-1].date
+
+    @property
+    def previous(self) -> dt.date | None:
+        """The date of the edition before the newest, if any."""
+        return self.editions[-2].date if len(self.editions) > 1 else None
+
+    @property
+    def dates(self) -> list[dt.date]:
+        return [e.date for e in self.editions]
+
+
+@dataclass(frozen=True)
+class Family:
+    """One page family: `reads`, the `Sources` attributes it reads (its compose, render and key
+    alike; a method of Sources reads through the view, so it names what the method reads);
+    `tables`, the editions' tables it reads (compose/parts.Parts methods); `compose`, its value
+    (None: its render/ module still composes what it shows); `render`, that value → its files;
+    `key`, when given, what the whole family's files are kept under in the store: the digests
+    of what it reads, so an edit of anything else keeps them."""
+
+    name: str
+    reads: frozenset[str]
+    render: Callable[[Sources, Any, Site], Files]
+    compose: Callable[[Sources, Parts, Site], Any] | None = None
+    tables: frozenset[str] = frozenset()
+    key: Callable[[Sources, Site], tuple] | None = None
+
+
+class _View:
+    """`of`'s attributes named by `allowed`, and nothing else: any other raises UndeclaredRead,
+    naming the family and the attribute. Each attribute read is noted in `read` (the test that
+    every declared read is used)."""
+
+    __slots__ = ("_of", "_family", "_allowed", "_kind", "read")
+
+    def __init__(self, of: object, family: str, allowed: Collection[str], kind: str) -> None:
+        self._of, self._family, self._allowed, self._kind = of, family, allowed, kind
+        self.read: set[str] = set()
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        method = getattr(type(self._of), name, None)
+        if self._kind == "source" and isinstance(method, types.FunctionType):
+            # A method of Sources (published_catalogues) reads through this view.
+            return types.MethodType(method, self)
+        if name in self._allowed:
+            self.read.add(name)
+            return getattr(self._of, name)
+        field = "reads" if self._kind == "source" else "tables"
+        raise UndeclaredRead(
+            f"page family {self._family!r} reads {self._kind} {name!r}, which its declaration "
+            f"does not name: add it to the family's {field} in orchestrate/families.py")
+
+
+def sources_view(sources: Sources, family: Family) -> Any:
+    """Return `sources` as `family` may read them (its declared attributes only)."""
+    return _View(sources, family.name, family.reads, "source")
+
+
+def tables_view(parts: Parts, family: Family) -> Any:
+    """Return the editions' tables as `family` may read them (its declared tables only)."""
+    return _View(parts, family.name, family.tables, "table")
+
+
+def family_files(family: Family, sources: Any, tables: Any, site: Site) -> Files:
+    """Return `family`'s files: composed, then rendered; kept whole under its key if it has
+    one. `sources` and `tables`: the family's views (sources_view, tables_view)."""
+    def made() -> Files:
+        value = family.compose(sources, tables, site) if family.compose else None
+        return family.render(sources, value, site)
+
+    if family.key is None:
+        return made()
+    return site.store.cached("render", made, family.key(sources, site))
+
+
+def _edition_specs(s: Sources, t: Parts, site: Site) -> dict[dt.date, ChartSpec]:
+    # Each edition's chart (the most tokens per dollar then), kept by what its price part reads.
+    if not s.prices or s.rates is None:
+        return {}
+    return {e.date: chart_spec(t, site.store, site.keys, e.date, e.previous)
+            for e in site.editions}
+
+
+def _edition_files(s: Sources, specs: dict[dt.date, ChartSpec], site: Site) -> Files:
+    charts = {e.date: [site.chart(specs[e.date])] if e.date in specs else []
+              for e in site.editions}
+    files = edition_files(s, site.editions, charts, site.store, site.templates)
+    for chart in (c for drawn in charts.values() for c in drawn):
+        files.update(chart.files())
+    return files
+
+
+def _archive_files(s: Sources, value: None, site: Site) -> Files:
+    chart = site.chart(editions_per_month(site.editions))
+    return {"archive.md": archive_page(site.editions, [chart], site.templates),
+            **chart.files()}
+
+
+FAMILIES: tuple[Family, ...] = (
+    Family("editions", frozenset({"series", "entries", "prices", "rates"}),
+           compose=_edition_specs, tables=frozenset({"cheapest_spec"}), render=_edition_files),
+    Family("archive", frozenset(), render=_archive_files),
+    Family("subscribe", frozenset({"series"}),
+           render=lambda s, value, site: {"subscribe.md": subscribe_page(s.series)}),
+    # By all hardware sources and which results and costs are public by the newest edition:
+    # most new editions leave the Hardware page as it was.
+    Family("hardware", frozenset({"hardware", "hardware_rows", "rates"}),
+           render=lambda s, value, site: hardware_files(s, site.as_of, site.drawer),
+           key=lambda s, site: (hardware_files_key(s, site.as_of, site.keys.hardware),)),
+    Family("prices", frozenset({"prices", "rates", "series"}), tables=frozenset({"quotes"}),
+           compose=lambda s, t, site: t.quotes(*site.dates),
+           render=lambda s, quotes, site: price_files(s, site.dates, site.store, quotes,
+                                                      site.keys, site.drawer)),
+    Family("sources", frozenset({"feeds", "snapshots", "catalogues", "catalogue_health",
+                                 "held_prices"}),
+           render=lambda s, value, site: {"sources.md": sources_page(s, site.editions[-1])}),
+    Family("market", frozenset({"prices", "rates", "series", "catalogues", "price_histories",
+                                "held_prices", "model_facts", "other_modes", "other_billing"}),
+           tables=frozenset({"committed_changes"}),
+           compose=lambda s, t, site: t.committed_changes(),
+           render=lambda s, changes, site: market_model_files(s, site.as_of, changes,
+                                                              site.store, site.drawer)),
+    # Each page in the navigation is written, saying so where the repository has nothing for it.
+    Family("changes", frozenset({"catalogues", "price_histories", "prices"}),
+           tables=frozenset({"committed_changes"}),
+           compose=lambda s, t, site: changes_pages(s, t.committed_changes(), site.as_of),
+           render=lambda s, v, site: changes_files(v.moves, v.catalogues, v.curated,
+                                                   site.as_of)),
+    Family("discrepancies", frozenset({"catalogues", "price_histories", "prices", "held_prices"}),
+           render=lambda s, value, site: {
+               "discrepancies.md": discrepancies_page_md(s, site.as_of)}),
+    # By what the index and the cost to serve read and the edition dates: an entry's edit keeps
+    # the page, its charts and data files.
+    Family("economics", frozenset(), tables=frozenset({"market_economics", "cost_table"}),
+           compose=lambda s, t, site: economics_as_of(t.market_economics(), t.cost_table,
+                                                      site.as_of),
+           render=lambda s, v, site: economics_files(*v, site.as_of, site.previous, site.drawer),
+           key=lambda s, site: ("economics-page", site.keys.economics, site.dates)),
+)
+"""Every page family, in the order their files are added (the Data page comes after them)."""
