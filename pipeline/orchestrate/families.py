@@ -26,7 +26,7 @@ from pipeline.compose.types import Edition
 from pipeline.models.sources import Sources
 from pipeline.orchestrate.compose import chart_spec
 from pipeline.orchestrate.editions import edition_files
-from pipeline.orchestrate.models import market_model_files
+from pipeline.orchestrate.models import market_model_files, market_of
 from pipeline.orchestrate.prices import price_files
 from pipeline.render.changes_page import changes_files
 from pipeline.render.channels import editions_per_month
@@ -184,9 +184,8 @@ FAMILIES: tuple[Family, ...] = (
     Family("market", frozenset({"prices", "rates", "series", "catalogues", "price_histories",
                                 "held_prices", "model_facts", "other_modes", "other_billing"}),
            tables=frozenset({"committed_changes"}),
-           compose=lambda s, t, site: t.committed_changes(),
-           render=lambda s, changes, site: market_model_files(s, site.as_of, changes,
-                                                              site.store, site.drawer)),
+           compose=lambda s, t, site: market_of(s, site.as_of, t.committed_changes(), site.store),
+           render=lambda s, market, site: market_model_files(s, market, site.store, site.drawer)),
     # Each page in the navigation is written, saying so where the repository has nothing for it.
     Family("changes", frozenset({"catalogues", "price_histories", "prices"}),
            tables=frozenset({"committed_changes"}),
