@@ -20,6 +20,7 @@ from typing import Any
 from pipeline.cache.keys import LaneKeys, hardware_files_key
 from pipeline.cache.store import Store
 from pipeline.compose.charts import ChartSpec
+from pipeline.compose.discrepancies import discrepancies
 from pipeline.compose.economics import economics_as_of
 from pipeline.compose.parts import Parts, changes_pages
 from pipeline.compose.types import Edition
@@ -193,8 +194,8 @@ FAMILIES: tuple[Family, ...] = (
            render=lambda s, v, site: changes_files(v.moves, v.catalogues, v.curated,
                                                    site.as_of)),
     Family("discrepancies", frozenset({"catalogues", "price_histories", "prices", "held_prices"}),
-           render=lambda s, value, site: {
-               "discrepancies.md": discrepancies_page_md(s, site.as_of)}),
+           compose=lambda s, t, site: discrepancies(s, site.as_of),
+           render=lambda s, v, site: {"discrepancies.md": discrepancies_page_md(v)}),
     # By what the index and the cost to serve read and the edition dates: an entry's edit keeps
     # the page, its charts and data files.
     Family("economics", frozenset(), tables=frozenset({"market_economics", "cost_table"}),
