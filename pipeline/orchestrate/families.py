@@ -28,7 +28,7 @@ from pipeline.models.sources import Sources
 from pipeline.orchestrate.compose import chart_spec
 from pipeline.orchestrate.editions import edition_files
 from pipeline.orchestrate.models import market_model_files, market_of
-from pipeline.orchestrate.prices import price_files
+from pipeline.orchestrate.prices import kept_price_files, prices_of
 from pipeline.render.changes_page import changes_files
 from pipeline.render.channels import editions_per_month
 from pipeline.render.charts import Chart
@@ -176,9 +176,9 @@ FAMILIES: tuple[Family, ...] = (
            render=lambda s, value, site: hardware_files(s, site.as_of, site.drawer),
            key=lambda s, site: (hardware_files_key(s, site.as_of, site.keys.hardware),)),
     Family("prices", frozenset({"prices", "rates", "series"}), tables=frozenset({"quotes"}),
-           compose=lambda s, t, site: t.quotes(*site.dates),
-           render=lambda s, quotes, site: price_files(s, site.dates, site.store, quotes,
-                                                      site.keys, site.drawer)),
+           compose=lambda s, t, site: prices_of(s, site.dates, t.quotes(*site.dates)),
+           render=lambda s, page, site: kept_price_files(page, site.store, site.keys,
+                                                         site.drawer)),
     Family("sources", frozenset({"feeds", "snapshots", "catalogues", "catalogue_health",
                                  "held_prices"}),
            render=lambda s, value, site: {"sources.md": sources_page(s, site.editions[-1])}),
