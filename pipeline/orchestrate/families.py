@@ -22,6 +22,7 @@ from pipeline.cache.store import Store
 from pipeline.compose.charts import ChartSpec
 from pipeline.compose.discrepancies import discrepancies
 from pipeline.compose.economics import economics_as_of
+from pipeline.compose.hardware import hardware_shown
 from pipeline.compose.parts import Parts, changes_pages
 from pipeline.compose.types import Edition
 from pipeline.models.sources import Sources
@@ -173,7 +174,8 @@ FAMILIES: tuple[Family, ...] = (
     # By all hardware sources and which results and costs are public by the newest edition:
     # most new editions leave the Hardware page as it was.
     Family("hardware", frozenset({"hardware", "hardware_rows", "rates"}),
-           render=lambda s, value, site: hardware_files(s, site.as_of, site.drawer),
+           compose=lambda s, t, site: hardware_shown(s, site.as_of),
+           render=lambda s, shown, site: hardware_files(shown, site.drawer),
            key=lambda s, site: (hardware_files_key(s, site.as_of, site.keys.hardware),)),
     Family("prices", frozenset({"prices", "rates", "series"}), tables=frozenset({"quotes"}),
            compose=lambda s, t, site: prices_of(s, site.dates, t.quotes(*site.dates)),
