@@ -24,6 +24,7 @@ from pipeline.compose.discrepancies import discrepancies
 from pipeline.compose.economics import economics_as_of
 from pipeline.compose.hardware import hardware_shown
 from pipeline.compose.parts import Parts, changes_pages
+from pipeline.compose.sources_page import sources_shown
 from pipeline.compose.types import Edition
 from pipeline.models.sources import Sources
 from pipeline.orchestrate.compose import chart_spec
@@ -183,7 +184,8 @@ FAMILIES: tuple[Family, ...] = (
                                                          site.drawer)),
     Family("sources", frozenset({"feeds", "snapshots", "catalogues", "catalogue_health",
                                  "held_prices"}),
-           render=lambda s, value, site: {"sources.md": sources_page(s, site.editions[-1])}),
+           compose=lambda s, t, site: sources_shown(s, site.editions[-1]),
+           render=lambda s, shown, site: {"sources.md": sources_page(shown)}),
     Family("market", frozenset({"prices", "rates", "series", "catalogues", "price_histories",
                                 "held_prices", "model_facts", "other_modes", "other_billing"}),
            tables=frozenset({"committed_changes"}),
