@@ -228,6 +228,7 @@ def test_a_cost_in_euros_is_converted_at_the_ecb_rate_of_its_date(full_repo):
     import csv
     import io
 
+    from pipeline.compose.hardware import hardware_shown
     from pipeline.load.sources import load_sources
     from pipeline.render.hardware_page import hardware_files
 
@@ -236,7 +237,7 @@ def test_a_cost_in_euros_is_converted_at_the_ecb_rate_of_its_date(full_repo):
     # The cost is dated 2026-04-03, Good Friday: no fixing, so the one of the day before.
     fixed, eur = ecb_fixing("EUR", "2026-04-03")
     assert fixed == "2026-04-02"
-    files = hardware_files(sources, dt.date(2026, 11, 30))
+    files = hardware_files(hardware_shown(sources, dt.date(2026, 11, 30)))
     rows = [r for r in csv.DictReader(io.StringIO(files["data/hardware.csv"].decode()))
             if r["result_id"] == "5.1-0069" and r["cost_basis_label"] == "owner TCO (hyperscaler)"]
     assert rows and float(rows[0]["usd_per_accelerator_hour"]) == pytest.approx(

@@ -10,8 +10,9 @@ import math
 import pytest
 from conftest import REPO
 
+from pipeline.compose.market import quarter_ends
 from pipeline.load.sources import load_sources
-from pipeline.render.market_past import past_market_json, quarter_ends
+from pipeline.render.market_past import past_market_json
 from pipeline.tables.market import market_table_of
 from pipeline.tables.price_at import price_at, with_snapshots
 

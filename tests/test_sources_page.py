@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+from pipeline.compose.sources_page import items_in_window
 from pipeline.models.feeds import Feed, Health, Snapshot, SnapshotItem
 from pipeline.render.sources_page import sources_page_md
 
@@ -22,7 +23,9 @@ def test_sources_page_lists_every_feed_and_flags_three_failures() -> None:
              "bad": Snapshot(feed_id="bad", url="https://bad.example/feed",
                              health=Health(last_attempt=T, consecutive_failures=3, status=500,
                                            last_error="HTTP 500 <Internal>"))}
-    page = sources_page_md(feeds, snaps, dt.date(2026, 9, 12), dt.date(2026, 9, 5))
+    day, previous = dt.date(2026, 9, 12), dt.date(2026, 9, 5)
+    page = sources_page_md(feeds, snaps, day, previous,
+                           items_in_window(feeds, snaps, day, previous))
     assert "| [Ok \\| feed](https://ok.example/feed) | global | en | ok | 2026-09-11 06:00 UTC | 1 |" \
         in page
     assert "| [Bad](https://bad.example/feed) | cn | zh | ⚠ failing \\(3 runs in a row\\) | never | 0 |" \

@@ -23,6 +23,7 @@ import markdown
 import pytest
 
 from pipeline.compose.rank import feed_stories
+from pipeline.compose.sources_page import items_in_window
 from pipeline.formats.feeds import parse_feed
 from pipeline.models.feeds import Feed
 from pipeline.normalize.feed_state import Attempt, record_attempt
@@ -134,7 +135,9 @@ def render_markdown(payload: str, n: int) -> str:
                   "", story.summary_md, ""]
         parts += [f"- {md_link(c.label, c.url)}" for c in story.citations]
         parts.append("")
-    parts.append(sources_page_md([feed], {feed.id: snap}, dt.date(2026, 9, 12), None))
+    day, snaps = dt.date(2026, 9, 12), {feed.id: snap}
+    parts.append(sources_page_md([feed], snaps, day, None,
+                                 items_in_window([feed], snaps, day, None)))
     return "\n".join(parts)
 
 

@@ -1,5 +1,6 @@
 """Pure: what the hardware lane contributes to an edition: Context & numbers figures that cite
-result ids, and On the radar items for results whose publication date is still ahead.
+result ids, and On the radar items for results whose publication date is still ahead; and what
+the Hardware page shows (`hardware_shown`).
 
 A result is cited only in editions on or after its publication date, and only in the edition whose
 window (previous, date] first contains that date; costs are those in force on the edition date.
@@ -10,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from bisect import bisect_right
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -18,11 +20,14 @@ import pandas as pd
 from pipeline.compose.numbers import three_figures
 from pipeline.compose.types import Citation, Figure, RadarItem
 from pipeline.models.hardware_results import Hardware, HardwareRow
+from pipeline.models.sources import Sources
 from pipeline.paths import BENCHMARKS, HARDWARE_COSTS
 from pipeline.tables.hardware import (
     UsdPerUnit,
     can_be_fresh,
+    is_public,
     target_text,
+    usd_at_ecb_rates,
     usd_identity,
 )
 from pipeline.tables.hardware_costs import bases_of, best_per_accelerator, costed_table, rows_table
@@ -136,3 +141,33 @@ def hardware_radar(hw: Hardware, date: dt.date) -> list[RadarItem]:
                                 f"{BENCHMARKS}/{f.path}", f.round),),
             due=f.published, id=f"hardware-{f.suite}-{f.round}".lower()))
     return sorted(items, key=lambda i: (i.due, i.id))
+
+
+@dataclass(frozen=True, eq=False)
+class HardwareShown:
+    """What the Hardware page shows as of the newest edition: `costed`, the cost per token of
+    the results of rounds published by then (tables.hardware.is_public) and those `rows`;
+    `skipped`, (file, rows in file, reason, rows left out); `unreadable`, (file, why);
+    `waiting`, (round, file, source, results) of each round not yet published."""
+
+    costed: pd.DataFrame
+    rows: list[HardwareRow]
+    skipped: list[tuple[str, int, str, int]]
+    unreadable: Sequence[tuple[str, str]]
+    waiting: list[tuple[str, str, str, int]]
+
+
+def hardware_shown(sources: Sources, as_of: dt.date) -> HardwareShown | None:
+    """Return what the Hardware page shows as of `as_of` (None without hardware sources)."""
+    if sources.hardware is None:
+        return None
+    hw = sources.hardware
+    public = [r for r in sources.hardware_rows if is_public(r, as_of)]
+    costed = costed_table(rows_table(public), hw.costs, as_of, usd_at_ecb_rates(sources.rates))
+    results = Counter(r.source_file for r in sources.hardware_rows)
+    waiting = [(f"{'MLPerf Inference' if f.suite == 'mlperf-inference' else 'InferenceX'} "
+                f"{f.round}", f"{BENCHMARKS}/{f.path}", str(f.source_url),
+                results[f"{BENCHMARKS}/{f.path}"]) for f in hw.files if f.published is None]
+    skipped = [(report.path, report.total_rows, reason, n)
+               for report in hw.reports for reason, n in report.skipped]
+    return HardwareShown(costed, public, skipped, hw.unreadable, waiting)

@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 
 from pipeline.compose.charts import ChartNote, ChartSeries, ChartSpec
 from pipeline.compose.list_moves import ListMove
@@ -264,3 +265,41 @@ MODEL_LABEL = "Model"
 MTOK_PER_USD_LABEL = "Million tokens per USD"
 WINDOW_START_LABEL = "Million tokens per USD at the window start"
 NOTE_LABEL = "Moved in a list no blend quotes"
+
+
+@dataclass(frozen=True, eq=False)
+class PricesPage:
+    """What the Prices page shows as of `as_of`, the newest edition's day: the price files and
+    rates it cites, the prices in force per profile (`current`, current_tables), its three
+    charts, and `blended` (data/blended.csv: Quotes.blended_rows over the editions' dates)."""
+
+    files: Mapping[str, Sourced[PriceFile]]
+    rates: RateTable
+    profiles: list[WorkloadProfile]
+    as_of: dt.date
+    source_url: str
+    current: dict[str, list[CurrentRow]]
+    history: PriceHistory
+    hours: HourOfWeek
+    cheapest: Cheapest
+    blended: pd.DataFrame
+
+
+def prices_page(files: Mapping[str, Sourced[PriceFile]], rates: RateTable | None,
+                profiles: list[WorkloadProfile], dates: Sequence[dt.date], source_url: str,
+                table: Quotes) -> PricesPage | None:
+    """Return the Prices page's value as of the newest of `dates` (None without prices or
+    rates); `table`: the blended prices at every edition date (compose.parts.Parts.quotes)."""
+    if not files or rates is None:
+        return None
+    as_of = max(dates)
+    current = current_tables(files, rates, profiles, as_of, table)
+    return PricesPage(
+        files, rates, profiles, as_of, source_url, current,
+        # The price history runs to the newest edition: it changes with every edition.
+        price_history(files, rates, profiles[0], as_of),
+        # The hour-of-week chart reads the windowed prices of the week (the same from week to
+        # week but for DST), the cheapest one the rows in force.
+        hour_of_week(files, as_of - dt.timedelta(days=as_of.weekday())),
+        cheapest(files, rates, profiles, as_of, current=current),
+        table.blended_rows(dates))

@@ -20,14 +20,17 @@ from typing import Any
 from pipeline.cache.keys import LaneKeys, hardware_files_key
 from pipeline.cache.store import Store
 from pipeline.compose.charts import ChartSpec
+from pipeline.compose.discrepancies import discrepancies
 from pipeline.compose.economics import economics_as_of
+from pipeline.compose.hardware import hardware_shown
 from pipeline.compose.parts import Parts, changes_pages
+from pipeline.compose.sources_page import sources_shown
 from pipeline.compose.types import Edition
 from pipeline.models.sources import Sources
 from pipeline.orchestrate.compose import chart_spec
 from pipeline.orchestrate.editions import edition_files
-from pipeline.orchestrate.models import market_model_files
-from pipeline.orchestrate.prices import price_files
+from pipeline.orchestrate.models import market_model_files, market_of
+from pipeline.orchestrate.prices import kept_price_files, prices_of
 from pipeline.render.changes_page import changes_files
 from pipeline.render.channels import editions_per_month
 from pipeline.render.charts import Chart
@@ -172,21 +175,22 @@ FAMILIES: tuple[Family, ...] = (
     # By all hardware sources and which results and costs are public by the newest edition:
     # most new editions leave the Hardware page as it was.
     Family("hardware", frozenset({"hardware", "hardware_rows", "rates"}),
-           render=lambda s, value, site: hardware_files(s, site.as_of, site.drawer),
+           compose=lambda s, t, site: hardware_shown(s, site.as_of),
+           render=lambda s, shown, site: hardware_files(shown, site.drawer),
            key=lambda s, site: (hardware_files_key(s, site.as_of, site.keys.hardware),)),
     Family("prices", frozenset({"prices", "rates", "series"}), tables=frozenset({"quotes"}),
-           compose=lambda s, t, site: t.quotes(*site.dates),
-           render=lambda s, quotes, site: price_files(s, site.dates, site.store, quotes,
-                                                      site.keys, site.drawer)),
+           compose=lambda s, t, site: prices_of(s, site.dates, t.quotes(*site.dates)),
+           render=lambda s, page, site: kept_price_files(page, site.store, site.keys,
+                                                         site.drawer)),
     Family("sources", frozenset({"feeds", "snapshots", "catalogues", "catalogue_health",
                                  "held_prices"}),
-           render=lambda s, value, site: {"sources.md": sources_page(s, site.editions[-1])}),
+           compose=lambda s, t, site: sources_shown(s, site.editions[-1]),
+           render=lambda s, shown, site: {"sources.md": sources_page(shown)}),
     Family("market", frozenset({"prices", "rates", "series", "catalogues", "price_histories",
                                 "held_prices", "model_facts", "other_modes", "other_billing"}),
            tables=frozenset({"committed_changes"}),
-           compose=lambda s, t, site: t.committed_changes(),
-           render=lambda s, changes, site: market_model_files(s, site.as_of, changes,
-                                                              site.store, site.drawer)),
+           compose=lambda s, t, site: market_of(s, site.as_of, t.committed_changes(), site.store),
+           render=lambda s, market, site: market_model_files(s, market, site.store, site.drawer)),
     # Each page in the navigation is written, saying so where the repository has nothing for it.
     Family("changes", frozenset({"catalogues", "price_histories", "prices"}),
            tables=frozenset({"committed_changes"}),
@@ -194,8 +198,8 @@ FAMILIES: tuple[Family, ...] = (
            render=lambda s, v, site: changes_files(v.moves, v.catalogues, v.curated,
                                                    site.as_of)),
     Family("discrepancies", frozenset({"catalogues", "price_histories", "prices", "held_prices"}),
-           render=lambda s, value, site: {
-               "discrepancies.md": discrepancies_page_md(s, site.as_of)}),
+           compose=lambda s, t, site: discrepancies(s, site.as_of),
+           render=lambda s, v, site: {"discrepancies.md": discrepancies_page_md(v)}),
     # By what the index and the cost to serve read and the edition dates: an entry's edit keeps
     # the page, its charts and data files.
     Family("economics", frozenset(), tables=frozenset({"market_economics", "cost_table"}),

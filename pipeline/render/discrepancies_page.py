@@ -1,34 +1,27 @@
-"""Pure: the Discrepancies page: where a catalogue disagrees with our curated price, or with
-another catalogue, by more than 5 % for more than 7 days (tables/discrepancies.py), with both
-figures and their sources, and the catalogue prices held back as implausible; each section one
-folded group per canonical model, the largest gap first (render/model_groups.py).
+"""Pure: the Discrepancies page of its value (compose/discrepancies.py): where a catalogue
+disagrees with our curated price, or with another catalogue, by more than 5 % for more than 7
+days (tables/discrepancies.py), with both figures and their sources, and the catalogue prices
+held back as implausible; each section one folded group per canonical model, the largest gap
+first (render/model_groups.py).
 
 Catalogue text is third-party: every cell is escaped here.
 """
 
 from __future__ import annotations
 
-import datetime as dt
 import html
 
 import numpy as np
 import pandas as pd
 
+from pipeline.compose.discrepancies import Discrepancies
 from pipeline.compose.numbers import money
 from pipeline.models.links import is_allowed_link
-from pipeline.models.sources import Sources
 from pipeline.normalize.model_ids import canonical_model
 from pipeline.normalize.units import METER_TITLES
 from pipeline.render.escape import md_cell
 from pipeline.render.model_groups import count, folded_md, group_ids, group_md
-from pipeline.tables.cost import day_end
-from pipeline.tables.discrepancies import (
-    MIN_DAYS,
-    THRESHOLD,
-    catalogue_periods,
-    curated_periods,
-    disagreements,
-)
+from pipeline.tables.discrepancies import MIN_DAYS, THRESHOLD
 from pipeline.tables.plausibility import FACTOR, LISTING, round_times
 
 MAX_ROWS = 1_000
@@ -157,16 +150,9 @@ def _table(rows: pd.DataFrame, first: str, second: str) -> list[str]:
     return lines
 
 
-def discrepancies_page_md(sources: Sources, as_of: dt.date) -> str:
-    """Return the Discrepancies page as of the end of `as_of` (the newest edition's day)."""
-    catalogues = [c for c in (sources.catalogues.catalogues if sources.catalogues else [])
-                  if c.id in sources.price_histories]
-    curated = curated_periods(sources.prices)
-    others = [catalogue_periods(sources.price_histories[c.id], c.name, str(c.page))
-              for c in catalogues]
-    found = disagreements([curated, *others], day_end(as_of))
-    against = found[found["source_a"].isin(set(curated["source"]))]
-    between = found[~found.index.isin(against.index)]
+def discrepancies_page_md(value: Discrepancies) -> str:
+    """Return the Discrepancies page of `value` (compose/discrepancies.py)."""
+    as_of, against, between = value.as_of, value.against, value.between
     lines = [
         "# Discrepancies: where the price lists disagree", "",
         (f"Where a public catalogue's price differs from our curated price of the same model, "
@@ -182,9 +168,7 @@ def discrepancies_page_md(sources: Sources, as_of: dt.date) -> str:
          "group per model (its listings across providers under one id), the model with the "
          "largest gap first; open a group for its rows. Past a section's first "
          f"{SHOWN_GROUPS} models the rest are folded into one more box at its end."), "",
-        *held_md(sources.held_prices,
-                 {c.id: (c.name, str(c.page)) for c in (sources.catalogues.catalogues
-                                                        if sources.catalogues else [])}), "",
+        *held_md(value.held, value.names), "",
         f"## Catalogues against our curated prices ({len(against):,})", ""]
     lines += (_disagreements_md(against, "curated", "against our curated price", "Curated",
                                 "Catalogue") if len(against)

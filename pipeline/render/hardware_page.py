@@ -9,35 +9,28 @@ matplotlib is imported only where they are.
 
 from __future__ import annotations
 
-import datetime as dt
 import html
 import re
-from collections import Counter
 from collections.abc import Sequence
 
 import pandas as pd
 
+from pipeline.compose.hardware import HardwareShown
 from pipeline.compose.numbers import money, three_figures
 from pipeline.models.hardware_results import HardwareRow
-from pipeline.models.sources import Sources
 from pipeline.normalize.items import md_link
-from pipeline.paths import BENCHMARKS
 from pipeline.render.drawing import NOW, Drawing, Draws
 from pipeline.render.hardware_charts import Bar, interactivity_chart, tokens_per_dollar_chart
 from pipeline.tables.hardware import (
     TOKEN_UNITS,
-    is_public,
     round_over_round,
     target_text,
-    usd_at_ecb_rates,
 )
 from pipeline.tables.hardware_costs import (
     GROUP_KEYS,
     Group,
     bases_of,
     best_per_group,
-    costed_table,
-    rows_table,
 )
 from pipeline.tables.hardware_files import hardware_csv, hardware_json, hardware_table
 
@@ -202,25 +195,16 @@ def hardware_page(costed: pd.DataFrame, rows: Sequence[HardwareRow],
     return "\n".join(out), charts
 
 
-def hardware_files(sources: Sources, as_of: dt.date,
+def hardware_files(shown: HardwareShown | None,
                    drawer: Draws = NOW) -> dict[str, str | bytes | Drawing]:
-    """Return the Hardware page, its charts (drawn by `drawer`) and the hardware data files, as
-    of the newest edition: results of rounds published by then only (tables.hardware.is_public),
-    in the page and in the data files alike."""
-    if sources.hardware is None:
+    """Return the Hardware page of `shown` (compose/hardware.py), its charts (drawn by `drawer`)
+    and the hardware data files: results of rounds published by the newest edition only, in the
+    page and in the data files alike."""
+    if shown is None:
         return {"hardware.md": "# Hardware\n\nNo hardware sources in this repository.\n"}
-    hw = sources.hardware
-    public = [r for r in sources.hardware_rows if is_public(r, as_of)]
-    costed = costed_table(rows_table(public), hw.costs, as_of, usd_at_ecb_rates(sources.rates))
-    results = Counter(r.source_file for r in sources.hardware_rows)
-    waiting = [(f"{'MLPerf Inference' if f.suite == 'mlperf-inference' else 'InferenceX'} "
-                f"{f.round}", f"{BENCHMARKS}/{f.path}", str(f.source_url),
-                results[f"{BENCHMARKS}/{f.path}"]) for f in hw.files if f.published is None]
-    skipped = [(report.path, report.total_rows, reason, n)
-               for report in hw.reports for reason, n in report.skipped]
-    page, charts = hardware_page(costed, public, skipped, drawer=drawer,
-                                 unreadable=hw.unreadable, waiting=waiting)
-    table = hardware_table(costed)
+    page, charts = hardware_page(shown.costed, shown.rows, shown.skipped, drawer=drawer,
+                                 unreadable=shown.unreadable, waiting=shown.waiting)
+    table = hardware_table(shown.costed)
     files: dict[str, str | bytes | Drawing] = {"hardware.md": page,
                                                "data/hardware.csv": hardware_csv(table),
                                                "data/hardware.json": hardware_json(table)}

@@ -4,8 +4,8 @@
 commit on the catalogue's repository.
 
 The dates offered are the quarters' last days from the first quarter the histories cover to the
-newest edition's: a page or a table through mkdocs per date would cost the build half a second
-and 2 to 3 MB each, a compact file a tenth of that and no page."""
+newest edition's (compose/market.py): a page or a table through mkdocs per date would cost the
+build half a second and 2 to 3 MB each, a compact file a tenth of that and no page."""
 
 from __future__ import annotations
 
@@ -28,20 +28,6 @@ ROW_COLUMNS = ("provider", "model", "input_usd_per_mtok", "cached_input_usd_per_
 page, where one exists today) and `link` (the index in `links` of the snapshot's commit on the
 catalogue's repository, else of the source's own address: a few hundred for thousands of
 rows)."""
-
-
-def quarter_ends(first: dt.date, before: dt.date) -> list[dt.date]:
-    """Return the last day of each quarter from `first`'s to the last that ends before
-    `before`, newest first."""
-    out = []
-    year, quarter = first.year, (first.month - 1) // 3
-    while True:
-        month = 3 * quarter + 3
-        end = (dt.date(year + month // 12, month % 12 + 1, 1) - dt.timedelta(days=1))
-        if end >= before:
-            return out[::-1]
-        out.append(end)
-        year, quarter = (year + 1, 0) if quarter == 3 else (year, quarter + 1)
 
 
 def file_path(day: dt.date) -> str:

@@ -4,7 +4,7 @@ The page shows the prices in force at the newest edition and nothing that change
 alone, so its Markdown stays byte-identical while no price changes and the build reuses its HTML
 (cache/page_cache.py; issue 8). Each chart is computed in two steps: the numbers it plots, as a
 frozen value (`PriceHistory`, `HourOfWeek`, `Cheapest`), then the drawing (`svg`). The build keeps
-the drawings of the charts that rarely change by those numbers (orchestrate/prices.price_files), so a chart
+the drawings of the charts that rarely change by those numbers (orchestrate/prices.py), so a chart
 whose numbers did not change is not drawn again; matplotlib is imported only to draw.
 """
 
@@ -28,6 +28,7 @@ from pipeline.compose.prices_page import (
     HourOfWeek,
     PriceHistory,
     PricesChart,
+    PricesPage,
     cheapest_chart_name,
     current_tables,
     newest_in_force,
@@ -40,11 +41,12 @@ from pipeline.render.chart_layout import legend_below, legend_height_pt, place_a
 from pipeline.render.charts import FONT_PT, PALETTE, TEXT, WIDTH_IN, svg_bytes
 from pipeline.render.datasets import EDITION_DATE, Column, DataFile
 from pipeline.render.date_ticks import set_date_axis
+from pipeline.render.drawing import Drawing, Draws
 from pipeline.render.escape import md_code, md_text
 from pipeline.tables.cost import day_end, tier_price
-from pipeline.tables.frames import text_cell
+from pipeline.tables.frames import csv_bytes, text_cell
 from pipeline.tables.prices import instant_text
-from pipeline.tables.quotes import Quoted
+from pipeline.tables.quotes import BLENDED_COLUMNS, Quoted
 
 METERS = (("input", "Input"), ("cached_input", "Cached input"), ("output", "Output"))
 """The meters of the list-price table, each a column."""
@@ -132,6 +134,27 @@ def prices_page_md(files: Mapping[str, Sourced[PriceFile]], rates: RateTable,
 
 HISTORY_SVG, HOURS_SVG, CHEAPEST_SVG = ("charts/price-history.svg", "charts/hour-of-week.svg",
                                         "charts/cheapest.svg")
+
+
+def kept_charts(page: PricesPage) -> dict[str, PricesChart]:
+    """Return the charts of `page` that rarely change, by path: the build keeps their drawings
+    while what they plot is the same (the price history runs to each new edition)."""
+    return {HOURS_SVG: page.hours, CHEAPEST_SVG: page.cheapest}
+
+
+def prices_files(page: PricesPage, kept: Mapping[str, bytes | Drawing],
+                 drawer: Draws) -> dict[str, str | bytes | Drawing]:
+    """Return the Prices page of `page`, its price-history chart and data, `kept` (the drawings
+    of kept_charts) and data/blended.csv."""
+    return {
+        "prices.md": prices_page_md(page.files, page.rates, page.profiles, page.as_of,
+                                    page.current, page.source_url,
+                                    {**kept_charts(page), HISTORY_SVG: page.history}),
+        HISTORY_SVG: drawer.submit(svg, page.history),
+        HISTORY_CSV: history_csv(page.history),
+        **kept,
+        "data/blended.csv": csv_bytes(page.blended, BLENDED_COLUMNS),
+    }
 
 
 def _alt(text: str) -> str:

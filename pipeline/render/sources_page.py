@@ -1,19 +1,16 @@
-"""The Sources page as Markdown: every feed we follow, its health and its items in a window, and
-the price catalogues with theirs."""
+"""The Sources page as Markdown, of its value (compose/sources_page.py): every feed we follow,
+its health and its items in a window, and the price catalogues with theirs."""
 
 from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping, Sequence
 
-from pipeline.compose.rank import window_items
-from pipeline.compose.types import Edition
+from pipeline.compose.sources_page import SourcesShown
 from pipeline.models.catalogues import CatalogueHealth, CataloguesFile
 from pipeline.models.feeds import Feed, Snapshot
-from pipeline.models.sources import Sources
 from pipeline.normalize.feed_state import FLAG_AFTER_FAILURES, is_flagged
 from pipeline.normalize.items import md_link, md_text
-from pipeline.tables.plausibility import held_per_catalogue
 
 
 def _when(moment: dt.datetime | None) -> str:
@@ -35,11 +32,9 @@ def feed_health(snapshot: Snapshot | None) -> str:
 
 
 def sources_page_md(feeds: Sequence[Feed], snapshots: Mapping[str, Snapshot], date: dt.date,
-                    previous: dt.date | None) -> str:
-    """Return the Sources page: a table of feeds, then the errors of flagged feeds."""
-    counts: dict[str, int] = {}
-    for feed, _ in window_items(feeds, snapshots, date, previous):
-        counts[feed.id] = counts.get(feed.id, 0) + 1
+                    previous: dt.date | None, counts: Mapping[str, int]) -> str:
+    """Return the Sources page: a table of feeds, then the errors of flagged feeds; `counts`:
+    each feed's items in (previous, date], by feed id (compose/sources_page.items_in_window)."""
     since = f"after {previous.isoformat()}" if previous else "in the week before"
     lines = [
         "# Sources",
@@ -118,12 +113,12 @@ def _held(count: int) -> str:
     return f"[{count:,}](discrepancies.md)" if count else "0"
 
 
-def sources_page(sources: Sources, latest: Edition) -> str:
-    """Return the Sources page: every feed with its health, as of the newest edition, then the
-    price catalogues."""
-    page = ("# Sources\n\nNo feeds in this repository.\n" if sources.feeds is None else
-            sources_page_md(sources.feeds.feeds, sources.snapshots, latest.date, latest.previous))
-    if sources.catalogues is not None and sources.catalogues.catalogues:
-        page += "\n" + catalogues_md(sources.catalogues, sources.catalogue_health,
-                                      held_per_catalogue(sources.held_prices))
+def sources_page(shown: SourcesShown) -> str:
+    """Return the Sources page of `shown` (compose/sources_page.py): every feed with its health,
+    as of the newest edition, then the price catalogues."""
+    page = ("# Sources\n\nNo feeds in this repository.\n" if shown.feeds is None else
+            sources_page_md(shown.feeds, shown.snapshots, shown.date, shown.previous,
+                            shown.items))
+    if shown.catalogues is not None and shown.catalogues.catalogues:
+        page += "\n" + catalogues_md(shown.catalogues, shown.healths, shown.held)
     return page
