@@ -25,6 +25,7 @@ from pipeline.compose.parts import Parts
 from pipeline.load.parse import Parse
 from pipeline.models.sources import Sources
 from pipeline.paths import MKDOCS_CONFIG, STORE, THEME_OVERRIDES
+from pipeline.publish.output import link_published
 from pipeline.render.pages import environment
 
 
@@ -77,7 +78,7 @@ class Reuse:
         site = site_key(MKDOCS_CONFIG, [THEME_OVERRIDES], site_url=str(sources.series.site_url),
                         extra=f"{self.code.publish} {topic_feeds!r}")
         return ReusePages(self._pages, site, files, published=published,
-                          bytecode=self._theme)
+                          link=link_published, bytecode=self._theme)
 
     def keep(self) -> dict[str, str]:
         """Keep what this build used for the next one; return the digest of each data file
