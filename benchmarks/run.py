@@ -122,9 +122,9 @@ def floor(root: str, today: str, draw: bool = True) -> None:
     tells matplotlib's share of the floor from the rest."""
     import datetime as dt
 
-    from pipeline.cache.charts import ChartCache
     from pipeline.compose.edition import compose_editions
     from pipeline.load.sources import load_sources
+    from pipeline.orchestrate.charts import ChartCache
     from pipeline.orchestrate.files import site_files
     from pipeline.render.drawing import ready
 

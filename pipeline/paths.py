@@ -95,8 +95,6 @@ CACHE = Path(".cache")
 """What a build keeps for the next one; none when `BRIEF_CACHE=off`."""
 
 # Relative to the cache folder (`.cache/`): each of these is kept only when the cache is on.
-PARSED_FILES = Path("parsed")
-"""Each source file as parsed, by its bytes (cache/parse_cache.py)."""
 STORE = Path("store")
 """What the stages computed, by the digest of the stage's code and of what each value is computed
 from: one file of values per stage, large bytes apart by their digest (cache/store.py)."""

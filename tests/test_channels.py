@@ -18,11 +18,11 @@ from click.testing import CliRunner
 from conftest import REPO, tree_digest, write_entry
 from PIL import Image
 
-from pipeline.cache.charts import ChartCache
 from pipeline.cache.store import Store
 from pipeline.cli.main import main
 from pipeline.compose.edition import compose_editions
 from pipeline.load.sources import load_sources
+from pipeline.orchestrate.charts import ChartCache
 from pipeline.orchestrate.files import site_files
 from pipeline.orchestrate.site import build_site
 from pipeline.problems import BuildError

@@ -16,12 +16,12 @@ from pathlib import Path
 import pytest
 from conftest import REPO
 
-from pipeline.cache import charts as build_charts
 from pipeline.cache.append_log import read_log
-from pipeline.cache.charts import ChartCache
 from pipeline.cache.store import BLOB_MIN_BYTES, Store
 from pipeline.compose.charts import ChartNote, ChartSeries, ChartSpec
 from pipeline.compose.prices_page import PriceHistory
+from pipeline.orchestrate import charts as build_charts
+from pipeline.orchestrate.charts import ChartCache
 from pipeline.orchestrate.drawer import Drawer
 from pipeline.orchestrate.site import build_site
 from pipeline.problems import BuildError

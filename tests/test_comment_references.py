@@ -20,7 +20,7 @@ ELSEWHERE = {
     "utils/process_result.py",  # InferenceX
     "tools/submission/submission_checker.py",  # mlcommons/inference
 }
-# `render/bodies.py`, `cli/main.py`, `keys.py`: a path not inside another path or a dotted name.
+# `render/drawing.py`, `cli/main.py`, `keys.py`: a path not inside another path or a dotted name.
 NAMED = re.compile(r"(?<![\w/.-])((?:[\w-]+/)*[\w-]+\.py)\b")
 
 

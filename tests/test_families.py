@@ -10,13 +10,13 @@ import datetime as dt
 import pytest
 from conftest import REPO
 
-from pipeline.cache.charts import ChartCache
 from pipeline.cache.keys import LaneKeys
 from pipeline.cache.store import Store
 from pipeline.compose.edition import compose_editions
 from pipeline.compose.parts import Parts
 from pipeline.load.sources import load_sources
 from pipeline.models.sources import Sources
+from pipeline.orchestrate.charts import ChartCache
 from pipeline.orchestrate.families import (
     FAMILIES,
     Family,

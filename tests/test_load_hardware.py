@@ -11,6 +11,7 @@ import pytest
 from conftest import ecb_fixing
 
 from pipeline.cache.parse_cache import ParseCache
+from pipeline.cache.store import Store
 from pipeline.formats.benchmark_record import is_defect
 from pipeline.load.hardware import load_hardware, undated_round_quotes
 from pipeline.load.parse import read_benchmark
@@ -69,13 +70,14 @@ def test_missing_cost_is_an_error(repo):
 
 def test_missing_cost_is_an_error_when_the_rows_come_from_the_cache(repo):
     # The rows stay unread on a cached load unless a problem needs one of them.
-    cache = ParseCache(repo / ".cache")
+    cache = ParseCache(Store(repo / ".cache", {"load": "code"}))
     load_hardware(repo, cache.parse)
+    cache.store.keep()
     costs = repo / "sources/hardware/costs.yaml"
     head, *items = costs.read_text().split("\n  - accelerator: ")
     costs.write_text(head + "".join("\n  - accelerator: " + i for i in items
                                     if not i.startswith("MI325X")))
-    _, rows, problems = load_hardware(repo, ParseCache(repo / ".cache").parse)
+    _, rows, problems = load_hardware(repo, ParseCache(Store(repo / ".cache", {"load": "code"})).parse)
     assert [p.message.split(",")[0] for p in problems] == [
         "no hourly cost for MI325X in sources/hardware/costs.yaml"]
     assert rows == load_hardware(repo)[1]

@@ -10,12 +10,27 @@ import pytest
 
 from pipeline.cache.keys import hardware_key
 from pipeline.cache.parse_cache import ParseCache
+from pipeline.cache.store import Store
 from pipeline.load.parse import Parse
 from pipeline.load.sources import load_sources
 from pipeline.problems import SourceError
 from pipeline.tables.hardware import FileInfo
 
 ROOT = Path(__file__).resolve().parents[1]
+CODES = {"load": "load-code"}
+
+
+def opened(folder: Path) -> ParseCache:
+    """A parse cache over the store kept in `folder`, as a build opens it."""
+    return ParseCache(Store(folder, CODES))
+
+
+def loaded(tree: Path, **kw) -> ParseCache:
+    """Load `tree`'s sources through a parse cache, kept after as a good build keeps it."""
+    cache = opened(tree / ".cache" / "store")
+    load_sources(tree, cache.parse, **kw)
+    cache.store.keep()
+    return cache
 
 
 @pytest.fixture
@@ -25,10 +40,11 @@ def tree(tmp_path: Path) -> Path:
 
 
 def test_a_second_load_reads_every_file_from_the_cache_and_gets_the_same_sources(tree):
-    cold = ParseCache(tree / ".cache" / "parsed")
+    cold = opened(tree / ".cache" / "store")
     first = load_sources(tree, cold.parse)
+    cold.store.keep()
     assert cold.hits == 0 and cold.misses > 30
-    warm = ParseCache(tree / ".cache" / "parsed")
+    warm = opened(tree / ".cache" / "store")
     second = load_sources(tree, warm.parse)
     # Every file from the cache, the benchmark files' rows too.
     assert warm.misses == 0 and warm.hits == cold.misses
@@ -46,42 +62,44 @@ def test_the_hardware_key_follows_the_result_files(tree):
     # must not; without a cache the rows themselves are digested, to the same effect.
     def key(cache: ParseCache | None) -> tuple[str, list]:
         sources = load_sources(tree, cache.parse) if cache else load_sources(tree)
+        if cache:
+            cache.store.keep()
         return (hardware_key(sources, cache.file_key if cache else lambda name: None),
                 list(sources.hardware_rows))
 
-    first, rows = key(ParseCache(tree / ".cache" / "parsed"))
-    assert key(ParseCache(tree / ".cache" / "parsed"))[0] == first
+    first, rows = key(opened(tree / ".cache" / "store"))
+    assert key(opened(tree / ".cache" / "store"))[0] == first
     uncached = key(None)[0]
     results = tree / "sources" / "benchmarks" / "mlperf-inference" / "v5.1" / "summary_results.json"
     results.write_text(results.read_text(encoding="utf-8").replace("101527.0", "101528.0", 1),
                        encoding="utf-8")
-    edited, edited_rows = key(ParseCache(tree / ".cache" / "parsed"))
+    edited, edited_rows = key(opened(tree / ".cache" / "store"))
     assert edited_rows != rows and edited != first
     assert key(None)[0] != uncached
 
 
 def test_an_edited_file_is_parsed_again_and_its_problem_reported_every_time(tree):
-    load_sources(tree, ParseCache(tree / ".cache" / "parsed").parse)
+    loaded(tree)
     path = tree / "sources" / "prices" / "openai.yaml"
     path.write_text(path.read_text(encoding="utf-8").replace("currency: USD",
                                                              "currency: usd", 1),
                     encoding="utf-8")
     for _ in range(2):
         with pytest.raises(SourceError) as err:
-            load_sources(tree, ParseCache(tree / ".cache" / "parsed").parse)
+            loaded(tree)
         assert any(p.path == "sources/prices/openai.yaml" and "currency" in p.field
                    for p in err.value.problems)
 
 
 def test_a_file_failing_a_data_quality_gate_is_never_kept(tree):
     # The gates run on a fresh parse only; a file that fails one must be parsed, and fail, again.
-    load_sources(tree, ParseCache(tree / ".cache" / "parsed").parse)
+    loaded(tree)
     path = tree / "sources" / "prices" / "openai.yaml"
     path.write_text(path.read_text(encoding="utf-8").replace("price: 2.50}", "price: -2.50}", 1),
                     encoding="utf-8")
     path.rename(path.with_name("other.yaml"))
     for _ in range(2):
-        cache = ParseCache(tree / ".cache" / "parsed")
+        cache = opened(tree / ".cache" / "store")
         with pytest.raises(SourceError) as err:
             load_sources(tree, cache.parse)
         found = {p.field.split(".")[-1] for p in err.value.problems
@@ -91,24 +109,21 @@ def test_a_file_failing_a_data_quality_gate_is_never_kept(tree):
 
 
 def test_entries_no_load_used_are_pruned(tree):
-    folder = tree / ".cache" / "parsed"
-    load_sources(tree, ParseCache(folder).parse)
-    before = set(folder.glob("*.pickle"))
+    # The store keeps what a build used (dropping the rest once a quarter of its file is dead,
+    # test_store.py): a deleted file's parse is no longer among them.
+    before = len(loaded(tree).store.used["load"])
     (tree / "sources" / "prices" / "zhipu.yaml").unlink()
-    cache = ParseCache(folder)
-    load_sources(tree, cache.parse)
-    cache.prune()
-    assert len(set(folder.glob("*.pickle"))) == len(before) - 1
+    assert len(loaded(tree).store.used["load"]) == before - 1
 
 
 def test_a_kept_file_reports_its_lines_when_another_file_makes_it_wrong(tree):
     # A kept file's line map is read only when asked for (a lazy line map): an entry whose
     # section editions.yaml drops must still be reported at its `section:` line.
-    load_sources(tree, ParseCache(tree / ".cache" / "parsed").parse)
+    loaded(tree)
     series = tree / "sources" / "editions.yaml"
     series.write_text(series.read_text(encoding="utf-8").replace(
         "  - id: local\n    title: Local view\n    quota: 3\n", ""), encoding="utf-8")
-    cache = ParseCache(tree / ".cache" / "parsed")
+    cache = opened(tree / ".cache" / "store")
     with pytest.raises(SourceError) as err:
         load_sources(tree, cache.parse)
     assert cache.hits > 30
@@ -124,7 +139,7 @@ def test_what_else_a_parse_reads_is_part_of_its_key(tmp_path):
     info = FileInfo("sources/benchmarks/x.json", None, "https://example.com/x")
     job = Parse("benchmark", info.path, data, ("mlperf-inference", "v5.1", info,
                                                (("H100", "h100"),)))
-    cache = ParseCache(tmp_path)
+    cache = opened(tmp_path)
     first, problems = cache.parse(job)
     assert problems == [] and cache.parse(job) == (first, [])
     assert (cache.hits, cache.misses) == (1, 1)
@@ -132,14 +147,15 @@ def test_what_else_a_parse_reads_is_part_of_its_key(tmp_path):
                                               (("H100", "h100"), ("H200", "h200"))))
     (rows, _), _ = cache.parse(wider)
     assert cache.misses == 2 and len(rows) > len(first[0]) > 0
-    assert cache.key(wider) != cache.key(job) == ParseCache(tmp_path).key(job)
+    assert cache.key(wider) != cache.key(job) == opened(tmp_path).key(job)
 
 
 def test_a_parse_with_problems_is_never_kept(tmp_path):
     job = Parse("Snapshot", "sources/snapshots/feeds/x.json", b"{not json")
     for _ in range(2):
-        cache = ParseCache(tmp_path)
+        cache = opened(tmp_path)
         value, [problem] = cache.parse(job)
         assert value is None and problem.severity == "warning"
         assert (cache.hits, cache.misses) == (0, 1)
-    assert list(tmp_path.iterdir()) == []
+        cache.store.keep()
+    assert opened(tmp_path).store.known("load") == {}

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from pipeline.disk_bodies import DiskBody
 from pipeline.publish import output
-from pipeline.render.bodies import DiskBody
 from pipeline.render.drawing import Drawing
 
 

@@ -38,7 +38,7 @@ _STAGES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
                 "orchestrate/prices.py", "orchestrate/models.py", "cache/store.py"),
                ("templates",)),
     "charts": (("render/charts.py", "render/model_page.py", "render/prices_page.py",
-                "render/hardware_page.py", "cache/charts.py", "cache/store.py"), ()),
+                "render/hardware_page.py", "orchestrate/charts.py", "cache/store.py"), ()),
     "publish": (("publish", "cache/page_cache.py"), ("site/mkdocs.yml", "site/overrides")),
 }
 

@@ -1,7 +1,7 @@
 """Pure: what each computed part of an edition reads, as a digest, so a build can reuse the parts
 whose inputs did not change (issue 8: one new edition must not recompose a year of them).
 
-An edition is its curated entries (cheap, always recomposed) plus four computed parts:
+An edition is its curated entries (cheap, always recomposed) plus five computed parts:
 
 - feed stories: the feed items published in the edition's window, the feeds' settings and topics,
   and what the curated entries leave to fill (quota, their links);
@@ -10,7 +10,9 @@ An edition is its curated entries (cheap, always recomposed) plus four computed 
   digest is a running digest's state at its date and a price change only touches the editions
   from the change on;
 - hardware figures and radar: all hardware sources (they change a few times a year);
-- catalogue figures: the catalogue moves first seen in the edition's window.
+- catalogue figures: the catalogue moves first seen in the edition's window;
+- market economics: the curated prices, rates and hardware, the published catalogues' histories
+  and the edition dates up to the edition's (`economics_key`).
 
 The store adds to every key the digest of the code that computes the part (cache/code.py:
 compose/ and what it imports), so a change to how a part is computed recomputes it. A lane with

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +27,6 @@ import jinja2
 from mkdocs.plugins import BasePlugin, event_priority
 
 from pipeline.cache.store import Store
-from pipeline.publish.output import link_published
 
 STUB_TEMPLATE = "brief-cached-page.html"
 STUB_SOURCE = f"---\ntemplate: {STUB_TEMPLATE}\n---\n"
@@ -88,12 +88,16 @@ class ReusePages(BasePlugin):
 
     def __init__(self, store: PageStore, site: str, markdown: dict[str, bytes],
                  bytecode: jinja2.BytecodeCache | None = None,
-                 published: Path | None = None) -> None:
+                 published: Path | None = None,
+                 link: Callable[[Path, Path, bytes], bool] | None = None) -> None:
         super().__init__()
         self.store = store
         self.published = published
         """The site as the last build published it: a reused page whose HTML is there already
         is hard-linked from it rather than written again (see `_link_published`)."""
+        self.link = link
+        """What links a published file holding exactly some bytes (publish/output.py's
+        `link_published`), handed in: the cache knows no stage."""
         self.bytecode = bytecode
         """Where jinja2 keeps the theme's compiled templates: compiling them took ~0.5 s a build."""
         self.site = site
@@ -157,9 +161,9 @@ class ReusePages(BasePlugin):
     def _link_published(self, page: Any, html: str) -> bool:
         """Hard-link the published HTML of a reused page into the site, when it holds exactly the
         bytes mkdocs would write (a year of pages is ~25 MB a build); return whether it did."""
-        if self.published is None:
+        if self.published is None or self.link is None:
             return False
         target = Path(page.file.abs_dest_path)
         target.parent.mkdir(parents=True, exist_ok=True)  # a page is a folder of its own
-        return link_published(self.published / page.file.dest_uri, target,
+        return self.link(self.published / page.file.dest_uri, target,
                               html.encode("utf-8", errors="xmlcharrefreplace"))  # as mkdocs does

@@ -1,13 +1,13 @@
-"""Parsed source files kept between builds, by content hash (`.cache/parsed/`).
+"""Parsed source files, kept between builds as the store's load stage (store.py), by content.
 
 Parsing YAML is most of loading the sources: at a year's scale (sources/prices/ alone is ~30 MB of
 YAML) it took seconds, and a rebuild after one new edition would pay it again for files that did
 not change. What a file parses to (load/parse.py: a validated model with its line map, a table) is
-kept under the digest of its Parse (bytes, what it was read as, what else the parse reads) and of
-the code that reads it, so an edited file, a changed model or parser is parsed afresh. Only what
-parsed without problems is kept: an editor always sees every problem again.
-Entries are written whole (temporary file, then rename); entries no build used are pruned after a
-good build. This module is I/O at the edge: the pure core never sees it.
+kept under the digest of its Parse (bytes, what it was read as, what else the parse reads); the
+store adds the load stage's code, so an edited file, a changed model or parser is parsed afresh.
+Only what parsed without problems is kept: an editor always sees every problem again. The store
+keeps and prunes these with every other stage's values. I/O at the edge: the pure core never
+sees it.
 """
 
 from __future__ import annotations
@@ -16,15 +16,14 @@ import hashlib
 import io
 import pickle
 from collections.abc import Callable, Iterator, Mapping
-from pathlib import Path
 from typing import Any
 
-from pipeline.cache.code import stage_code
-from pipeline.cache.stamp import CHECKOUT
+from pipeline.cache.store import Store
 from pipeline.load.parse import Parse, parse_file
 from pipeline.models.sourced import Sourced
 from pipeline.problems import Problem
-from pipeline.whole_files import write_whole
+
+STAGE = "load"
 
 
 class _LazyLines(Mapping[tuple, int]):
@@ -74,21 +73,25 @@ def _dumps(value: Any) -> bytes:
 
 
 class ParseCache:
-    """Parsed files under `folder`, or nothing kept when `folder` is None. `code` is the
-    digest of the code that reads them (cache/code.py, the load stage's), part of every key."""
+    """Parsed files, kept in `store`'s load stage (nothing kept without a store's folder).
 
-    def __init__(self, folder: Path | None, code: str | None = None) -> None:
-        self.folder = folder
-        self.code = code if code is not None else stage_code(CHECKOUT).load
+    A parsed value is kept as its pickle, unpickled only when a build reads that file: the store
+    reads a stage's whole file at once, and a file's line map stays a blob until asked for."""
+
+    def __init__(self, store: Store | None = None) -> None:
+        self.store = store if store is not None else Store(None, {})
         self._file_keys: dict[str, str] = {}
-        self.used: set[str] = set()
         self.hits = 0
         self.misses = 0
 
     def key(self, job: Parse) -> str:
-        """Return the key of a parse: the code, what the bytes are read as, the file's name, the
-        other values the parse reads (by their repr, the same in every process) and the bytes."""
-        head = f"{self.code}\0{job.kind}\0{job.name}\0{job.context!r}\0"
+        """Return the key of a parse: the load stage's code, what the bytes are read as, the
+        file's name, the other values the parse reads (by their repr, the same in every process)
+        and the bytes."""
+        # The code is part of this key, not only of the store's: the hardware part is keyed by
+        # these keys (keys.hardware_key) in place of the rows a changed parser would change.
+        code = self.store.codes.get(STAGE, "")
+        head = f"{code}\0{job.kind}\0{job.name}\0{job.context!r}\0"
         key = hashlib.sha256(head.encode() + job.data).hexdigest()
         self._file_keys[job.name] = key
         return key
@@ -103,62 +106,29 @@ class ParseCache:
 
     def derived(self, name: str, what: str, compute: Callable[[], Any]) -> Any:
         """Return `compute()`, a value derived from the file `name` as this cache read it, kept
-        beside the file's entry under `what` (none is kept for a file it did not read)."""
+        beside the file's value under `what` (none is kept for a file it did not read)."""
         key = self._file_keys.get(name)
         if key is None:
             return compute()
-        kept = self.get(f"{key}-{what}")
-        if kept is not None:
-            return kept
-        value = compute()
-        self.put(f"{key}-{what}", value)
-        return value
-
-    def get(self, key: str) -> Any | None:
-        if self.folder is None:
-            return None
-        try:
-            value = pickle.loads((self.folder / f"{key}.pickle").read_bytes())
-        except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError,
-                TypeError, ValueError):
-            self.misses += 1
-            return None
-        self.used.add(key)
-        self.hits += 1
-        return value
+        return self.store.cached(STAGE, compute, (key, what))
 
     def parse(self, job: Parse) -> tuple[Any, list[Problem]]:
         """Return what parse_file gives for `job`, or the value kept from an earlier run (with no
         problems: only a value parsed without any is kept, so an editor sees every problem
         again). A parse that raises keeps nothing."""
-        key = self.key(job)
-        kept = self.get(key)
+        inputs = (self.key(job),)
+        kept = self.store.get(STAGE, inputs)
         if kept is not None:
-            return kept, []
+            try:
+                value = pickle.loads(kept)
+            except (pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError,
+                    ValueError):
+                value = None  # kept by other code: parsed again, and kept anew
+            if value is not None:
+                self.hits += 1
+                return value, []
+        self.misses += 1
         value, problems = parse_file(job)
         if value is not None and not problems:
-            self.put(key, value)
+            self.store.put(STAGE, inputs, _dumps(value))
         return value, problems
-
-    def put(self, key: str, value: Any) -> None:
-        if self.folder is None:
-            return
-        self.used.add(key)
-        try:
-            write_whole(self.folder / f"{key}.pickle", _dumps(value))
-        except OSError:
-            pass  # a read-only checkout still builds; it only parses every time
-
-    def prune(self) -> None:
-        """Delete the entries this run did not use (call after loading every source)."""
-        if self.folder is None or not self.folder.is_dir():
-            return
-        try:
-            for path in self.folder.glob("*.pickle"):
-                if path.stem not in self.used:
-                    path.unlink(missing_ok=True)
-        except OSError:
-            pass  # a read-only cache keeps what it has
-
-
-NO_CACHE = ParseCache(None)

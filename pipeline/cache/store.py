@@ -9,7 +9,7 @@ files of tens of MB, and a change to a stage's code starts that stage's file afr
 
 Large bytes (a data file of 94 MB at a year's scale) are kept apart, each once, by the digest
 of their bytes under `blobs/`: a value that maps paths to bytes names them there, and loading
-opens them, to be read only when the site needs their bytes (render/bodies.py DiskBody).
+opens them, to be read only when the site needs their bytes (disk_bodies.py DiskBody).
 
 `prune`, after a good build, is the one place that drops what no build needs: the files of
 other code versions, the values this build did not use (a file is rewritten with only those once
@@ -24,17 +24,29 @@ import pickle
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from pipeline.cache.append_log import Log, read_log, save_log
-from pipeline.publish.output import DiskBody
-from pipeline.render.drawing import drawn
+from pipeline.disk_bodies import DiskBody
 from pipeline.whole_files import write_whole
 
 T = TypeVar("T")
 
 BLOB_MIN_BYTES = 64 * 1024
 """Smaller bytes stay in their stage's file: a file each would cost more than it saves."""
+
+
+@runtime_checkable
+class Pending(Protocol):
+    """A value still being made when it is handed to the store (a chart a worker is drawing,
+    render/drawing.py): kept as what `result()` gives, so the store needs to know no stage."""
+
+    def result(self) -> Any: ...
+
+
+def settled(value: Any) -> Any:
+    """Return `value`, or what it stands for once made if it is still being made."""
+    return value.result() if isinstance(value, Pending) else value
 
 
 @dataclass(frozen=True)
@@ -201,8 +213,8 @@ def _located(value: Any, blobs: Path) -> Any:
 def _stored(value: Any, blobs: Path, apart_from: int) -> Any:
     # A chart drawn by the build's worker is kept as its bytes, like any other file.
     if not isinstance(value, dict):
-        return drawn(value)
-    bodies = {name: drawn(body) for name, body in value.items()}
+        return settled(value)
+    bodies = {name: settled(body) for name, body in value.items()}
     return {name: Blob(body.digest, body.size) if isinstance(body, DiskBody)
             else store_blob(blobs, body)
             if isinstance(body, bytes) and len(body) >= apart_from else body

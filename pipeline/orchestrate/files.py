@@ -7,13 +7,13 @@ import datetime as dt
 from collections.abc import Callable
 from pathlib import Path
 
-from pipeline.cache.charts import ChartCache
 from pipeline.cache.keys import LaneKeys
 from pipeline.cache.store import Store
 from pipeline.compose.charts import ChartSpec
 from pipeline.compose.parts import Parts
 from pipeline.compose.types import Edition
 from pipeline.models.sources import Sources
+from pipeline.orchestrate.charts import ChartCache
 from pipeline.orchestrate.families import FAMILIES, Site, family_files, sources_view, tables_view
 from pipeline.paths import TEMPLATES
 from pipeline.problems import BuildError

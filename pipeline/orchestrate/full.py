@@ -20,13 +20,13 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from pipeline.cache import stamp as build_stamp
-from pipeline.cache.charts import ChartCache
 from pipeline.compose.edition import compose_editions
 from pipeline.compose.parts import Parts
 from pipeline.compose.types import Edition
 from pipeline.limits import MAX_EDITIONS
 from pipeline.load.sources import load_sources
 from pipeline.models.sources import Sources
+from pipeline.orchestrate.charts import ChartCache
 from pipeline.orchestrate.compose import edition_inputs
 from pipeline.orchestrate.drawer import Drawer, workers_for
 from pipeline.orchestrate.files import site_files

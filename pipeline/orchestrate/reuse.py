@@ -1,9 +1,10 @@
 """What `.cache/` keeps for one build, opened before the stages run and kept or pruned after the
 site is swapped in: the one place that knows where each kept thing lives and under which code.
 
-Each kind of kept value sits under the digest of the code of the stage that makes it
-(cache/code.py): parsed files (load), the editions' computed parts (compose), each edition's HTML
-and the data files (render), chart drawings (charts), each page's HTML from mkdocs (publish).
+Each kind of kept value sits in the one store under the digest of the code of the stage that
+makes it (cache/code.py): parsed files (load), the editions' computed parts (compose), each
+edition's HTML and the data files (render), chart drawings (charts), each page's HTML from mkdocs
+(publish).
 """
 
 from __future__ import annotations
@@ -23,12 +24,8 @@ from pipeline.cache.store import Store
 from pipeline.compose.parts import Parts
 from pipeline.load.parse import Parse
 from pipeline.models.sources import Sources
-from pipeline.paths import (
-    MKDOCS_CONFIG,
-    PARSED_FILES,
-    STORE,
-    THEME_OVERRIDES,
-)
+from pipeline.paths import MKDOCS_CONFIG, STORE, THEME_OVERRIDES
+from pipeline.publish.output import link_published
 from pipeline.render.pages import environment
 
 
@@ -42,13 +39,12 @@ class Reuse:
         self.cache, self.templates = cache, code.templates
         self.code = stage_code(code)
         off = build_stamp.reuse_off()
-        self.parsed = ParseCache(cache / PARSED_FILES if cache and "load" not in off else None,
-                                 self.code.load)
-        codes = {"compose": self.code.compose, "render": self.code.render,
+        codes = {"load": self.code.load, "compose": self.code.compose, "render": self.code.render,
                  "charts": self.code.charts, "publish": self.code.publish}
         self.store = Store(cache / STORE if cache else None, codes, ignored=off,
                            **({} if files_apart_from is None
                               else {"blob_min_bytes": files_apart_from}))
+        self.parsed = ParseCache(self.store)
         compiled = cache is not None and "bytecode" not in off
         env = environment(code.templates)  # one a process: it must not hold on to this store
         env.bytecode_cache = StoreBytecode(self.store, "render") if compiled else None
@@ -70,9 +66,7 @@ class Reuse:
 
     def keys(self, sources: Sources, dates: list[dt.date], parts: Parts) -> LaneKeys:
         """Return what each computed part of the editions of `dates` reads, as digests
-        (cache/keys.py), from what the parse cache read; the files it holds that this build did
-        not read are dropped (call once the sources are loaded)."""
-        self.parsed.prune()
+        (cache/keys.py), from what the parse cache read (call once the sources are loaded)."""
         return LaneKeys(sources, dates, parts, ModelDigests(sources, self.parsed.derived),
                         self.parsed.file_key, self.parsed.files_key())
 
@@ -84,7 +78,7 @@ class Reuse:
         site = site_key(MKDOCS_CONFIG, [THEME_OVERRIDES], site_url=str(sources.series.site_url),
                         extra=f"{self.code.publish} {topic_feeds!r}")
         return ReusePages(self._pages, site, files, published=published,
-                          bytecode=self._theme)
+                          link=link_published, bytecode=self._theme)
 
     def keep(self) -> dict[str, str]:
         """Keep what this build used for the next one; return the digest of each data file

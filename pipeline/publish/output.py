@@ -22,9 +22,9 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
+from pipeline.disk_bodies import DiskBody
 from pipeline.limits import MAX_DATA_FILE_BYTES, MAX_PAGE_BYTES, MAX_SITE_BYTES
 from pipeline.problems import BuildError
-from pipeline.render.bodies import DiskBody
 from pipeline.render.drawing import Drawing, drawn
 from pipeline.render.shell_page import ShellPage
 

@@ -5,7 +5,7 @@ only when the e-mail is made (mail clients do not show SVG).
 The drawing is pure (spec in, bytes out) and deterministic: matplotlib stamps creation dates and
 random ids unless told not to (ARCHITECTURE.md), so two builds give the same bytes. matplotlib is
 imported only when a chart is drawn, so commands that never draw (`brief check`) don't pay for it.
-Which drawings are kept between builds is the build's business (cache/charts.py).
+Which drawings are kept between builds is the build's business (orchestrate/charts.py).
 """
 
 from __future__ import annotations

@@ -18,8 +18,8 @@ import functools
 import re
 from dataclasses import dataclass
 
+from pipeline.disk_bodies import DiskBody
 from pipeline.problems import BuildError
-from pipeline.render.bodies import DiskBody
 from pipeline.render.escape import md_text
 
 

@@ -3,8 +3,8 @@
 Nothing in the build needs a drawing's bytes until the files are written out: pages only name a
 chart's path, and its CSV and alt text come from the numbers, not the picture. So the stages hand
 their drawing functions to a `Draws`, and get back a `Drawing`: the bytes once asked for
-(`result`), waiting for the drawing only then. It pickles as its bytes, so a memo holding one
-saves what was drawn. The build draws in worker processes (orchestrate/drawer.py).
+(`result`), waiting for the drawing only then. It pickles as its bytes, so a kept value holding
+one saves what was drawn. The build draws in worker processes (orchestrate/drawer.py).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Edition charts, each drawn once: its drawing kept in the store (store.py) by its spec."""
+"""Edition charts, each drawn once: its drawing kept in the store (cache/store.py) by its spec."""
 
 from __future__ import annotations
 
