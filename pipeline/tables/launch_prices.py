@@ -57,7 +57,7 @@ def launch_prices(prices: pd.DataFrame, makers: Mapping[str, str], dates: Sequen
     empty = pd.DataFrame(columns=list(LAUNCH_COLUMNS))
     if prices.empty or not dates:
         return empty
-    own = prices[(prices["model"].map(makers).fillna("") == prices["provider"])
+    own = prices[(prices["model"].map(makers).astype(object).fillna("") == prices["provider"])
                  & (prices["blend_3_1_usd_per_mtok"] > 0)]
     if own.empty:
         return empty

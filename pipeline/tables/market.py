@@ -350,6 +350,8 @@ def with_dates(table: pd.DataFrame, sources: Sources, as_of: dt.date) -> pd.Data
             "release_date"].min()
         out["released"] = out["model"].map(identity_key).map(dates)
     else:
-        out["released"] = np.nan
-    out[["first_seen", "released"]] = out[["first_seen", "released"]].fillna("")
+        out["released"] = ""
+    # Text columns: a merge or map that found nothing gives float NaN, which pandas will not
+    # fill with text in a float column.
+    out[["first_seen", "released"]] = out[["first_seen", "released"]].astype(object).fillna("")
     return out[table.columns]
