@@ -111,15 +111,8 @@ def past_market(sources: Sources, day: dt.date, slugs: dict[str, str]
 def quarter_ends(first: dt.date, before: dt.date) -> list[dt.date]:
     """Return the last day of each quarter from `first`'s to the last that ends before
     `before`, newest first."""
-    out = []
-    year, quarter = first.year, (first.month - 1) // 3
-    while True:
-        month = 3 * quarter + 3
-        end = (dt.date(year + month // 12, month % 12 + 1, 1) - dt.timedelta(days=1))
-        if end >= before:
-            return out[::-1]
-        out.append(end)
-        year, quarter = (year + 1, 0) if quarter == 3 else (year, quarter + 1)
+    days = pd.date_range(first, before - dt.timedelta(days=1), freq="QE")
+    return [d.date() for d in reversed(days)]
 
 
 def _past_days(sources: Sources, as_of: dt.date) -> list[dt.date]:

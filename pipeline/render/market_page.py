@@ -27,7 +27,7 @@ from pipeline.formats.numbers import finite
 from pipeline.models.links import is_allowed_link
 from pipeline.models.prices import WorkloadProfile
 from pipeline.models.sources import Sources
-from pipeline.render.market_past import file_path
+from pipeline.render.market_past import FOLDER
 from pipeline.render.verbatim import verbatim
 from pipeline.tables.catalogue_history import COLUMNS as PERIOD_COLUMNS
 from pipeline.tables.catalogue_records import MOVE_COLUMNS
@@ -125,7 +125,7 @@ def calculator_html(profiles: list[WorkloadProfile], as_of: dt.date | None = Non
                           for d in past)
         # Relative to the page's own URL (market/), as the rows' model links are.
         days = ('<p><label for="market-on">Prices on</label> <select id="market-on" '
-                f'data-base="../{html.escape(file_path(past[0]).rsplit("/", 1)[0])}/">'
+                f'data-base="../{FOLDER}/">'
                 f'<option value="">{as_of.isoformat()}, the newest edition</option>{options}'
                 '</select> <output id="market-on-status" aria-live="polite"></output></p>')
     presets = ['<option value="">your own</option>']

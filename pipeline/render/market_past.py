@@ -30,9 +30,13 @@ catalogue's repository, else of the source's own address: a few hundred for thou
 rows)."""
 
 
+FOLDER = "data/market-on"
+"""Where the files are in the site, one per day."""
+
+
 def file_path(day: dt.date) -> str:
     """Return the site path of the table on `day`."""
-    return f"data/market-on/{day.isoformat()}.json"
+    return f"{FOLDER}/{day.isoformat()}.json"
 
 
 def past_market_json(table: pd.DataFrame, day: dt.date, pages: Mapping[str, str],
