@@ -19,6 +19,7 @@ from pipeline.compose.economics import (
     percent,
     ratio,
 )
+from pipeline.compose.lanes import LANES
 from pipeline.compose.parts import Parts
 from pipeline.load.parse import parse_file
 from pipeline.load.sources import load_sources
@@ -114,12 +115,13 @@ def test_an_edition_reads_only_its_own_date(bundled):
 
 def test_the_lane_key_ignores_entries_and_follows_prices(bundled, tmp_path):
     sources, editions, _ = bundled
+    lane = next(lane for lane in LANES if lane.name == "economics")
     keys = LaneKeys(sources, editions, Parts(sources, editions))
-    before = keys.lane("economics", editions[-1], editions[-2])
+    before = keys.lane(lane, editions[-1], editions[-2])
     sources.entries = sources.entries[:-1]  # an entry edited away
     assert LaneKeys(sources, editions, Parts(sources, editions)).lane(
-        "economics", editions[-1], editions[-2]) == before
+        lane, editions[-1], editions[-2]) == before
     history = next(iter(sources.price_histories))
     sources.price_histories[history] = sources.price_histories[history].iloc[:-1]
     assert LaneKeys(sources, editions, Parts(sources, editions)).lane(
-        "economics", editions[-1], editions[-2]) != before
+        lane, editions[-1], editions[-2]) != before

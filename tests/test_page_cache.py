@@ -17,8 +17,8 @@ from conftest import IN_CI, REPO, tree_digest, write_entry
 
 from pipeline.cache import page_cache
 from pipeline.cache import stamp as build_stamp
-from pipeline.cache.code import stage_code
-from pipeline.cache.page_cache import PageStore, ReusePages, is_reusable, page_key
+from pipeline.cache.code import CodeDigests
+from pipeline.cache.page_cache import PageStore, ReusePages, linked_pages, page_key
 from pipeline.cache.store import Store
 from pipeline.orchestrate.site import build_site
 from pipeline.orchestrate.site import build_site as build_at
@@ -170,10 +170,17 @@ def test_changed_output_is_rebuilt(tiny: Path) -> None:
     assert tree_digest(public) == before
 
 
-def test_a_page_linking_markdown_is_never_reused() -> None:
-    # mkdocs checks and rewrites links to other Markdown files against the whole site.
-    assert not is_reusable(b"See [the other edition](2026-09-05.md).")
-    assert is_reusable(b"See [the other edition](../2026-09-05/).")
+def test_a_page_is_kept_by_which_of_the_pages_it_links_the_site_has() -> None:
+    # mkdocs rewrites a link to a page of the site, and leaves any other as written.
+    md = b"See [the other](2026-09-05.md#top), [the market](../market.md) and ../x/."
+    site = {"briefings/2026-09-05.md", "market.md"}
+    assert linked_pages(md, "briefings/2026-09-12.md", site) == [
+        ("briefings/2026-09-05.md", True), ("market.md", True)]
+    assert linked_pages(md, "briefings/2026-09-12.md", {"market.md"}) == [
+        ("briefings/2026-09-05.md", False), ("market.md", True)]
+    links = linked_pages(md, "briefings/2026-09-12.md", site)
+    assert page_key("s", "briefings/2026-09-12.md", md, links) != page_key(
+        "s", "briefings/2026-09-12.md", md, linked_pages(md, "briefings/2026-09-12.md", set()))
 
 
 def test_page_key_changes_with_path_markdown_and_site() -> None:
@@ -271,20 +278,24 @@ def test_templates_compiled_by_other_code_are_not_reused(
     # the environment our code sets up (here `trim_blocks`): the compiled templates are kept
     # under the render stage's code digest, like every other value it computes.
     root = copy_few_models_sources()  # every template in use, model pages too
-    build_site(root, root / "public", today=TODAY, code=code_copy)
+    shutil.copytree(REPO / "pipeline", code_copy.root / "pipeline",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    code = build_stamp.Code(code_copy.root, dirs=("templates", "pipeline"))
+    build_site(root, root / "public", today=TODAY, code=code)
     # Other code, the same templates: its environment trims blocks.
-    (code_copy.root / "pipeline" / "render").mkdir(parents=True)
-    (code_copy.root / "pipeline" / "render" / "pages.py").write_text("TRIM_BLOCKS = True\n")
-    other = build_stamp.Code(code_copy.root, dirs=("templates", "pipeline"))
+    with (code_copy.root / "pipeline" / "render" / "pages.py").open("a") as pages_py:
+        pages_py.write("\nTRIM_BLOCKS = True\n")
+    other = code
     env = pages.environment(other.templates)
     monkeypatch.setattr(env, "trim_blocks", True)
     env.cache.clear()  # what this process compiled
     build_site(root, root / "public", today=TODAY, code=other)
     env.cache.clear()  # the cold build compiles every template afresh
     assert tree_digest(root / "public") == cold_digest(root, tmp_path / "cold", monkeypatch, other)
-    # The compiled templates are the render stage's values, under the other code's digest.
+    # The compiled templates are the render stage's values, under the other code's digest, in
+    # the one file of that stage and templates.
     assert [p.name for p in (root / ".cache" / "store").glob("render-*.log")] == [
-        f"render-{stage_code(other).render[:16]}.log"]
+        f"render-{CodeDigests(other).files('render')[:16]}.log"]
 
 
 @pytest.mark.parametrize("off", build_stamp.REUSES)

@@ -128,7 +128,7 @@ def test_compiled_templates_are_kept_as_a_stages_values(tmp_path: Path,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     def env(store: Store) -> jinja2.Environment:
         return jinja2.Environment(loader=jinja2.DictLoader({"a.md": "{{ x }} and {{ y }}"}),
-                                  bytecode_cache=StoreBytecode(store, "render"))
+                                  bytecode_cache=StoreBytecode(store, "render", "pipeline.render.pages"))
 
     first = Store(tmp_path, CODES)
     assert env(first).get_template("a.md").render(x=1, y=2) == "1 and 2"

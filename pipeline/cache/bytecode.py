@@ -16,16 +16,18 @@ from pipeline.cache.store import Store
 
 
 class StoreBytecode(jinja2.BytecodeCache):
-    """Compiled templates as values of `stage` in `store`."""
+    """Compiled templates as values of `stage` in `store`, kept by the code of the module `by`
+    that sets up their environment."""
 
-    def __init__(self, store: Store, stage: str) -> None:
-        self.store, self.stage = store, stage
+    def __init__(self, store: Store, stage: str, by: str) -> None:
+        self.store, self.stage, self.by = store, stage, by
 
     def load_bytecode(self, bucket: Any) -> None:
-        code = self.store.get(self.stage, ("bytecode", bucket.key, bucket.checksum))
+        code = self.store.get(self.stage, ("bytecode", bucket.key, bucket.checksum),
+                              by=self.by)
         if code is not None:
             bucket.bytecode_from_string(code)
 
     def dump_bytecode(self, bucket: Any) -> None:
         self.store.put(self.stage, ("bytecode", bucket.key, bucket.checksum),
-                       bucket.bytecode_to_string())
+                       bucket.bytecode_to_string(), by=self.by)

@@ -1,12 +1,16 @@
-"""The code each stage's kept values depend on, as one digest per stage.
+"""The code each kept value depends on, as a digest derived from the function that computes it.
 
 One digest of the whole checkout in every key made any edit cold: a comment in the Market page's
-renderer threw away every parsed source file and every composed edition. Here a stage's digest
-covers the modules of its own folder and every module of `pipeline` they import (inside functions
-too), transitively; the templates for what is rendered, the mkdocs project (and the Markdown
-extensions it names from `pipeline`) for what mkdocs makes; and the versions of Python and of the
-libraries that read, compute, render and draw. So a template change re-renders without
-recomposing, and a change to a compose module recomposes without parsing the sources again.
+renderer threw away every parsed source file and every composed edition. Here a value's digest
+covers the module of the function that computes it (`Store.cached(stage, fn, ...)`: `fn`'s module)
+and every module of `pipeline` that module imports (inside functions too), transitively; the
+templates for what is rendered, the mkdocs project (and the Markdown extensions it names from
+`pipeline`) for what mkdocs makes; and the versions of Python and of the libraries that read,
+compute, render and draw. No table says which code is whose: a parsed file is kept by
+load/parse.py and what it imports, a lane's items by compose/parts.py and what it imports, a
+page family's files by orchestrate/families.py and what it imports. So a template change
+re-renders without recomposing, and a change to a compose module recomposes without parsing the
+sources again.
 
 Imports are found by reading the source text, not by importing it: a build of another checkout
 (tests change one in a copy) digests that checkout's code, not the code that runs.
@@ -17,7 +21,6 @@ from __future__ import annotations
 import hashlib
 import re
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 from pipeline.cache.stamp import Code, versions
@@ -27,31 +30,11 @@ _IMPORT = re.compile(r"^\s*(?:from\s+(pipeline(?:\.\w+)*)\s+import\s+(\([^)]*\)|
 _EXTENSION = re.compile(r"^\s*-\s*(pipeline(?:\.\w+)+)\s*:?\s*$", re.MULTILINE)
 """A Markdown extension of ours that mkdocs.yml names (`  - pipeline.render.safe_links`)."""
 
-# Each stage: the folders and modules whose code it runs (and what they import), the files it
-# reads. The cache's modules that decide what a stage's kept value holds are in its key.
-_STAGES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    # What parses one file; putting the files' values together (load/sources.py, the market
-    # check) is done afresh every build, so a change there keeps every parsed file.
-    "load": (("load", "-load/sources.py", "-load/market_check.py", "cache/parse_cache.py"), ()),
-    "compose": (("compose", "orchestrate/compose.py", "cache/store.py"), ()),
-    "render": (("render", "orchestrate/editions.py", "orchestrate/files.py", "orchestrate/families.py",
-                "orchestrate/prices.py", "orchestrate/models.py", "cache/store.py"),
-               ("templates",)),
-    "charts": (("render/charts.py", "render/model_page.py", "render/prices_page.py",
-                "render/hardware_page.py", "orchestrate/charts.py", "cache/store.py"), ()),
-    "publish": (("publish", "cache/page_cache.py"), ("site/mkdocs.yml", "site/overrides")),
+_FILES: dict[str, tuple[str, ...]] = {
+    "render": ("templates",),
+    "publish": ("site/mkdocs.yml", "site/overrides"),
 }
-
-
-@dataclass(frozen=True)
-class StageCode:
-    """The digest of the code (and templates, and library versions) each stage depends on."""
-
-    load: str
-    compose: str
-    render: str
-    charts: str
-    publish: str
+"""What a stage reads besides code: the templates it renders with, the mkdocs project."""
 
 
 def _modules(package: Path) -> dict[str, bytes]:
@@ -92,17 +75,6 @@ def _closure(roots: set[str], modules: dict[str, bytes]) -> set[str]:
     return seen
 
 
-def _roots(spec: tuple[str, ...], modules: dict[str, bytes]) -> set[str]:
-    """Return the modules a stage's folders and files name (`compose`, `render/charts.py`),
-    less those named with a leading `-`."""
-    def named(part: str) -> set[str]:
-        name = "pipeline." + part.removesuffix(".py").replace("/", ".")
-        return {m for m in modules if m == name or m.startswith(name + ".")}
-
-    return (set().union(*(named(p) for p in spec if not p.startswith("-")))
-            - set().union(*(named(p[1:]) for p in spec if p.startswith("-"))))
-
-
 def _files_digest(top: Path, digest: hashlib._Hash) -> None:
     paths = [top] if top.is_file() else sorted(p for p in top.rglob("*") if p.is_file())
     for path in paths:
@@ -110,21 +82,43 @@ def _files_digest(top: Path, digest: hashlib._Hash) -> None:
         digest.update(path.read_bytes() + b"\0")
 
 
-def stage_code(code: Code) -> StageCode:
-    """Return the digest of what each stage of a build of `code`'s checkout depends on."""
-    modules = _modules(code.root / "pipeline")
-    config = code.root / "site" / "mkdocs.yml"
-    extensions = set(_EXTENSION.findall(config.read_text(encoding="utf-8"))
-                     if config.is_file() else ())
-    libraries = f"{sys.version}\n{versions()}".encode()
-    digests = {}
-    for stage, (folders, files) in _STAGES.items():
-        roots = _roots(folders, modules) | (extensions if stage == "publish" else set())
-        digest = hashlib.sha256(f"{stage}\0".encode() + libraries)
-        for name in sorted(_closure(roots, modules)):
-            digest.update(f"\0{name}\0".encode() + modules[name])
-        for name in files:
-            if name.split("/")[0] in code.dirs:  # a checkout without it: nothing to read
-                _files_digest(code.root / name, digest)
-        digests[stage] = digest.hexdigest()
-    return StageCode(**digests)
+class CodeDigests:
+    """The digest of the code each kept value depends on, derived from the module of the
+    function that computes it: that module and every module of `pipeline` it imports, with the
+    files its stage reads besides code (`_FILES`), the library versions, and for publishing the
+    Markdown extensions mkdocs.yml names (mkdocs imports them by name). Computed once a module."""
+
+    def __init__(self, code: Code) -> None:
+        self._modules = _modules(code.root / "pipeline")
+        config = code.root / "site" / "mkdocs.yml"
+        self._extensions = set(_EXTENSION.findall(config.read_text(encoding="utf-8"))
+                               if config.is_file() else ())
+        self._libraries = f"{sys.version}\n{versions()}".encode()
+        self._code = code
+        self._files: dict[str, str] = {}
+        self._digests: dict[tuple[str, str], str] = {}
+
+    def files(self, stage: str) -> str:
+        """Return the digest of what `stage` reads besides code (its templates, the mkdocs
+        project) and of the library versions."""
+        if stage not in self._files:
+            digest = hashlib.sha256(f"{stage}\0".encode() + self._libraries)
+            for name in _FILES.get(stage, ()):
+                if name.split("/")[0] in self._code.dirs:  # a checkout without it: nothing
+                    _files_digest(self._code.root / name, digest)
+            self._files[stage] = digest.hexdigest()
+        return self._files[stage]
+
+    def modules(self, module: str, stage: str) -> set[str]:
+        """Return the modules a value of `stage` computed by `module` depends on."""
+        roots = {module} | (self._extensions if stage == "publish" else set())
+        return _closure(roots, self._modules)
+
+    def __call__(self, stage: str, module: str) -> str:
+        """Return the digest of the code of a value of `stage` computed by `module`."""
+        if (stage, module) not in self._digests:
+            digest = hashlib.sha256(self.files(stage).encode())
+            for name in sorted(self.modules(module, stage)):
+                digest.update(f"\0{name}\0".encode() + self._modules[name])
+            self._digests[(stage, module)] = digest.hexdigest()
+        return self._digests[(stage, module)]

@@ -232,14 +232,13 @@ class LaneKeys:
 
     `parts`: the editions' tables (the catalogue lane's key reads its window's moves);
     `json`: each record's and item's digest (ModelDigests); `file_key`: the key each source
-    file was read under (ParseCache.file_key); `files`: every source file's key, the key of a
-    lane with no method here."""
+    file was read under (ParseCache.file_key)."""
 
     def __init__(self, sources: Sources, dates: Sequence[dt.date], parts: Parts,
                  json: ModelDigests | None = None,
-                 file_key: Callable[[str], str | None] = lambda name: None,
-                 files: str = "") -> None:
-        self.sources, self._parts, self._files = sources, parts, files
+                 file_key: Callable[[str], str | None] = lambda name: None) -> None:
+        self.sources, self._parts, self._file_key = sources, parts, file_key
+        self._reads: dict[str, str] = {}
         self.json = json or ModelDigests(sources)
         # One more date, after every other: the key of all price records, for the price tables.
         keys = price_keys(sources, [*dates, dt.date.max], self.json) if (
@@ -258,31 +257,41 @@ class LaneKeys:
         self.economics = economics_key(sources, self.prices, self.hardware, file_key)
         """The digest of what the price index and the cost to serve read, all dates."""
 
-    def lane(self, name: str, date: dt.date, previous: dt.date | None) -> tuple:
-        """Return the inputs of lane `name`'s items in the window (previous, date]."""
-        own = getattr(self, f"_{name}_lane", None)
-        return ("lane", name, date, previous, own(date, previous) if own else self._files)
+    def lane(self, lane: Any, date: dt.date, previous: dt.date | None) -> tuple:
+        """Return the inputs of `lane`'s items in the window (previous, date]: what its
+        declaration's `key` reads of these digests (compose/lanes.py)."""
+        return ("lane", lane.name, date, previous, lane.key(self, date, previous))
 
-    def _prices_lane(self, date: dt.date, previous: dt.date | None) -> str:
-        # The records known by the edition's date and the rates up to it (with `previous`).
+    def prices_by(self, date: dt.date) -> str:
+        """Return the digest of the price records known by `date` and the rates up to it."""
         return self._price[date]
 
-    def _hardware_lane(self, date: dt.date, previous: dt.date | None) -> str:
-        return self.hardware
-
-    def _catalogues_lane(self, date: dt.date, previous: dt.date | None) -> str:
-        # The window's moves (what is left after the curated models) and how the catalogues
-        # are named: a snapshot outside the window leaves the figures as they were.
+    def catalogue_window(self, date: dt.date, previous: dt.date | None) -> str:
+        """Return the digest of the catalogue moves of the window (previous, date] (what is
+        left after the curated models) and how the catalogues are named: a snapshot outside the
+        window leaves the window's figures as they were."""
         moves = self._parts.catalogue_window(date, previous)
         named = [(c.id, c.name, str(c.page)) for c in self.sources.published_catalogues()]
         return catalogue_key(self._moves_hashes(moves), list(moves.columns), named, date,
                              previous)
 
-    def _economics_lane(self, date: dt.date, previous: dt.date | None) -> str:
-        # The index's grid up to the edition: its weeks from the histories' start (in the
-        # digest) and the edition dates up to this one; a later edition changes no earlier one.
+    def economics_to(self, date: dt.date, previous: dt.date | None) -> str:
+        """Return the digest of the index's grid up to `date`: its weeks from the histories'
+        start (in `economics`) and the edition dates up to this one; a later edition changes
+        no earlier one."""
         return _digest("economics-lane", self.economics, date, previous,
                        [d for d in self._dates if d <= date], str(self.sources.series.site_url))
+
+    def read(self, name: str) -> str:
+        """Return the digest of the `Sources` attribute `name` as this build read it (what a
+        page family declares it reads is kept under these), computed once a build."""
+        if name not in self._reads:
+            digest = SOURCE_DIGESTS.get(name)
+            if digest is None:
+                raise KeyError(f"no digest of the source {name!r}: add one to "
+                               "cache/keys.py SOURCE_DIGESTS")
+            self._reads[name] = digest(self)
+        return self._reads[name]
 
     def _moves_hashes(self, moves: pd.DataFrame) -> pd.Series:
         """Return pandas' hash of each row of a window's `moves`, a part of catalogue_changes()
@@ -306,3 +315,49 @@ class LaneKeys:
             window = feed_window_key(date, previous, self._feeds_by_day)
             self._windows[(date, previous)] = window
         return ("feeds", window, ask.local, ask.limit, sorted(ask.exclude_urls))
+
+
+def _histories(k: LaneKeys) -> str:
+    # As the parse cache read each history file (its bytes and the code), else the tables.
+    names = [price_history_path(Path(), c.id).as_posix() for c in k.sources.catalogues.catalogues
+             if c.id in k.sources.price_histories] if k.sources.catalogues else []
+    read_as = [k._file_key(name) for name in names]
+    if not names or None in read_as:
+        read_as = [(c, frame_digest(h)) for c, h in sorted(k.sources.price_histories.items())]
+    return _digest("price_histories", read_as)
+
+
+def _frames(frames: dict[str, pd.DataFrame]) -> str:
+    return _digest(sorted((name, frame_digest(f)) for name, f in frames.items()))
+
+
+def _json(value: BaseModel | None) -> str:
+    return _digest(value.model_dump_json() if value is not None else None)
+
+
+SOURCE_DIGESTS: dict[str, Callable[[LaneKeys], str]] = {
+    "root": lambda k: _digest(str(k.sources.root)),
+    "series": lambda k: _json(k.sources.series),
+    "entries": lambda k: _digest([(c.path, c.entry.model_dump_json())
+                                  for c in k.sources.entries]),
+    "warnings": lambda k: _digest(k.sources.warnings),
+    # Every record and the rates of their currencies; the hardware part's key holds its rates.
+    "prices": lambda k: k.prices,
+    "rates": lambda k: _digest(k.sources.rates),
+    "hardware": lambda k: k.hardware,
+    "hardware_rows": lambda k: k.hardware,
+    "feeds": lambda k: _json(k.sources.feeds),
+    "snapshots": lambda k: _digest(k._feeds_by_day),
+    "catalogues": lambda k: _json(k.sources.catalogues),
+    "catalogue_health": lambda k: _digest(sorted(
+        (c, h.model_dump_json()) for c, h in k.sources.catalogue_health.items())),
+    "price_histories": _histories,
+    "catalogue_commits": lambda k: _frames(k.sources.catalogue_commits),
+    "model_facts": lambda k: _frames(k.sources.model_facts),
+    "held_prices": lambda k: frame_digest(k.sources.held_prices),
+    "printed": lambda k: frame_digest(k.sources.printed),
+    "other_modes": lambda k: _digest(sorted(k.sources.other_modes.items())),
+    "other_billing": lambda k: _digest(sorted(k.sources.other_billing.items())),
+}
+"""How each attribute of `Sources` is digested for a key: by the digests the build already
+computed of it where it has them (records, hardware, feed days), else by its value."""

@@ -5,7 +5,8 @@ stale), and at a year of editions the pages themselves are most of its time: Mar
 Material's page template and the search plugin's HTML parsing, page by page (see the profile in
 benchmarks/README.md). Editions are not in the navigation, and the navigation is static (every
 entry titled in site/mkdocs.yml), so the HTML of a generated page, an edition's or the Prices
-page's, depends only on its own Markdown, its path, the mkdocs configuration and the theme; that is
+page's, depends only on its own Markdown, its path, which of the Markdown files it links the site
+has (mkdocs rewrites those links, `linked_pages`), the mkdocs configuration and the theme; that is
 the key under which its HTML and its search-index entries are kept.
 
 The plugin below leaves every page in mkdocs' file list (so the sitemap, the search index and link
@@ -18,8 +19,10 @@ the index keeps mkdocs' page order. The output is byte-identical to a cold build
 from __future__ import annotations
 
 import hashlib
+import posixpath
+import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +34,8 @@ from pipeline.cache.store import Store
 STUB_TEMPLATE = "brief-cached-page.html"
 STUB_SOURCE = f"---\ntemplate: {STUB_TEMPLATE}\n---\n"
 STORE_VERSION = 1
+MKDOCS = "pipeline.publish.mkdocs_site"
+"""What runs mkdocs over the pages: a page's HTML is kept by its code (and the mkdocs project's)."""
 
 
 def site_key(config_file: Path, theme_dirs: list[Path], *, site_url: str, extra: str = "") -> str:
@@ -48,15 +53,28 @@ def site_key(config_file: Path, theme_dirs: list[Path], *, site_url: str, extra:
     return digest.hexdigest()
 
 
-def page_key(site: str, src_uri: str, markdown: bytes) -> str:
-    """Return the cache key of one page: the site's key, the page's path and its Markdown."""
-    return hashlib.sha256(f"{site}\n{src_uri}\n".encode() + markdown).hexdigest()
+def page_key(site: str, src_uri: str, markdown: bytes, links: list[tuple] | None = None) -> str:
+    """Return the cache key of one page: the site's key, the page's path, the pages it links
+    (linked_pages) and its Markdown."""
+    return hashlib.sha256(f"{site}\n{src_uri}\n{links or []!r}\n".encode()
+                          + markdown).hexdigest()
 
 
-def is_reusable(markdown: bytes) -> bool:
-    """May a page's HTML be reused? Not when it links another Markdown file: mkdocs checks and
-    rewrites such links against the whole site, so the page would depend on more than itself."""
-    return b".md" not in markdown
+_MD_LINK = re.compile(rb"[^\s()\[\]<>\"'`]+?\.md(?=[#)\s\"'>?]|$)")
+"""Anything that may be a link to a Markdown file (`2026-09-05.md`, `../models/x.md#top`)."""
+
+
+def linked_pages(markdown: bytes, src_uri: str, site_files: Collection[str]) -> list[tuple]:
+    """Return each Markdown file `markdown` may link, as the docs path it resolves to from the
+    page `src_uri`, with whether the site has it: mkdocs rewrites a link to a page of the site
+    into that page's address and leaves any other as written, so a page's HTML depends on its
+    Markdown, its path and these, not on the rest of the site."""
+    folder = posixpath.dirname(src_uri)
+    found = set()
+    for target in _MD_LINK.findall(markdown):
+        path = posixpath.normpath(posixpath.join(folder, target.decode("utf-8", "replace")))
+        found.add((path, path in site_files))
+    return sorted(found)
 
 
 class PageStore:
@@ -67,10 +85,10 @@ class PageStore:
         self.store = store
 
     def get(self, key: str) -> tuple[str, list[dict[str, Any]]] | None:
-        return self.store.get("publish", (key,))
+        return self.store.get("publish", (key,), by=MKDOCS)
 
     def put(self, key: str, html: str, entries: list[dict[str, Any]]) -> None:
-        self.store.put("publish", (key,), (html, entries))
+        self.store.put("publish", (key,), (html, entries), by=MKDOCS)
 
 
 def _render_nothing(page: Any) -> Any:
@@ -103,6 +121,8 @@ class ReusePages(BasePlugin):
         self.site = site
         self.markdown = markdown
         """The Markdown the build generated, by path in the docs: mkdocs reads it from memory."""
+        self.site_files: set[str] = set()
+        """Every file of the docs, by path: what a page's links resolve against."""
         self.keys: dict[str, str] = {}
         self.reused: dict[str, tuple[str, list[dict[str, Any]]]] = {}
         self.entries_before = 0
@@ -116,9 +136,9 @@ class ReusePages(BasePlugin):
     def on_page_read_source(self, *, page: Any, config: Any) -> str | None:
         src = page.file.src_uri
         md = self.markdown.get(src)
-        if md is None or not is_reusable(md):
+        if md is None:
             return None
-        key = page_key(self.site, src, md)
+        key = page_key(self.site, src, md, linked_pages(md, src, self.site_files))
         self.keys[src] = key
         cached = self.store.get(key)
         if cached is None:
@@ -126,6 +146,10 @@ class ReusePages(BasePlugin):
         self.reused[src] = cached
         page.render = _render_nothing(page)  # mkdocs would set up a Markdown converter per page
         return STUB_SOURCE
+
+    def on_files(self, files: Any, *, config: Any) -> Any:
+        self.site_files = {f.src_uri for f in files}
+        return files
 
     def on_env(self, env: jinja2.Environment, *, config: Any, files: Any) -> jinja2.Environment:
         # Non-empty: mkdocs writes nothing for an empty page, and the stub's output is replaced.

@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import io
 import pickle
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from pipeline.cache.store import Store
@@ -24,6 +24,8 @@ from pipeline.models.sourced import Sourced
 from pipeline.problems import Problem
 
 STAGE = "load"
+PARSER = "pipeline.load.parse"
+"""The module whose parse_file makes every parsed value: they are kept by its code."""
 
 
 class _LazyLines(Mapping[tuple, int]):
@@ -90,7 +92,7 @@ class ParseCache:
         and the bytes."""
         # The code is part of this key, not only of the store's: the hardware part is keyed by
         # these keys (keys.hardware_key) in place of the rows a changed parser would change.
-        code = self.store.codes.get(STAGE, "")
+        code = self.store.code(STAGE, PARSER)
         head = f"{code}\0{job.kind}\0{job.name}\0{job.context!r}\0"
         key = hashlib.sha256(head.encode() + job.data).hexdigest()
         self._file_keys[job.name] = key
@@ -100,10 +102,6 @@ class ParseCache:
         """Return the key the file `name` was last read under by this cache, if it was."""
         return self._file_keys.get(name)
 
-    def files_key(self) -> str:
-        """Return the digest of every file this cache read, each by its key."""
-        return hashlib.sha256(repr(sorted(self._file_keys.items())).encode()).hexdigest()
-
     def derived(self, name: str, what: str, compute: Callable[[], Any]) -> Any:
         """Return `compute()`, a value derived from the file `name` as this cache read it, kept
         beside the file's value under `what` (none is kept for a file it did not read)."""
@@ -112,12 +110,20 @@ class ParseCache:
             return compute()
         return self.store.cached(STAGE, compute, (key, what))
 
+    def derive(self, names: Sequence[str], compute: Callable[[], Any]) -> Any:
+        """Return `compute()`, a value of the files `names` as this cache read them, kept by
+        their keys and `compute`'s code (computed when one was not read through this cache)."""
+        keys = [self._file_keys.get(name) for name in names]
+        if None in keys:
+            return compute()
+        return self.store.cached(STAGE, compute, ("derived", keys))
+
     def parse(self, job: Parse) -> tuple[Any, list[Problem]]:
         """Return what parse_file gives for `job`, or the value kept from an earlier run (with no
         problems: only a value parsed without any is kept, so an editor sees every problem
         again). A parse that raises keeps nothing."""
         inputs = (self.key(job),)
-        kept = self.store.get(STAGE, inputs)
+        kept = self.store.get(STAGE, inputs, by=PARSER)
         if kept is not None:
             try:
                 value = pickle.loads(kept)
@@ -130,5 +136,5 @@ class ParseCache:
         self.misses += 1
         value, problems = parse_file(job)
         if value is not None and not problems:
-            self.store.put(STAGE, inputs, _dumps(value))
+            self.store.put(STAGE, inputs, _dumps(value), by=PARSER)
         return value, problems

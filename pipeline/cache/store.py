@@ -1,11 +1,12 @@
 """The one store of what stages computed, kept between builds under `.cache/store/`.
 
 Every value a build reuses goes through `Store.cached(stage, fn, inputs)`: its key (`key`) is
-the digest of the stage's name, of the code that stage depends on (cache/code.py) and of
-`inputs`, what the value is computed from (digests, cache/keys.py), so a value found under its
-key is the value `fn()` would give. Each stage's values sit in one append-only file
-(append_log.py) named by the stage and its code's digest: a new edition appends a few values to
-files of tens of MB, and a change to a stage's code starts that stage's file afresh.
+the digest of the stage's name, of the code `fn` runs (its module and what that imports, with the
+files the stage reads besides code: cache/code.py) and of `inputs`, what the value is computed
+from (digests, cache/keys.py), so a value found under its key is the value `fn()` would give.
+Each stage's values sit in one append-only file (append_log.py) named by the stage and what it
+reads besides code (templates, library versions): a new edition appends a few values to files of
+tens of MB.
 
 Large bytes (a data file of 94 MB at a year's scale) are kept apart, each once, by the digest
 of their bytes under `blobs/`: a value that maps paths to bytes names them there, and loading
@@ -19,6 +20,7 @@ the next build computes again. This module is I/O at the edge: the stages never 
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import pickle
 from collections.abc import Callable, Mapping
@@ -64,15 +66,25 @@ def key(stage: str, code: str, inputs: tuple) -> str:
     return hashlib.sha256(f"{stage}\0{code}\0{inputs!r}".encode()).hexdigest()
 
 
-class Store:
-    """The values of every stage under `folder` (nothing kept when None). `codes` gives the
-    digest of each stage's code by its name; `blob_min_bytes`: bytes this large or larger are
-    kept apart."""
+def module_of(fn: Callable[..., Any]) -> str:
+    """Return the module of the function `fn` calls (through partials and bound methods)."""
+    while isinstance(fn, functools.partial):
+        fn = fn.func
+    return getattr(fn, "__func__", fn).__module__
 
-    def __init__(self, folder: Path | None, codes: Mapping[str, str],
+
+class Store:
+    """The values of every stage under `folder` (nothing kept when None). `code` gives the
+    digest of the code of a stage's value by the stage and the module computing it
+    (cache/code.py CodeDigests), or is a digest by stage alone; `blob_min_bytes`: bytes this
+    large or larger are kept apart."""
+
+    def __init__(self, folder: Path | None,
+                 code: Callable[[str, str], str] | Mapping[str, str],
                  blob_min_bytes: int = BLOB_MIN_BYTES,
                  ignored: frozenset[str] = frozenset()) -> None:
-        self.folder, self.codes = folder, dict(codes)
+        self.folder = folder
+        self._code = code
         self.ignored = ignored
         """Stages whose kept values are not read (stamp.reuse_off), each computed afresh."""
         self.blob_min_bytes = blob_min_bytes
@@ -81,11 +93,19 @@ class Store:
         self.used: dict[str, dict[str, Any]] = {}
         self.computed: dict[str, int] = {}
 
+    def code(self, stage: str, module: str) -> str:
+        """Return the digest of the code of a value of `stage` computed by `module`."""
+        if isinstance(self._code, Mapping):
+            return self._code.get(stage, "")
+        return self._code(stage, module)
+
     def path(self, stage: str) -> Path | None:
-        """Return the file of `stage`'s values under its current code."""
+        """Return the file of `stage`'s values (by what the stage reads besides code)."""
         if self.folder is None:
             return None
-        return self.folder / f"{stage}-{self.codes.get(stage, '')[:16]}.log"
+        files = (self._code.get(stage, "") if isinstance(self._code, Mapping)
+                 else getattr(self._code, "files", lambda stage: "")(stage))
+        return self.folder / f"{stage}-{files[:16]}.log"
 
     def known(self, stage: str) -> dict[str, Any]:
         """Return the values an earlier build kept for `stage`, read when first asked for."""
@@ -97,16 +117,20 @@ class Store:
             self.used[stage], self.computed[stage] = {}, 0
         return self._known[stage]
 
-    def key(self, stage: str, inputs: tuple) -> str:
-        return key(stage, self.codes.get(stage, ""), inputs)
+    def key(self, stage: str, inputs: tuple, by: str) -> str:
+        """Return the key of the value of `stage` computed by module `by` from `inputs`."""
+        return key(stage, self.code(stage, by), inputs)
 
-    def has(self, stage: str, inputs: tuple) -> bool:
-        """Is a value of `stage` from `inputs` kept?"""
-        return self.key(stage, inputs) in self.known(stage)
+    def has(self, stage: str, inputs: tuple, by: Callable[..., Any]) -> bool:
+        """Is a value of `stage` computed by `by` from `inputs` kept?"""
+        return self.key(stage, inputs, module_of(by)) in self.known(stage)
 
-    def cached(self, stage: str, fn: Callable[[], T], inputs: tuple) -> T:
-        """Return the value of `stage` computed from `inputs`: kept, or `fn()` now."""
-        known, k = self.known(stage), self.key(stage, inputs)
+    def cached(self, stage: str, fn: Callable[[], T], inputs: tuple,
+               by: Callable[..., Any] | None = None) -> T:
+        """Return the value of `stage` computed from `inputs`: kept, or `fn()` now. It is kept
+        by the code of `fn`'s module, or of `by`'s when `fn` only hands the work on (to a
+        chart worker)."""
+        known, k = self.known(stage), self.key(stage, inputs, module_of(by or fn))
         used = self.used[stage]
         if k not in used:
             if k in known:
@@ -116,9 +140,10 @@ class Store:
                 self.computed[stage] += 1
         return used[k]
 
-    def get(self, stage: str, inputs: tuple) -> Any | None:
-        """Return the value of `stage` from `inputs` if kept (None if not)."""
-        known, k = self.known(stage), self.key(stage, inputs)
+    def get(self, stage: str, inputs: tuple, by: str) -> Any | None:
+        """Return the value of `stage` computed by module `by` from `inputs` if kept (None if
+        not)."""
+        known, k = self.known(stage), self.key(stage, inputs, by)
         if k in self.used[stage]:
             return self.used[stage][k]
         if k in known:
@@ -126,10 +151,11 @@ class Store:
             return known[k]
         return None
 
-    def put(self, stage: str, inputs: tuple, value: Any) -> None:
-        """Keep `value` as `stage`'s value from `inputs` (one computed elsewhere: a drawing)."""
+    def put(self, stage: str, inputs: tuple, value: Any, by: str) -> None:
+        """Keep `value` as `stage`'s value computed by module `by` from `inputs` (one computed
+        elsewhere: a page mkdocs rendered)."""
         self.known(stage)
-        self.used[stage][self.key(stage, inputs)] = value
+        self.used[stage][self.key(stage, inputs, by)] = value
         self.computed[stage] += 1
 
     def is_empty(self, stage: str) -> bool:

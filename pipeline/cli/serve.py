@@ -46,15 +46,23 @@ def serve(root: Path, port: int, no_build: bool) -> None:
     live = LiveSite()
     started = time.perf_counter()
 
+    reloaded = False
+
+    def published() -> None:
+        nonlocal reloaded
+        reloaded = True
+        live.built()  # the open pages reload now, while the build tidies up after itself
+
     def build() -> object:
-        nonlocal started
-        started = time.perf_counter()
-        return build_site(root.resolve(), public, today=dt.date.today())
+        nonlocal started, reloaded
+        started, reloaded = time.perf_counter(), False
+        return build_site(root.resolve(), public, today=dt.date.today(), published=published)
 
     def done(result: object, err: Exception | None) -> None:
         seconds = time.perf_counter() - started
         if err is None:
-            live.built()
+            if not reloaded:  # nothing to do: the site was as the sources make it
+                live.built()
             # The warnings `brief build` prints, after each rebuild as after a build.
             print_problems(list(result.warnings), to_stderr=True)  # type: ignore[attr-defined]
             click.echo(f"built {result.editions} editions in {seconds:.2f} s")  # type: ignore[attr-defined]

@@ -11,9 +11,23 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 from pipeline.compose.parts import LaneItems, Parts
 from pipeline.models.sources import Sources
+
+
+class ReadDigests(Protocol):
+    """The digests a lane's key is made of (cache/keys.py LaneKeys computes them; compose/ knows
+    only their names)."""
+
+    hardware: str
+
+    def prices_by(self, date: dt.date) -> str: ...
+
+    def catalogue_window(self, date: dt.date, previous: dt.date | None) -> str: ...
+
+    def economics_to(self, date: dt.date, previous: dt.date | None) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -22,14 +36,23 @@ class Lane:
     present: Callable[[Sources], bool]
     """Do the sources hold this lane's data?"""
     items: Callable[[Parts, dt.date, dt.date | None], LaneItems]
+    key: Callable[[ReadDigests, dt.date, dt.date | None], str]
+    """The digest of what `items` reads for the window (previous, date]: its items are kept
+    under it, so an edit of anything else keeps them."""
 
 
 LANES = (
-    Lane("prices", lambda s: bool(s.prices) and s.rates is not None, Parts.prices),
-    Lane("catalogues", lambda s: bool(s.published_catalogues()), Parts.catalogues),
-    Lane("hardware", lambda s: s.hardware is not None, Parts.hardware),
+    # The records known by the edition's date and the rates up to it.
+    Lane("prices", lambda s: bool(s.prices) and s.rates is not None, Parts.prices,
+         key=lambda k, date, previous: k.prices_by(date)),
+    Lane("catalogues", lambda s: bool(s.published_catalogues()), Parts.catalogues,
+         key=lambda k, date, previous: k.catalogue_window(date, previous)),
+    # All hardware sources and the rates their costs are converted at.
+    Lane("hardware", lambda s: s.hardware is not None, Parts.hardware,
+         key=lambda k, date, previous: k.hardware),
     Lane("economics", lambda s: bool(s.published_catalogues())
-         or (bool(s.prices) and s.rates is not None), Parts.economics),
+         or (bool(s.prices) and s.rates is not None), Parts.economics,
+         key=lambda k, date, previous: k.economics_to(date, previous)),
 )
 """In the order their items appear in a section."""
 

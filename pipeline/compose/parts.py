@@ -70,9 +70,7 @@ class Parts:
         self.moved_days: set[dt.date] | None = None
         """The edition dates whose price moves to compute in the first pass (None: all); a
         build that reuses the other editions' parts names the ones it will compose."""
-        days = [c.entry.date for c in sources.entries]
-        # Loaded entries are sorted by date; then a window is a slice (bisect), not a scan.
-        self._entry_days = days if days == sorted(days) else None
+        self._entry_days: list[dt.date] | None = None
         self._hardware_index: FigureIndex | None = None
         self._feed_index: FeedItems | None = None
         self._catalogue_changes: pd.DataFrame | None = None
@@ -209,8 +207,13 @@ class Parts:
 
     def entries_in(self, date: dt.date, previous: dt.date | None) -> list[CuratedEntry]:
         """Return the curated entries of the window (previous, date], in the sources' order."""
-        entries, days = self.sources.entries, self._entry_days
-        if days is None:
+        entries = self.sources.entries
+        if self._entry_days is None:
+            # Loaded entries are sorted by date; then a window is a slice (bisect), not a scan.
+            days = [c.entry.date for c in entries]
+            self._entry_days = days if days == sorted(days) else []
+        days = self._entry_days
+        if not days:
             return [c for c in entries if in_window(c.entry.date, previous, date)]
         start = 0 if previous is None else bisect.bisect_right(days, previous)
         return entries[start:bisect.bisect_right(days, date)]

@@ -9,7 +9,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from pipeline.compose.rank import window_items
-from pipeline.compose.types import Edition
 from pipeline.models.catalogues import CatalogueHealth, CataloguesFile
 from pipeline.models.feeds import Feed, Snapshot
 from pipeline.models.sources import Sources
@@ -43,10 +42,11 @@ def items_in_window(feeds: Sequence[Feed], snapshots: Mapping[str, Snapshot], da
     return counts
 
 
-def sources_shown(sources: Sources, latest: Edition) -> SourcesShown:
-    """Return what the Sources page shows as of the `latest` edition."""
+def sources_shown(sources: Sources, as_of: dt.date, previous: dt.date | None) -> SourcesShown:
+    """Return what the Sources page shows as of the newest edition, of date `as_of` (the one
+    before it of date `previous`)."""
     feeds = sources.feeds.feeds if sources.feeds is not None else None
     return SourcesShown(
-        feeds, sources.snapshots, latest.date, latest.previous,
-        items_in_window(feeds, sources.snapshots, latest.date, latest.previous) if feeds else {},
+        feeds, sources.snapshots, as_of, previous,
+        items_in_window(feeds, sources.snapshots, as_of, previous) if feeds else {},
         sources.catalogues, sources.catalogue_health, held_per_catalogue(sources.held_prices))

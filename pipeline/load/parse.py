@@ -59,6 +59,15 @@ class Parse:
 Parser = Callable[[Parse], tuple[Any, list[Problem]]]
 """What a loader parses with: parse_file, or a function that may return a value kept from an
 earlier build for the same Parse."""
+Deriver = Callable[[Sequence[str], Callable[[], Any]], Any]
+"""What a loader computes a value of several parsed files with, `derive(names, compute)`:
+`derive_now`, or a function that may return the value an earlier build computed from the same
+files (as parsed) with the same code."""
+
+
+def derive_now(names: Sequence[str], compute: Callable[[], Any]) -> Any:
+    """Return `compute()`, a value of the parsed files `names`."""
+    return compute()
 
 
 def parse_file(job: Parse) -> tuple[Any, list[Problem]]:

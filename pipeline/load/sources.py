@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+from functools import partial
 from pathlib import Path
 
 import pandas as pd
@@ -22,7 +23,7 @@ from pipeline.load.fx import load_rate_table
 from pipeline.load.hardware import load_hardware, undated_round_quotes
 from pipeline.load.market_check import market_problems
 from pipeline.load.page_names import page_name_problems
-from pipeline.load.parse import Parser, parse_file, read_model
+from pipeline.load.parse import Deriver, Parser, derive_now, parse_file, read_model
 from pipeline.load.price_histories import load_catalogue_records, load_histories
 from pipeline.load.prices import load_prices
 from pipeline.load.read import rel
@@ -31,17 +32,29 @@ from pipeline.models.rates import RateTable
 from pipeline.models.series import Series
 from pipeline.models.sourced import CuratedEntry, Sourced, line_of
 from pipeline.models.sources import Sources
-from pipeline.paths import HARDWARE, HARDWARE_COSTS, PRICES, PRINTED, SERIES, SOURCES
+from pipeline.paths import (
+    CATALOGUES,
+    HARDWARE,
+    HARDWARE_COSTS,
+    PRICES,
+    PRINTED,
+    SERIES,
+    SOURCES,
+    price_history_path,
+)
 from pipeline.problems import Problem, SourceError
 from pipeline.tables.hardware import CostError, usd_at_ecb_rates
 from pipeline.tables.plausibility import plausible_histories
 
 
-def load_sources(root: Path, parse: Parser = parse_file, *, strict: bool = False) -> Sources:
+def load_sources(root: Path, parse: Parser = parse_file, *, strict: bool = False,
+                 derive: Deriver = derive_now) -> Sources:
     """Load and validate every source under `root/sources`; raise SourceError with all problems.
 
     `parse`: what turns a file's bytes into its value (load/parse.py; the build passes one that
-    reuses what an earlier build parsed). `strict`: every warning is an error (`--strict`)."""
+    reuses what an earlier build parsed); `derive`, what computes a value of several parsed files
+    (the build's reuses what an earlier build computed of the same). `strict`: every warning is
+    an error (`--strict`)."""
     problems: list[Problem] = outside_links(root)
     if problems:
         # Nothing is read through them: a link is refused before any file is opened.
@@ -92,7 +105,10 @@ def load_sources(root: Path, parse: Parser = parse_file, *, strict: bool = False
         problems += maker_problems(sourced_catalogues, listed_models(prices, histories))
     plausible = None
     if catalogues is not None:
-        plausible = plausible_histories(histories, catalogues)
+        # Of the catalogues file and the histories as parsed: most builds read the same.
+        read = [CATALOGUES.as_posix(),
+                *(rel(price_history_path(root, c), root) for c in sorted(histories))]
+        plausible = derive(read, partial(plausible_histories, histories, catalogues))
         histories = plausible.histories
         problems += market_problems(prices, rates, histories, catalogues)
     printed, found = load_printed(root)

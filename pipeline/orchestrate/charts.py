@@ -38,5 +38,5 @@ class ChartCache:
     def chart(self, spec: ChartSpec) -> Chart:
         """Return the chart of `spec`, its drawing kept or handed to the drawer."""
         drawing = self.store.cached("charts", partial(self.drawer.submit, drawn_of, spec),
-                                    ("edition-chart", spec_digest(spec)))
+                                    ("edition-chart", spec_digest(spec)), by=drawn_of)
         return chart_of(spec, drawing if isinstance(drawing, Drawing) else ready(drawing))

@@ -24,18 +24,18 @@ def edition_inputs(parts: Parts, dates: list[dt.date], store: Store,
     """Return what each edition of `dates` is made of, by date."""
     spans = windows(dates)
     lanes = present_lanes(parts.sources)
-    if any(lane.name == "prices" for lane in lanes):
+    for prices in (lane for lane in lanes if lane.name == "prices"):
         # Only the editions whose price items are not kept need their price moves: one new
         # edition then computes its own window's, not a year of them.
         parts.moved_days = {d for d, p in spans
-                            if not store.has("compose", keys.lane("prices", d, p))}
+                            if not store.has("compose", keys.lane(prices, d, p), by=prices.items)}
     inputs = {}
     for date, previous in spans:
         entries = parts.entries_in(date, previous)
         inputs[date] = EditionInputs(
             entries,
             {lane.name: store.cached("compose", partial(lane.items, parts, date, previous),
-                                     keys.lane(lane.name, date, previous)) for lane in lanes},
+                                     keys.lane(lane, date, previous)) for lane in lanes},
             {ask: store.cached("compose", partial(parts.feed_items, date, previous, ask),
                                keys.feeds(date, previous, ask))
              for ask in feed_asks(parts.sources, entries)},

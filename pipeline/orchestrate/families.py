@@ -10,10 +10,11 @@ kept under a key that misses what it read. `site_files` (files.py) runs them in 
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import types
 from collections.abc import Callable, Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -50,10 +51,28 @@ class UndeclaredRead(RuntimeError):
     """A page family read a source attribute or table its declaration does not name."""
 
 
+class _Unread:
+    """What a family kept by its reads sees of the editions: nothing (they are made of every
+    lane and entry, which its key does not name)."""
+
+    def __init__(self, family: str) -> None:
+        self._family = family
+
+    def __getattr__(self, name: str) -> Any:
+        raise UndeclaredRead(f"page family {self._family!r} is kept by what it reads and reads "
+                             "the editions: read the Site's dates, or declare it kept=False")
+
+    def __iter__(self) -> Any:
+        return self.__getattr__("__iter__")
+
+    def __getitem__(self, index: object) -> Any:
+        return self.__getattr__("__getitem__")
+
+
 @dataclass(frozen=True)
 class Site:
-    """What every family is built with besides the sources and tables: the editions, where
-    kept values live, the chart drawer and the templates."""
+    """What every family is built with besides the sources and tables: the editions and their
+    dates, where kept values live, the chart drawer and the templates."""
 
     editions: list[Edition]
     store: Store
@@ -61,30 +80,36 @@ class Site:
     drawer: Draws
     chart: Callable[[ChartSpec], Chart]
     templates: Path
+    dates: list[dt.date] = field(default_factory=list)
+    """The editions' dates, oldest first (their editions' when not given)."""
+
+    def __post_init__(self) -> None:
+        if not self.dates:
+            object.__setattr__(self, "dates", [e.date for e in self.editions])
 
     @property
     def as_of(self) -> dt.date:
         """The newest edition's date: the pages other than the editions' show the site then."""
-        return self.editions[-1].date
+        return self.dates[-1]
 
     @property
     def previous(self) -> dt.date | None:
         """The date of the edition before the newest, if any."""
-        return self.editions[-2].date if len(self.editions) > 1 else None
-
-    @property
-    def dates(self) -> list[dt.date]:
-        return [e.date for e in self.editions]
+        return self.dates[-2] if len(self.dates) > 1 else None
 
 
 @dataclass(frozen=True)
 class Family:
     """One page family: `reads`, the `Sources` attributes it reads (its compose, render and key
     alike; a method of Sources reads through the view, so it names what the method reads);
-    `tables`, the editions' tables it reads (compose/parts.Parts methods); `compose`, its value
-    (None: its render/ module still composes what it shows); `render`, that value → its files;
-    `key`, when given, what the whole family's files are kept under in the store: the digests
-    of what it reads, so an edit of anything else keeps them."""
+    `tables`, the editions' tables it reads (compose/parts.Parts methods), whose own reads of
+    the sources its `reads` name too; `compose`, its value (None: its render/ module still
+    composes what it shows); `render`, that value → its files.
+
+    Its files are kept whole in the store under the digests of what it reads and the edition
+    dates (`family_key`), so an edit of anything else keeps them; `key`, when given, narrows
+    that to the digests it returns (the hardware page: not by the newest date but by what is
+    public then); `kept=False`, a family made of the editions themselves, made every build."""
 
     name: str
     reads: frozenset[str]
@@ -92,6 +117,7 @@ class Family:
     compose: Callable[[Sources, Parts, Site], Any] | None = None
     tables: frozenset[str] = frozenset()
     key: Callable[[Sources, Site], tuple] | None = None
+    kept: bool = True
 
 
 class _View:
@@ -131,16 +157,30 @@ def tables_view(parts: Parts, family: Family) -> Any:
     return _View(parts, family.name, family.tables, "table")
 
 
+def family_key(family: Family, sources: Any, site: Site) -> tuple:
+    """Return what `family`'s files are kept under: the digest of each source it declares it
+    reads (cache/keys.py SOURCE_DIGESTS) and the edition dates, or its own `key`."""
+    if family.key is not None:
+        return ("family", family.name, family.key(sources, site))
+    return ("family", family.name, site.dates,
+            [(name, site.keys.read(name)) for name in sorted(family.reads)])
+
+
 def family_files(family: Family, sources: Any, tables: Any, site: Site) -> Files:
-    """Return `family`'s files: composed, then rendered; kept whole under its key if it has
-    one. `sources` and `tables`: the family's views (sources_view, tables_view)."""
-    def made() -> Files:
+    """Return `family`'s files: composed, then rendered; kept whole under its key unless it is
+    made of the editions. `sources` and `tables`: the family's views (sources_view,
+    tables_view)."""
+    if not family.kept:
         value = family.compose(sources, tables, site) if family.compose else None
         return family.render(sources, value, site)
 
-    if family.key is None:
-        return made()
-    return site.store.cached("render", made, family.key(sources, site))
+    unread = dataclasses.replace(site, editions=_Unread(family.name))
+
+    def made() -> Files:
+        value = family.compose(sources, tables, unread) if family.compose else None
+        return family.render(sources, value, unread)
+
+    return site.store.cached("render", made, family_key(family, sources, unread))
 
 
 def _edition_specs(s: Sources, t: Parts, site: Site) -> dict[dt.date, ChartSpec]:
@@ -168,8 +208,9 @@ def _archive_files(s: Sources, value: None, site: Site) -> Files:
 
 FAMILIES: tuple[Family, ...] = (
     Family("editions", frozenset({"series", "entries", "prices", "rates"}),
-           compose=_edition_specs, tables=frozenset({"cheapest_spec"}), render=_edition_files),
-    Family("archive", frozenset(), render=_archive_files),
+           compose=_edition_specs, tables=frozenset({"cheapest_spec"}), render=_edition_files,
+           kept=False),
+    Family("archive", frozenset(), render=_archive_files, kept=False),
     Family("subscribe", frozenset({"series"}),
            render=lambda s, value, site: {"subscribe.md": subscribe_page(s.series)}),
     # By all hardware sources and which results and costs are public by the newest edition:
@@ -177,22 +218,24 @@ FAMILIES: tuple[Family, ...] = (
     Family("hardware", frozenset({"hardware", "hardware_rows", "rates"}),
            compose=lambda s, t, site: hardware_shown(s, site.as_of),
            render=lambda s, shown, site: hardware_files(shown, site.drawer),
-           key=lambda s, site: (hardware_files_key(s, site.as_of, site.keys.hardware),)),
+           key=lambda s, site: hardware_files_key(s, site.as_of, site.keys.hardware)),
     Family("prices", frozenset({"prices", "rates", "series"}), tables=frozenset({"quotes"}),
            compose=lambda s, t, site: prices_of(s, site.dates, t.quotes(*site.dates)),
            render=lambda s, page, site: kept_price_files(page, site.store, site.keys,
                                                          site.drawer)),
     Family("sources", frozenset({"feeds", "snapshots", "catalogues", "catalogue_health",
                                  "held_prices"}),
-           compose=lambda s, t, site: sources_shown(s, site.editions[-1]),
+           compose=lambda s, t, site: sources_shown(s, site.as_of, site.previous),
            render=lambda s, shown, site: {"sources.md": sources_page(shown)}),
     Family("market", frozenset({"prices", "rates", "series", "catalogues", "price_histories",
-                                "held_prices", "model_facts", "other_modes", "other_billing"}),
+                                "held_prices", "model_facts", "other_modes", "other_billing",
+                                "catalogue_commits", "catalogue_health"}),
            tables=frozenset({"committed_changes"}),
            compose=lambda s, t, site: market_of(s, site.as_of, t.committed_changes(), site.store),
            render=lambda s, market, site: market_model_files(s, market, site.store, site.drawer)),
     # Each page in the navigation is written, saying so where the repository has nothing for it.
-    Family("changes", frozenset({"catalogues", "price_histories", "prices"}),
+    Family("changes", frozenset({"catalogues", "price_histories", "prices", "catalogue_commits",
+                                 "catalogue_health"}),
            tables=frozenset({"committed_changes"}),
            compose=lambda s, t, site: changes_pages(s, t.committed_changes(), site.as_of),
            render=lambda s, v, site: changes_files(v.moves, v.catalogues, v.curated,
@@ -202,10 +245,12 @@ FAMILIES: tuple[Family, ...] = (
            render=lambda s, v, site: {"discrepancies.md": discrepancies_page_md(v)}),
     # By what the index and the cost to serve read and the edition dates: an entry's edit keeps
     # the page, its charts and data files.
-    Family("economics", frozenset(), tables=frozenset({"market_economics", "cost_table"}),
+    Family("economics", frozenset({"prices", "rates", "catalogues", "price_histories",
+                                   "catalogue_commits", "catalogue_health", "model_facts",
+                                   "hardware", "hardware_rows"}),
+           tables=frozenset({"market_economics", "cost_table"}),
            compose=lambda s, t, site: economics_as_of(t.market_economics(), t.cost_table,
                                                       site.as_of),
-           render=lambda s, v, site: economics_files(*v, site.as_of, site.previous, site.drawer),
-           key=lambda s, site: ("economics-page", site.keys.economics, site.dates)),
+           render=lambda s, v, site: economics_files(*v, site.as_of, site.previous, site.drawer)),
 )
 """Every page family, in the order their files are added (the Data page comes after them)."""

@@ -15,7 +15,7 @@ import datetime as dt
 import gc
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -83,7 +83,8 @@ def long_lived_objects() -> Iterator[None]:
 
 def build_full(root: Path, out: Path, today: dt.date, cache: Path | None, inputs: str,
                kept: dict[str, list], code: build_stamp.Code = build_stamp.CHECKOUT,
-               files_apart_from: int | None = None, strict: bool = False) -> BuildResult:
+               files_apart_from: int | None = None, strict: bool = False,
+               published: Callable[[], None] | None = None) -> BuildResult:
     """Build the site of `root` into `out`, reusing what `cache` keeps; return what was built
     (build_site says what the arguments are)."""
     with Reuse(cache, code, files_apart_from) as reuse, \
@@ -92,7 +93,7 @@ def build_full(root: Path, out: Path, today: dt.date, cache: Path | None, inputs
         # matplotlib while the sources load, and stay until the site is swapped in (mkdocs
         # writes the charts last, as they are drawn).
         with long_lived_objects():
-            sources = load_sources(root, reuse.parse, strict=strict)
+            sources = load_sources(root, reuse.parse, strict=strict, derive=reuse.parsed.derive)
             dates = edition_dates(sources, today)
             parts = Parts(sources, dates)  # the editions' tables, each built when first read
             keys = reuse.keys(sources, dates, parts)
@@ -100,7 +101,7 @@ def build_full(root: Path, out: Path, today: dt.date, cache: Path | None, inputs
                                         edition_inputs(parts, dates, reuse.store, keys))
         files = site_files(sources, editions, reuse.store, ChartCache(reuse.store, drawer),
                            parts, keys, templates=code.templates)
-        publish(files, sources, editions, out, reuse, kept, inputs)
+        publish(files, sources, editions, out, reuse, kept, inputs, published)
     return BuildResult(editions=len(editions), files=len(files), out=out,
                        warnings=tuple(sources.warnings))
 
@@ -116,10 +117,12 @@ def edition_dates(sources: Sources, today: dt.date) -> list[dt.date]:
 
 
 def publish(files: Files, sources: Sources, editions: list[Edition], out: Path, reuse: Reuse,
-            kept: dict[str, list], inputs: str) -> None:
+            kept: dict[str, list], inputs: str,
+            published: Callable[[], None] | None = None) -> None:
     """Build the site of `files` with mkdocs aside, swap it in for `out`, keep what the next
     build reuses and stamp it. `kept`: the data files the last build published from bytes kept
-    on disk; `inputs`: the signature of this build's inputs (stamp.py)."""
+    on disk; `inputs`: the signature of this build's inputs (stamp.py); `published`: called
+    once the new site is in place, before the old one is removed and the cache written."""
     output.refuse_oversized(files)
     output.kill_point("after-render")
     with output.build_lock(out):
@@ -136,10 +139,12 @@ def publish(files: Files, sources: Sources, editions: list[Edition], out: Path, 
                          plugins={"brief-page-cache": reuse.page_plugin(
                              sources, files, out, topic_feeds)},
                          extra={"topic_feeds": topic_feeds})
-            kept_digests = reuse.keep()
             output.refuse_oversized_site(built)
             output.kill_point("before-swap")
             output.swap_in(built, out, scratch)
+            if published is not None:
+                published()  # the new pages are in place: a preview reloads them now
+            kept_digests = reuse.keep()
             reuse.prune()
         finally:
             shutil.rmtree(scratch, ignore_errors=True)

@@ -50,7 +50,8 @@ def market_model_files(sources: Sources, value: Market, store: Store,
             "render", partial(model_page_md, page, link), ("model-page", page, link))
         if page.lists:
             tracked[chart_path(page)] = store.cached(
-                "charts", partial(drawer.submit, chart_svg, page.chart), ("model", page.chart))
+                "charts", partial(drawer.submit, chart_svg, page.chart), ("model", page.chart),
+                by=chart_svg)
     return market_family_files(sources, value, _past_markets(sources, value, store), tracked)
 
 

@@ -54,7 +54,7 @@ def kept_price_files(page: PricesPage | None, store: Store, keys: LaneKeys | Non
         return {"data/prices.csv": prices_csv(table), "data/prices.json": prices_json(table)}
 
     kept = {path: store.cached("charts", partial(drawer.submit, render.svg, chart),
-                               ("prices-chart", chart))
+                               ("prices-chart", chart), by=render.svg)
             for path, chart in render.kept_charts(page).items()}
     return {**store.cached("render", tables, ("price-tables", keys.prices)),
             **render.prices_files(page, kept, drawer)}

@@ -1,10 +1,10 @@
 """What `.cache/` keeps for one build, opened before the stages run and kept or pruned after the
 site is swapped in: the one place that knows where each kept thing lives and under which code.
 
-Each kind of kept value sits in the one store under the digest of the code of the stage that
-makes it (cache/code.py): parsed files (load), the editions' computed parts (compose), each
-edition's HTML and the data files (render), chart drawings (charts), each page's HTML from mkdocs
-(publish).
+Each kind of kept value sits in the one store under the digest of the code that makes it (the
+module of the function and what it imports, cache/code.py): parsed files (load), the editions'
+computed parts (compose), each edition's HTML and the data files (render), chart drawings
+(charts), each page's HTML from mkdocs (publish).
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from typing import Any, Self
 
 from pipeline.cache import stamp as build_stamp
 from pipeline.cache.bytecode import StoreBytecode
-from pipeline.cache.code import stage_code
+from pipeline.cache.code import CodeDigests
 from pipeline.cache.keys import LaneKeys, ModelDigests
-from pipeline.cache.page_cache import PageStore, ReusePages, site_key
+from pipeline.cache.page_cache import MKDOCS, PageStore, ReusePages, site_key
 from pipeline.cache.parse_cache import ParseCache
 from pipeline.cache.store import Store
 from pipeline.compose.parts import Parts
@@ -37,18 +37,17 @@ class Reuse:
     def __init__(self, cache: Path | None, code: build_stamp.Code,
                  files_apart_from: int | None = None) -> None:
         self.cache, self.templates = cache, code.templates
-        self.code = stage_code(code)
+        self.code = CodeDigests(code)
         off = build_stamp.reuse_off()
-        codes = {"load": self.code.load, "compose": self.code.compose, "render": self.code.render,
-                 "charts": self.code.charts, "publish": self.code.publish}
-        self.store = Store(cache / STORE if cache else None, codes, ignored=off,
+        self.store = Store(cache / STORE if cache else None, self.code, ignored=off,
                            **({} if files_apart_from is None
                               else {"blob_min_bytes": files_apart_from}))
         self.parsed = ParseCache(self.store)
         compiled = cache is not None and "bytecode" not in off
         env = environment(code.templates)  # one a process: it must not hold on to this store
-        env.bytecode_cache = StoreBytecode(self.store, "render") if compiled else None
-        self._theme = StoreBytecode(self.store, "publish") if compiled else None
+        env.bytecode_cache = (StoreBytecode(self.store, "render", environment.__module__)
+                              if compiled else None)
+        self._theme = StoreBytecode(self.store, "publish", MKDOCS) if compiled else None
         self._pages: PageStore | None = None
         self._opened = ExitStack()
         self._opened.callback(self.store.close)
@@ -68,7 +67,7 @@ class Reuse:
         """Return what each computed part of the editions of `dates` reads, as digests
         (cache/keys.py), from what the parse cache read (call once the sources are loaded)."""
         return LaneKeys(sources, dates, parts, ModelDigests(sources, self.parsed.derived),
-                        self.parsed.file_key, self.parsed.files_key())
+                        self.parsed.file_key)
 
     def page_plugin(self, sources: Sources, files: dict[str, Any], published: Path,
                     topic_feeds: list[dict[str, str]]) -> ReusePages:
@@ -76,7 +75,7 @@ class Reuse:
         self._pages = PageStore(self.store)
         # Each page's head links the topic feeds: they are part of every page's key.
         site = site_key(MKDOCS_CONFIG, [THEME_OVERRIDES], site_url=str(sources.series.site_url),
-                        extra=f"{self.code.publish} {topic_feeds!r}")
+                        extra=f"{self.code('publish', MKDOCS)} {topic_feeds!r}")
         return ReusePages(self._pages, site, files, published=published,
                           link=link_published, bytecode=self._theme)
 

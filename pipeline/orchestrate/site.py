@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import gc
+from collections.abc import Callable
 from pathlib import Path
 
 from pipeline.cache import stamp as build_stamp
@@ -19,12 +20,14 @@ __all__ = ["BuildResult", "build_site"]
 
 
 def build_site(root: Path, out: Path, *, today: dt.date, code: build_stamp.Code = build_stamp.CHECKOUT,
-               files_apart_from: int | None = None, strict: bool = False) -> BuildResult:
+               files_apart_from: int | None = None, strict: bool = False,
+               published: Callable[[], None] | None = None) -> BuildResult:
     """Build the site of `root`'s sources into `out`; on any failure `out` stays as it was.
 
     `code` is the checkout whose code and templates shape the output (this one); data files of
     `files_apart_from` bytes or more are kept apart in `.cache/store/blobs/` (default: the store's);
-    `strict` makes every warning about the sources an error."""
+    `strict` makes every warning about the sources an error; `published` is called once a new
+    site is in place, before the old one is removed (`brief serve` reloads its pages then)."""
     # Incremental builds (issue 8): nothing to do when inputs and output are as the last good
     # build left them; this check imports nothing heavy, so the imports below come after it.
     cache = build_stamp.cache_dir(root)
@@ -43,7 +46,7 @@ def build_site(root: Path, out: Path, *, today: dt.date, code: build_stamp.Code 
         from pipeline.orchestrate.full import build_full
 
         return build_full(root, out, today, cache, inputs, stamp.kept if stamp else {}, code,
-                          files_apart_from, strict)
+                          files_apart_from, strict, published)
     finally:
         if not frozen_by_caller:  # see full.long_lived_objects: a caller may build again
             gc.unfreeze()
