@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from decimal import Decimal
+from decimal import Decimal, localcontext
 
 import pandas as pd
 from babel.numbers import format_decimal
@@ -32,6 +32,8 @@ SOURCE_DIGITS = 6
 """A float whose shortest form has at most this many significant digits is taken as a price a
 source wrote; a computed one (0.16187…) has up to 17."""
 LOCALE = "en"
+FLOAT_DIGITS = 310
+"""More digits than the whole part of the largest float (1.8e308) has."""
 
 
 def grouped(value: float, decimals: int = 0) -> str:
@@ -40,8 +42,11 @@ def grouped(value: float, decimals: int = 0) -> str:
     if not math.isfinite(value):
         return f"{value:,.{decimals}f}"
     # Decimal(value) is the float's exact binary value: rounded as Python's `,.2f` rounds it.
+    # Babel rounds within the current decimal context, 28 digits by default: room for any
+    # float's 309 whole digits (1e300 is no price, but a page must not fail on one).
     pattern = "#,##0." + "0" * decimals if decimals else "#,##0"
-    return format_decimal(Decimal(value), pattern, locale=LOCALE)
+    with localcontext(prec=FLOAT_DIGITS + decimals):
+        return format_decimal(Decimal(value), pattern, locale=LOCALE)
 
 
 def count(n: int, what: str) -> str:
