@@ -12,27 +12,32 @@ import re
 from pathlib import Path
 
 import feedparser
+import icalendar
 import pytest
 import yaml
 from click.testing import CliRunner
 from conftest import REPO, tree_digest, write_entry
 from PIL import Image
+from test_xss_feeds import payloads
 
 from pipeline.cache.store import Store
 from pipeline.cli.main import main
 from pipeline.compose.edition import compose_editions
+from pipeline.compose.types import Citation, Edition, RadarItem, SectionContent
 from pipeline.load.sources import load_sources
 from pipeline.orchestrate.charts import ChartCache
 from pipeline.orchestrate.files import site_files
 from pipeline.orchestrate.site import build_site
 from pipeline.problems import BuildError
 from pipeline.render.datasets import DATA_FILES, Column, DataFile, published_data
-from pipeline.render.ics import fold, ics_text
+from pipeline.render.escape import plain_text
+from pipeline.render.ics import radar_calendar
 from pipeline.render.markdown_html import EXTENSIONS
 
 TODAY = dt.date(2026, 11, 30)
 BUNDLED_DATES = ["2026-08-21", "2026-09-04", "2026-09-12", "2026-09-25", "2026-10-16", "2026-11-20"]
 SITE = "https://inference-brief.github.io/inference-brief/"
+D = dt.date.fromisoformat
 
 
 # Feeds ---------------------------------------------------------------------------------------
@@ -156,35 +161,73 @@ def test_brief_email_refuses_a_day_without_edition() -> None:
 
 # Calendar -------------------------------------------------------------------------------------
 
-def test_radar_calendar_is_rfc5545(bundled_site: Path) -> None:
-    raw = (bundled_site / "radar.ics").read_bytes()
+def _lines_are_rfc5545(raw: bytes) -> None:
+    """CRLF only, and every physical line within 75 octets (RFC 5545 §3.1)."""
     assert raw.endswith(b"\r\n") and b"\n" not in raw.replace(b"\r\n", b"")
-    lines = raw.split(b"\r\n")[:-1]
-    assert all(len(line) <= 75 for line in lines)
-    unfolded = raw.decode().replace("\r\n ", "").split("\r\n")
-    assert unfolded[0] == "BEGIN:VCALENDAR" and "VERSION:2.0" in unfolded
-    uid = "UID:sonnet-5-intro-price-ends@inference-brief.github.io"
-    start = unfolded.index(uid) - 1
-    event = unfolded[start:unfolded.index("END:VEVENT", start) + 1]
-    assert event[0] == "BEGIN:VEVENT"
-    assert "DTSTAMP:20260821T000000Z" in event  # the announcing edition's date, not the build's
-    assert "DTSTART;VALUE=DATE:20260901" in event and "DTEND;VALUE=DATE:20260902" in event
+    assert all(len(line) <= 75 for line in raw.split(b"\r\n"))
 
 
-def test_ics_folding_and_escaping() -> None:
-    assert ics_text("a,b;c\\d\ne") == "a\\,b\\;c\\\\d\\ne"
-    # Characters of one to four bytes, shifted so that every kind lands on each cut.
-    for text in ("价格" * 40, "ab€😀é" * 30, "x" * 150):
-        for shift in range(4):
-            line = "DESCRIPTION:" + "y" * shift + text
-            parts = fold(line).encode().split(b"\r\n")
-            assert all(p.startswith(b" ") for p in parts[1:])
-            assert b"".join(p[1:] if i else p for i, p in enumerate(parts)).decode() == line
-            # Each part as full as it can be: the next character would not have fit.
-            for i, part in enumerate(parts[:-1]):
-                following = parts[i + 1][1:].decode()[0].encode()
-                assert len(part) <= 75 < len(part) + len(following)
-    assert fold("SUMMARY:short") == "SUMMARY:short"
+def test_radar_calendar_is_rfc5545(bundled_site: Path) -> None:
+    # Every calendar the build writes, read back by icalendar's parser (not by our writer's code).
+    found = sorted(bundled_site.rglob("*.ics"))
+    assert [p.relative_to(bundled_site).as_posix() for p in found] == ["radar.ics"]
+    editions = {dt.datetime.combine(D(day), dt.time(), dt.UTC) for day in BUNDLED_DATES}
+    for path in found:
+        raw = path.read_bytes()
+        _lines_are_rfc5545(raw)
+        calendar = icalendar.Calendar.from_ical(raw)
+        assert calendar["VERSION"] == "2.0" and calendar["PRODID"] and not calendar.errors
+        # An X- property is read back as written: TEXT, its commas escaped.
+        assert calendar["X-WR-CALNAME"].to_ical() == (b"Inference Efficiency: MLPerf\\, Tokens "
+                                                      b"per Dollar\\, Hardware: on the radar")
+        events = calendar.walk("VEVENT")
+        assert events and all(not e.errors for e in events)
+        uids = [str(e["UID"]) for e in events]
+        assert len(set(uids)) == len(uids)  # §3.8.4.7: unique
+        for e in events:
+            assert {"UID", "DTSTAMP", "DTSTART", "DTEND", "SUMMARY", "URL"} <= set(e)
+            # All-day: a DATE, ending the next day; stamped at an edition's midnight UTC, never
+            # at the build's time (the session builds on 2026-11-30, no edition date).
+            assert type(e.start) is dt.date and e.end == e.start + dt.timedelta(days=1)
+            assert e.DTSTAMP in editions
+            assert str(e["URL"]).startswith(f"{SITE}briefings/")
+    # An editor's entry: its UID is its id (stable across builds and editions), stamped with
+    # the edition that announced it.
+    calendar = icalendar.Calendar.from_ical((bundled_site / "radar.ics").read_bytes())
+    (intro,) = [e for e in calendar.walk("VEVENT")
+                if e["UID"] == "sonnet-5-intro-price-ends@inference-brief.github.io"]
+    assert dt.datetime(2026, 8, 21, tzinfo=dt.UTC) == intro.DTSTAMP
+    assert (intro.start, intro.end) == (D("2026-09-01"), D("2026-09-02"))
+    assert intro["SUMMARY"] == "Claude Sonnet 5's introductory price ends"
+    assert intro["URL"] == f"{SITE}briefings/2026-08-21/"
+
+
+def test_hostile_text_stays_inside_its_calendar_property(real_data: Path) -> None:
+    # Third-party text (the XSS vectors, and lines that try to start properties and events of
+    # their own) as the label and text of radar items: read back, each is one event whose
+    # SUMMARY and DESCRIPTION are exactly the text, and nothing else came in.
+    injections = ["x\r\nEND:VEVENT\r\nBEGIN:VEVENT\r\nUID:evil", "a;b,c\\d:e\nURL:javascript:x",
+                  "价格" * 60, "€😀" * 40 + ";" * 30]
+    texts = [p for p in payloads(real_data) if p.strip()] + injections
+    series = load_sources(REPO).series
+    due = D("2027-01-01")
+    items = tuple(RadarItem(label=text, text_md=text, due=due, id=f"item-{n}",
+                            citations=(Citation("P, Inc.; x", "", "sources/x.yaml", "",
+                                                D("2026-09-01")),))
+                  for n, text in enumerate(texts))
+    edition = Edition(D("2026-09-12"), "t", None, (SectionContent("radar", "Radar", items),))
+    raw = radar_calendar([edition], series)
+    _lines_are_rfc5545(raw)
+    events = icalendar.Calendar.from_ical(raw).walk("VEVENT")
+    keys = sorted(f"item-{n}" for n in range(len(texts)))  # one day: in the order of the ids
+    assert [str(e["UID"]) for e in events] == [f"{k}@inference-brief.github.io" for k in keys]
+    for event in events:
+        text = texts[int(str(event["UID"]).split("@")[0].removeprefix("item-"))]
+        assert set(event) == {"UID", "DTSTAMP", "DTSTART", "DTEND", "SUMMARY", "DESCRIPTION",
+                              "URL", "TRANSP"}
+        assert event["SUMMARY"] == plain_text(text)
+        assert event["DESCRIPTION"] == plain_text(text) + " Sources: P, Inc.; x, 2026-09-01"
+    assert radar_calendar([edition], series) == raw  # the same bytes on every build
 
 
 # Data page -------------------------------------------------------------------------------------

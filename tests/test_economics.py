@@ -16,10 +16,10 @@ from pipeline.compose.economics import (
     economics_figures,
     headline_costs,
     market_economics,
-    percent,
     ratio,
 )
 from pipeline.compose.lanes import LANES
+from pipeline.compose.numbers import change_words
 from pipeline.compose.parts import Parts
 from pipeline.load.parse import parse_file
 from pipeline.load.sources import load_sources
@@ -37,9 +37,9 @@ def bundled():
 
 
 def test_percent_prints_a_minus_sign_and_says_unchanged():
-    assert percent(-0.0312) == "−3.1 %"
-    assert percent(0.004) == "+0.4 %"
-    assert percent(0.0004) == "unchanged"
+    assert change_words(-0.0312) == "−3.1 %"
+    assert change_words(0.004) == "+0.4 %"
+    assert change_words(0.0004) == "unchanged"
 
 
 def test_the_same_model_line_is_the_index_between_its_dates(bundled):
@@ -53,7 +53,7 @@ def test_the_same_model_line_is_the_index_between_its_dates(bundled):
     since = pi.change_between(econ.index, previous, day)
     over_year = pi.change_between(econ.index, year, day)
     # No catalogue was read after 2026-08-21: the line says when each was, not "unchanged".
-    assert percent(since) == "unchanged" and econ.read_between(previous, day) == []
+    assert change_words(since) == "unchanged" and econ.read_between(previous, day) == []
     assert "no catalogue was read again since the last edition" in figure.text_md
     assert "unchanged since the last edition" not in figure.text_md
     for name, read in econ.last_read(day).items():
@@ -62,7 +62,7 @@ def test_the_same_model_line_is_the_index_between_its_dates(bundled):
     # The year's figure, with the listings its thinnest step matched.
     steps = econ.blend.loc[[d for d in econ.dates if year < d <= day], "matched"]
     assert steps.min() >= 30
-    assert (f"{percent(over_year)} over the last 12 months (since {year}; {len(steps)} steps, "
+    assert (f"{change_words(over_year)} over the last 12 months (since {year}; {len(steps)} steps, "
             f"each matching {int(steps.min()):,} listings or more at both ends)") in figure.text_md
     # The catalogues became whole within the year: the line says the average's gap is that.
     assert "first whole snapshots" in figure.text_md

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from pipeline.compose.numbers import money
+from pipeline.compose.numbers import grouped, money, percent
 from pipeline.compose.types import Citation, Figure
 from pipeline.models.catalogues import Catalogue
 from pipeline.normalize.items import md_text
@@ -36,7 +36,7 @@ def tier_words(row: Any) -> str:
         words.append(f"{row.window_utc} UTC")
     band = int(row.context_above_tokens or 0)
     if band:
-        words.append(f"prompts over {band:,} tokens")
+        words.append(f"prompts over {grouped(band)} tokens")
     if row.mode != "realtime":
         words.append(str(row.mode))
     if row.from_date:
@@ -64,8 +64,8 @@ def move_words(row: Any, whole: bool = False) -> str:
     if kind == "removed":
         return f"{tier} {usd_text(old)}" + ("" if whole else " no longer listed")
     share = change_share(old, new)
-    return f"{tier} {usd_text(old)} → {usd_text(new)}" + (f" ({share:+.0%})" if share is not None
-                                                      else "")
+    return f"{tier} {usd_text(old)} → {usd_text(new)}" + (
+        f" ({percent(share, signed=True)})" if share is not None else "")
 
 
 def usd_text(amount: float) -> str:

@@ -18,7 +18,7 @@ from pathlib import Path
 import pandas as pd
 
 from pipeline.compose.hardware import PREFERRED_BASIS
-from pipeline.compose.numbers import money
+from pipeline.compose.numbers import change_words, count, figures, money, share_percent
 from pipeline.compose.types import Citation, Figure
 from pipeline.models.sources import Sources
 from pipeline.normalize.items import md_text
@@ -206,13 +206,6 @@ def headline_costs(table: pd.DataFrame) -> pd.DataFrame:
             .sort_values("mlperf_model", ignore_index=True))
 
 
-def percent(change: float) -> str:
-    """Return a change as the editions print it: `−3.1 %`, `+0.4 %`, `unchanged`."""
-    if round(change * 100, 1) == 0:
-        return "unchanged"
-    return f"{change * 100:+.1f} %".replace("-", "−")
-
-
 CODE = {INDEX_ANCHOR: "pipeline/tables/price_index.py",
         COST_ANCHOR: "pipeline/tables/cost_to_serve.py"}
 """What computes each figure: its "source entry" (the numbers come from every price source)."""
@@ -228,7 +221,7 @@ def page_citation(sources: Sources, anchor: str) -> Citation:
 
 def ratio(value: float) -> str:
     """Return a cost-to-serve ratio as the editions print it: three significant digits."""
-    return f"{value:.3g}×"
+    return f"{figures(value, 3)}×"
 
 
 def listing_move(moves: pd.DataFrame, names: dict[str, str]) -> str:
@@ -257,22 +250,21 @@ def reading_text(r: ir.Reading, names: dict[str, str], span: str, note: str = ""
     """Return a change of the index as an edition or the page prints it (`span`: "since the last
     edition"; `note`: said first within its parenthesis): with the listings its steps matched
     where it is a market figure, else what it is instead (tables/index_readings.py)."""
-    steps = "1 step" if r.steps == 1 else f"{r.steps} steps"
+    steps = count(r.steps, "step")
     first = f"{note}; " if note else ""
     if r.is_market_figure:
         each = "matching" if r.steps == 1 else "each matching"
-        return (f"{percent(r.change)} {span} ({first}{steps}, {each} {r.fewest:,} listings or "
-                "more at both ends)")
+        return (f"{change_words(r.change)} {span} ({first}{steps}, {each} "
+                f"{count(r.fewest, 'listing')} or more at both ends)")
     if r.one_listing:
         return (f"{span} ({first}{steps}), one listing's move rather than the market's: "
-                f"{r.top_share * 100:.0f} % of the index's {percent(r.change)} is "
+                f"{share_percent(r.top_share)} of the index's {change_words(r.change)} is "
                 f"{listing_move(r.top, names)}")
-    listings = "1 listing" if r.fewest == 1 else f"{r.fewest:,} listings"
     text = (f"{span} ({first}{steps}), no market figure: its step to {r.thinnest} matched only "
-            f"{listings} at both ends (fewer than {ir.MIN_MATCHED}); the index moved "
-            f"{percent(r.change)}")
+            f"{count(r.fewest, 'listing')} at both ends (fewer than {ir.MIN_MATCHED}); the index "
+            f"moved {change_words(r.change)}")
     if len(r.top):
-        text += f", {r.top_share * 100:.0f} % of it {listing_move(r.top, names)}"
+        text += f", {share_percent(r.top_share)} of it {listing_move(r.top, names)}"
     return text
 
 
@@ -293,7 +285,7 @@ def economics_figures(sources: Sources, econ: Economics | None, date: dt.date,
     sentences = []
     if previous is not None and previous in econ.dates:
         recent = ir.reading(listed, econ.moves, previous, date)
-        if not econ.read_between(previous, date) and percent(recent.change) == "unchanged":
+        if not econ.read_between(previous, date) and change_words(recent.change) == "unchanged":
             # Not "unchanged": nothing was compared that could have changed.
             sentences.append(
                 "no catalogue was read again since the last edition ("
@@ -312,7 +304,7 @@ def economics_figures(sources: Sources, econ: Economics | None, date: dt.date,
            f"{', '.join(arrived)}, which added thousands of listings)" if arrived else "")
     text = "Same listings, 3:1 blend of input and output: " + "; ".join(sentences) + "."
     if math.isfinite(average):  # nothing listed with a blend on the first date: no average
-        text += (f" The average of everything listed moved {percent(average - 1)} over the "
+        text += (f" The average of everything listed moved {change_words(average - 1)} over the "
                  f"same span: the gap is listings arriving and leaving{why}, not price changes.")
     figures.append(Figure(label="Same-model prices", text_md=text,
                           citations=(page_citation(sources, INDEX_ANCHOR),),

@@ -15,7 +15,7 @@ import datetime as dt
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from pipeline.compose.numbers import money
+from pipeline.compose.numbers import change_percent, grouped, money, units_per_usd
 from pipeline.models.prices import PriceFile, PriceList, PriceRecord
 from pipeline.models.rates import RateTable
 from pipeline.models.sourced import Sourced
@@ -39,15 +39,10 @@ def tier_words(plist: PriceList, record: PriceRecord, key: TierKey) -> str:
     elif record.rest_tier != "standard":
         words.append(record.rest_tier)
     if band:
-        words.append(f"prompts over {band:,} tokens")
+        words.append(f"prompts over {grouped(band)} tokens")
     if mode != "realtime":
         words.append(mode)
     return ", ".join(words)
-
-
-def percent(change: float) -> str:
-    """Return a change as the figures print it: `−97 %`, `+25 %` (a true minus sign)."""
-    return f"{change:+.0%}".replace("-", "−").replace("%", " %")
 
 
 @dataclass(frozen=True)
@@ -139,7 +134,7 @@ class ListMove:
         else:
             text = f"{m.tier}: {money(m.quoted_per_mtok, quoted)} ({quoted} list) → {new} ({cur} list)"
             if usd is not None and q_usd:
-                text += f", ≈ {percent(usd / q_usd - 1)}"
+                text += f", ≈ {change_percent(usd / q_usd - 1)}"
         if m.was_per_mtok is not None:
             text += f"; was {money(m.was_per_mtok, cur)} in the {cur} list"
         return text
@@ -152,7 +147,7 @@ class ListMove:
         if self.fx_date is None or not self.usd_per_unit:
             return text + f"; no ECB rate to convert {self.currency}"
         return (text + f", at the ECB rate of {self.fx_date.isoformat()} "
-                f"({1 / self.usd_per_unit:.4f} {self.currency} per USD)")
+                f"({units_per_usd(self.usd_per_unit, self.currency)})")
 
     def why_no_blend(self) -> str:
         """Why no blended price comes from this record."""
@@ -190,7 +185,7 @@ class ListMove:
     def brief(self) -> str:
         """The story short enough to draw under a chart: `CNY list cut on 2026-09-10: input,
         peak ≈ −97 %, cached input, off-peak ≈ −57 % against the USD list; no blend from it`."""
-        changes = [f"{m.tier} ≈ {percent(u / q - 1)}" for m in self.meters
+        changes = [f"{m.tier} ≈ {change_percent(u / q - 1)}" for m in self.meters
                    if (u := self._usd(m)) is not None and (q := self._quoted_usd(m))]
         against = (f": {', '.join(changes)} against the {self.quoted_currency} list"
                    if changes else "")

@@ -7,7 +7,7 @@ import datetime as dt
 from collections.abc import Mapping
 
 from pipeline.compose.list_moves import ListMove, list_move, tier_words
-from pipeline.compose.numbers import money, since_words, three_figures
+from pipeline.compose.numbers import money, percent, since_words, three_figures, units_per_usd
 from pipeline.compose.types import Citation, Figure, RadarItem
 from pipeline.models.prices import PriceFile, PriceList, PriceRecord, WorkloadProfile
 from pipeline.models.rates import RateTable
@@ -42,12 +42,12 @@ def _move_text(sourced: Sourced[PriceFile], plist: PriceList, move: PriceMove,
     new = move.new_per_mtok or 0.0
     text = f"{tier}: {money(new, cur)} per Mtok"
     if move.kind in ("cut", "rise") and move.old_per_mtok:
-        text += f" (was {money(move.old_per_mtok, cur)}, {move.change:+.0%})"
+        text += f" (was {money(move.old_per_mtok, cur)}, {percent(move.change, signed=True)})"
     if cur != "USD":
         try:
             rate = rate_on(rates, cur, move.record.from_.date())
             text += (f", ≈ {money(new * rate.usd_per_unit, 'USD', computed=True)} at the ECB rate of "
-                     f"{rate.date.isoformat()} ({1 / rate.usd_per_unit:.4f} {cur} per USD)")
+                     f"{rate.date.isoformat()} ({units_per_usd(rate.usd_per_unit, cur)})")
         except RateNotFound:
             text += ", no ECB rate to convert it"
         usd = next((p for p in sourced.model.lists if p.currency == "USD"), None)
@@ -187,7 +187,7 @@ def _blend_moves_figure(table: Quotes, profile: WorkloadProfile, start: dt.datet
     parts = [f"{q.sourced.model.name} {q.record.model} ({q.plist.currency} list) "
              f"{money(old, q.plist.currency, computed=True)} → "
              f"{money(new, q.plist.currency, computed=True)} per Mtok "
-             f"({change:+.1%}, from {q.record.from_.date().isoformat()})"
+             f"({percent(change, 1, signed=True)}, from {q.record.from_.date().isoformat()})"
              for change, old, new, q in moved]
     return Figure(label=f"Blended prices {since}: {len(moved)} of {len(found)} "
                         "tracked models moved",

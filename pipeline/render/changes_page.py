@@ -30,8 +30,8 @@ import numpy as np
 import pandas as pd
 
 from pipeline.compose.catalogue_moves import change_share, tier_words, usd_text
+from pipeline.compose.numbers import count, grouped, percent
 from pipeline.models.catalogues import Catalogue
-from pipeline.render.model_groups import count
 from pipeline.render.shell_page import ShellPage
 from pipeline.tables.catalogue_history import day_changes, snapshot_time
 from pipeline.tables.cost import day_end
@@ -122,15 +122,15 @@ def index_md(shown: pd.DataFrame, month_of: np.ndarray, names: dict[str, Catalog
     # No date, and links to built URLs rather than .md files: the page then keeps its HTML
     # between builds until a move is added (cache/page_cache.py).
     lines += [
-        (f"{len(shown):,} moves of the public catalogues' prices up to the newest edition: "
+        (f"{grouped(len(shown))} moves of the public catalogues' prices up to the newest edition: "
          f"{count(kinds['cut'], 'cut')}, {count(kinds['rise'], 'rise')}, "
          f"{count(kinds['new'], 'new listing')} and "
-         f"{kinds['removed']:,} no longer listed"
-         + (f", and {kinds['day']:,} listed and withdrawn within a day" if kinds["day"] else "")
+         f"{grouped(kinds['removed'])} no longer listed"
+         + (f", and {grouped(kinds['day'])} listed and withdrawn within a day" if kinds["day"] else "")
          + ". A move dates from the first snapshot that showed it, not from a date the "
          "catalogue claims; what a catalogue listed at its first snapshot is where its history "
          "starts, not a move. "
-         + (f"{committed:,} of them come from a catalogue's repository, replayed commit by "
+         + (f"{grouped(committed)} of them come from a catalogue's repository, replayed commit by "
             "commit: each links its commit, whose subject line is the catalogue's own words "
             "(a *fix* is a correction of the catalogue, not a move of the market); the others "
             "were seen by our daily fetch. " if committed else "Each was seen by our fetch. ")
@@ -146,9 +146,9 @@ def index_md(shown: pd.DataFrame, month_of: np.ndarray, names: dict[str, Catalog
         k = _kinds(rows)
         per = rows["catalogue"].value_counts()
         # Catalogue names are our own file's (sources/catalogues.yaml); ids are checked ids.
-        by = ", ".join(f"{escape(_name(c, names))} {int(n):,}" for c, n in sorted(per.items()))
-        lines.append(f"| [{month_words(month)}]({month}/) | {len(rows):,} | {k['cut']:,} | "
-                     f"{k['rise']:,} | {k['new']:,} | {k['removed']:,} | {by} |")
+        by = ", ".join(f"{escape(_name(c, names))} {grouped(int(n))}" for c, n in sorted(per.items()))
+        lines.append(f"| [{month_words(month)}]({month}/) | {grouped(len(rows))} | {grouped(k['cut'])} | "
+                     f"{grouped(k['rise'])} | {grouped(k['new'])} | {grouped(k['removed'])} | {by} |")
     return "\n".join([*lines, ""])
 
 
@@ -161,8 +161,8 @@ def month_page(month: str, rows: pd.DataFrame, tbodies: Sequence[str],
     k = _kinds(rows)
     said = (f"{count(len(rows), 'move')} first seen in {words} (UTC): {count(k['cut'], 'cut')}, "
             f"{count(k['rise'], 'rise')}, {count(k['new'], 'new listing')}, "
-            f"{k['removed']:,} no longer listed"
-            + (f", {k['day']:,} listed and withdrawn within a day" if k["day"] else "") + ".")
+            f"{grouped(k['removed'])} no longer listed"
+            + (f", {grouped(k['day'])} listed and withdrawn within a day" if k["day"] else "") + ".")
     around = " · ".join(
         [*([f'<a href="../{newer}/">{month_words(newer)}</a>'] if newer else []),
          '<a href="../">all months</a>',
@@ -179,7 +179,7 @@ def month_page(month: str, rows: pd.DataFrame, tbodies: Sequence[str],
                     "</tr></thead>", *tbodies, "</table></div>"])
     return ShellPage(f"Price changes, {words}", body,
                      f"{said} By catalogue: " + ", ".join(
-                         f"{_name(c, names)} {int(n):,}"
+                         f"{_name(c, names)} {grouped(int(n))}"
                          for c, n in sorted(rows["catalogue"].value_counts().items())) + ".")
 
 
@@ -260,7 +260,7 @@ def _cells(order: pd.DataFrame, curated: Collection[tuple[str, str]]) -> list[st
         # The catalogue's own id beside ours: two of its providers can be one company for us
         # (gemini and vertex_ai are google), each with its own price.
         seller = _escape(provider) + ("" if listed == provider else f" ({_escape(listed)})")
-        change = (f'<td class="brief-num">{share:+.1%}</td>' if share is not None
+        change = (f'<td class="brief-num">{percent(share, 1, signed=True)}</td>' if share is not None
                   and kind in ("cut", "rise") else f"<td>{KIND_WORDS.get(kind, '')}</td>")
         rows.append(
             f'<tr data-provider="{_escape(provider)}" data-meter="{_escape(meter)}" '

@@ -15,6 +15,7 @@ import io
 from typing import Any
 
 from pipeline.compose.charts import ChartSpec
+from pipeline.compose.numbers import figures
 from pipeline.render.charts import (
     FIGSIZE_IN,
     FONT_PT,
@@ -144,7 +145,7 @@ def hbar_chart(spec: ChartSpec):
     labels = []
     for y, v, t, m in zip(rows, now, then, moved):
         if v is not None:
-            text = f"{v:.3g}" + ((" (new)" if t is None else f", was {t:.3g}" if t != v
+            text = figures(v, 3) + ((" (new)" if t is None else f", was {figures(t, 3)}" if t != v
                                   else f" {marks[y]}") if m else "")
             labels.append((y, max(v, t) if m and t is not None else v, text))
     legend = _legend_entries(spec, any(moved), bool(earlier))

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from pipeline.compose.charts import ChartSpec
+from pipeline.compose.numbers import plain_number
 from pipeline.render.drawing import Drawing
 from pipeline.tables.frames import text_cell
 
@@ -129,13 +130,6 @@ class Chart:
                 f"[the data behind this chart (CSV)]({prefix}{self.csv_path})</small>\n")
 
 
-def format_number(value: float) -> str:
-    """Return a number as alt text and CSV read it: no trailing zeros, thousands separated."""
-    if float(value).is_integer():
-        return f"{int(value):,}"
-    return f"{value:,.6g}" if abs(value) >= 1 else f"{value:.4g}"
-
-
 def alt_text(spec: ChartSpec) -> str:
     """Return a description of the chart from its data: what it shows, extremes, latest value."""
     if spec.kind == "hbar":
@@ -175,7 +169,7 @@ def hbar_alt_text(spec: ChartSpec) -> str:
     if not spec.categories:
         return parts[0] + " No data yet."
     now = spec.series[0].values
-    named = [f"{c} {format_number(v)}" for c, v in zip(spec.categories, now) if v is not None]
+    named = [f"{c} {plain_number(v)}" for c, v in zip(spec.categories, now) if v is not None]
     parts.append(f"{spec.y_label}, {len(spec.categories)} "
                  f"{'bar' if len(spec.categories) == 1 else 'bars'}, highest first: "
                  f"{', '.join(named[:ALT_TOP])}{', …' if len(named) > ALT_TOP else ''} {spec.unit}.")
@@ -186,9 +180,9 @@ def hbar_alt_text(spec: ChartSpec) -> str:
         for i, (c, v, t) in enumerate(zip(spec.categories, now, then.values)):
             if v is None or (v == t and i not in notes):
                 continue
-            text = f"{c} " + (f"new at {format_number(v)}" if t is None
-                              else f"from {format_number(t)} to {format_number(v)}" if v != t
-                              else f"unchanged at {format_number(v)}")
+            text = f"{c} " + (f"new at {plain_number(v)}" if t is None
+                              else f"from {plain_number(t)} to {plain_number(v)}" if v != t
+                              else f"unchanged at {plain_number(v)}")
             moves.append(text + (f", its prices moved in another list: {notes[i]}"
                                  if i in notes else ""))
         parts.append(f"Moved {window}: {'; '.join(moves)}." if moves
@@ -208,7 +202,7 @@ def window_words(spec: ChartSpec) -> str:
 
 def _amount(value: float, spec: ChartSpec) -> str:
     unit = spec.unit_one if value == 1 and spec.unit_one else spec.unit
-    return f"{format_number(value)} {unit}"
+    return f"{plain_number(value)} {unit}"
 
 
 def chart_csv(spec: ChartSpec) -> bytes:

@@ -15,12 +15,12 @@ import numpy as np
 import pandas as pd
 
 from pipeline.compose.discrepancies import Discrepancies
-from pipeline.compose.numbers import money
+from pipeline.compose.numbers import count, fixed, grouped, money, percent
 from pipeline.models.links import is_allowed_link
 from pipeline.normalize.model_ids import canonical_model
 from pipeline.normalize.units import METER_TITLES
 from pipeline.render.escape import md_cell
-from pipeline.render.model_groups import count, folded_md, group_ids, group_md
+from pipeline.render.model_groups import folded_md, group_ids, group_md
 from pipeline.tables.discrepancies import MIN_DAYS, THRESHOLD
 from pipeline.tables.plausibility import FACTOR, LISTING, round_times
 
@@ -36,8 +36,8 @@ def held_md(held: pd.DataFrame | None, names: dict[str, tuple[str, str]]) -> lis
     (tables/plausibility.py), one folded group per model, the one farthest off first; `names`:
     each catalogue id's name and page."""
     held = held if held is not None else pd.DataFrame()
-    lines = [f"## Held back as implausible ({len(held):,})", "",
-             (f"A catalogue price more than {FACTOR:.0f}× above or below the median of the other "
+    lines = [f"## Held back as implausible ({grouped(len(held))})", "",
+             (f"A catalogue price more than {fixed(FACTOR, 0)}× above or below the median of the other "
               "providers' prices of the same model (input and output; each provider counted "
               "once, at least two of them), or above its mode's ceiling in "
               "sources/catalogues.yaml, is held back: it is on no other page, in no ranking and "
@@ -59,7 +59,7 @@ def held_md(held: pd.DataFrame | None, names: dict[str, tuple[str, str]]) -> lis
     lines += folded_md(blocks, SHOWN_GROUPS,
                        f"{count(len(blocks) - SHOWN_GROUPS, 'more model')}, less far off")
     if len(held) > MAX_ROWS:
-        lines += [f"The first {MAX_ROWS:,} of {len(held):,} are shown.", ""]
+        lines += [f"The first {grouped(MAX_ROWS)} of {grouped(len(held))} are shown.", ""]
     return lines
 
 
@@ -84,7 +84,7 @@ def _held_table(rows: pd.DataFrame, names: dict[str, tuple[str, str]]) -> list[s
     for r in rows.itertuples(index=False):
         name, page = names.get(r.catalogue, (r.catalogue, ""))
         median = ("" if pd.isna(r.median_usd_per_mtok) else
-                  f"{money(r.median_usd_per_mtok, 'USD')} (median of {r.providers:.0f})")
+                  f"{money(r.median_usd_per_mtok, 'USD')} (median of {fixed(r.providers, 0)})")
         until = "" if r.gone_seen == "" else f" (until {r.gone_seen[:10]})"
         lines.append(f"| {_source_name(name, page)} | {md_cell(r.provider)} | {md_cell(r.model)} | "
                      f"{METER_TITLES[r.meter]} | {money(r.usd_per_mtok, 'USD')} | {median} | "
@@ -125,12 +125,12 @@ def _disagreements_md(found: pd.DataFrame, prefix: str, where: str, first: str,
                                       strict=True):
         listings = len(group.drop_duplicates(["provider", "model"]))
         said = (f"{count(listings, 'listing')} {where}; the largest gap "
-                f"{group['difference'].iloc[0]:+.1%}")
+                f"{percent(group['difference'].iloc[0], 1, signed=True)}")
         blocks.append(group_md(anchor, model, said, _table(group, first, second)))
     lines = folded_md(blocks, SHOWN_GROUPS,
                       f"{count(len(blocks) - SHOWN_GROUPS, 'more model')}, the smaller gaps")
     if len(rows) > MAX_ROWS:
-        lines += [f"The first {MAX_ROWS:,} of {len(rows):,} are shown, the largest gaps first.",
+        lines += [f"The first {grouped(MAX_ROWS)} of {grouped(len(rows))} are shown, the largest gaps first.",
                   ""]
     return lines
 
@@ -145,7 +145,7 @@ def _table(rows: pd.DataFrame, first: str, second: str) -> list[str]:
         lines.append(
             f"| {md_cell(r.provider)} | {md_cell(r.model)} | {METER_TITLES[r.meter]} | "
             f"{_source(r.source_a, r.url_a, r.usd_per_mtok_a)} | "
-            f"{_source(r.source_b, r.url_b, r.usd_per_mtok_b)} | {r.difference:+.1%} | "
+            f"{_source(r.source_b, r.url_b, r.usd_per_mtok_b)} | {percent(r.difference, 1, signed=True)} | "
             f"{r.since.date().isoformat()} ({until}; {count(round(r.days), 'day')}) |")
     return lines
 
@@ -156,7 +156,7 @@ def discrepancies_page_md(value: Discrepancies) -> str:
     lines = [
         "# Discrepancies: where the price lists disagree", "",
         (f"Where a public catalogue's price differs from our curated price of the same model, "
-         f"or from another catalogue's, by more than {THRESHOLD:.0%} for more than {MIN_DAYS} "
+         f"or from another catalogue's, by more than {percent(THRESHOLD)} for more than {MIN_DAYS} "
          f"days, up to {as_of.isoformat()}: the catalogue lag a reader meets when a provider "
          "moves its prices and the maps follow late, or never. US dollars per million tokens, "
          "the base price of each (realtime, no time window, no long-context band); a "
@@ -169,11 +169,11 @@ def discrepancies_page_md(value: Discrepancies) -> str:
          "largest gap first; open a group for its rows. Past a section's first "
          f"{SHOWN_GROUPS} models the rest are folded into one more box at its end."), "",
         *held_md(value.held, value.names), "",
-        f"## Catalogues against our curated prices ({len(against):,})", ""]
+        f"## Catalogues against our curated prices ({grouped(len(against))})", ""]
     lines += (_disagreements_md(against, "curated", "against our curated price", "Curated",
                                 "Catalogue") if len(against)
               else ["No catalogue disagrees with a curated price.", ""])
-    lines += [f"## Between catalogues ({len(between):,})", ""]
+    lines += [f"## Between catalogues ({grouped(len(between))})", ""]
     lines += (_disagreements_md(between, "between", "the catalogues disagree on",
                                 "One catalogue", "The other") if len(between)
               else ["No two catalogues disagree.", ""])

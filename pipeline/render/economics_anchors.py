@@ -10,8 +10,8 @@ import math
 
 import pandas as pd
 
-from pipeline.compose.economics import Economics, percent
-from pipeline.compose.numbers import money
+from pipeline.compose.economics import Economics
+from pipeline.compose.numbers import change_words, computed_usd, grouped
 from pipeline.render.escape import md_cell
 from pipeline.tables.launch_prices import LAUNCH_WINDOW_DAYS, quarterly
 
@@ -19,10 +19,6 @@ ANCHORS_ANCHOR = "price-of-capability"
 LAUNCH_CHART = "charts/economics-launch-prices.svg"
 LLMFLATION = "https://a16z.com/llmflation-llm-inference-cost/"
 EPOCH = "https://epoch.ai/data-insights/llm-inference-price-trends"
-
-
-def _usd(value: float) -> str:
-    return money(float(value), "USD", computed=True) if math.isfinite(value) else "–"
 
 
 def anchors_section(econ: Economics, as_of: dt.date) -> list[str]:
@@ -47,11 +43,11 @@ def anchors_section(econ: Economics, as_of: dt.date) -> list[str]:
     listed = launches[launches["today_blend_3_1_usd_per_mtok"].notna()]
     repriced = listed[listed["change"].abs() > 1e-9]
     dated = int((launches["release_date"] != "").sum())
-    out += [f"- **Repricing of what is sold:** of the {len(launches):,} makers' models launched "
+    out += [f"- **Repricing of what is sold:** of the {grouped(len(launches))} makers' models launched "
             f"since {econ.dates[0]} (sold by their maker, first priced after the histories "
-            f"start), {len(listed):,} are listed on {as_of}; {len(repriced):,} of those cost "
+            f"start), {grouped(len(listed))} are listed on {as_of}; {grouped(len(repriced))} of those cost "
             f"something else than at launch, and the median price on {as_of} is "
-            f"{percent(float(listed['change'].median())) if len(listed) else '–'} from the "
+            f"{change_words(float(listed['change'].median())) if len(listed) else '–'} from the "
             "launch price (3:1 blend).",
             "- **What new models arrive at:** the median launch price of each quarter's new "
             "models, below. It mixes small and frontier models: our sources have no benchmark "
@@ -61,17 +57,17 @@ def anchors_section(econ: Economics, as_of: dt.date) -> list[str]:
             + " | Their median price then | Median change since launch | Repriced |",
             "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for q in quarterly(launches).itertuples(index=False):
-        change = percent(q.median_change) if math.isfinite(q.median_change) else "–"
-        out.append(f"| {q.quarter} | {q.models:,} | "
-                   f"{_usd(q.median_launch_blend_3_1_usd_per_mtok)} | {q.listed_today:,} | "
-                   f"{_usd(q.median_today_blend_3_1_usd_per_mtok)} | {change} | "
-                   f"{q.repriced:,} |")
+        change = change_words(q.median_change) if math.isfinite(q.median_change) else "–"
+        out.append(f"| {q.quarter} | {grouped(q.models)} | "
+                   f"{computed_usd(q.median_launch_blend_3_1_usd_per_mtok)} | {grouped(q.listed_today)} | "
+                   f"{computed_usd(q.median_today_blend_3_1_usd_per_mtok)} | {change} | "
+                   f"{grouped(q.repriced)} |")
     out += ["", f"![The median launch price of each quarter's new models, and their median "
             f"price on {as_of}, US dollars per million tokens (3:1 blend)]({LAUNCH_CHART})", "",
             f"Prices are the 3:1 blend, US dollars per million tokens. A model is a maker's own "
             f"listing, one per provider and model however the sources spell it. Its launch "
-            f"date is its release date where models.dev gives one ({dated:,} of "
-            f"{len(launches):,}), else the first date the index saw it priced; its launch "
+            f"date is its release date where models.dev gives one ({grouped(dated)} of "
+            f"{grouped(len(launches))}), else the first date the index saw it priced; its launch "
             f"price is its first price in the histories (one first priced more than "
             f"{LAUNCH_WINDOW_DAYS} days after its release date is left out; without a release "
             "date, so is one first seen when its source first listed its provider at all or when "
@@ -85,13 +81,13 @@ def anchors_section(econ: Economics, as_of: dt.date) -> list[str]:
         moved = repriced.assign(size=repriced["change"].abs()).sort_values(
             ["size", "provider", "model"], ascending=[False, True, True], kind="stable")
         out += [f"The models repriced most since launch ({min(10, len(moved))} of "
-                f"{len(moved):,}):", "",
+                f"{grouped(len(moved))}):", "",
                 "| Provider | Model | Launched | Launch price | Price on " + str(as_of)
                 + " | Change |", "| --- | --- | --- | ---: | ---: | ---: |"]
         for r in moved.head(10).itertuples(index=False):
             out.append(f"| {md_cell(r.provider)} | {md_cell(r.model)} | {r.launch_date} | "
-                       f"{_usd(r.launch_blend_3_1_usd_per_mtok)} | "
-                       f"{_usd(r.today_blend_3_1_usd_per_mtok)} | {percent(r.change)} |")
+                       f"{computed_usd(r.launch_blend_3_1_usd_per_mtok)} | "
+                       f"{computed_usd(r.today_blend_3_1_usd_per_mtok)} | {change_words(r.change)} |")
         out.append("")
     return out
 

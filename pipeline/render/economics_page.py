@@ -15,10 +15,17 @@ from pipeline.compose.economics import (
     INDEX_ANCHOR,
     Economics,
     headline_costs,
-    percent,
     reading_text,
 )
-from pipeline.compose.numbers import money
+from pipeline.compose.numbers import (
+    change_words,
+    computed_usd,
+    count,
+    fixed,
+    grouped,
+    money,
+    share_percent,
+)
 from pipeline.normalize.items import md_link
 from pipeline.render.drawing import NOW, Drawing, Draws
 from pipeline.render.economics_anchors import LAUNCH_CHART, anchors_section, launch_points
@@ -44,12 +51,7 @@ def _change(rows: pd.DataFrame, since: dt.date, until: dt.date, column: str = "i
     if since not in rows.index or until not in rows.index:
         return "–"
     change = float(rows.at[until, column] / rows.at[since, column] - 1)
-    return percent(change) if math.isfinite(change) else "–"
-
-
-def _usd(value: float) -> str:
-    """Return a price, or a dash where there is none (nothing listed on that date)."""
-    return money(float(value), "USD", computed=True) if math.isfinite(value) else "–"
+    return change_words(change) if math.isfinite(change) else "–"
 
 
 def worked_example(econ: Economics) -> list[str]:
@@ -68,19 +70,20 @@ def worked_example(econ: Economics) -> list[str]:
     logs = float(np.log(rel["relative"]).sum())
     out = [f"The step of the overall 3:1 blend index that moved most, of those matching "
            f"{ir.MIN_MATCHED} listings or more, ends on {day}: "
-           f"{n:,} listings were priced on both {before} and {day}; {k:,} of them changed.", "",
+           f"{grouped(n)} listings were priced on both {before} and {day}; {grouped(k)} of them changed.", "",
            "| Provider | Model | Source | 3:1 blend then | now | Relative | ln(relative) |",
            "| --- | --- | --- | ---: | ---: | ---: | ---: |"]
     for r in changed.head(8).itertuples(index=False):
         out.append(f"| {md_cell(r.provider)} | {md_cell(r.model)} | {md_cell(r.source)} | "
                    f"{money(float(r.old_usd_per_mtok), 'USD', computed=True)} | "
-                   f"{money(float(r.new_usd_per_mtok), 'USD', computed=True)} | {r.relative:.4f} | "
-                   f"{math.log(r.relative):+.4f} |")
+                   f"{money(float(r.new_usd_per_mtok), 'USD', computed=True)} | {fixed(r.relative, 4)} | "
+                   f"{fixed(math.log(r.relative), 4, signed=True)} |")
     if k > 8:
-        out.append(f"| … {k - 8:,} more | | | | | | |")
-    out += ["", f"The other {n - k:,} relatives are 1 (ln 0). The link is the geometric mean of "
-            f"all {n:,}: exp({logs:+.4f} ÷ {n:,}) = {math.exp(logs / n):.6f}, so the index went "
-            f"from {rows.at[before, 'index']:.2f} to {rows.at[day, 'index']:.2f}. "
+        out.append(f"| … {grouped(k - 8)} more | | | | | | |")
+    out += ["", f"The other {grouped(n - k)} relatives are 1 (ln 0). The link is the geometric "
+            f"mean of all {grouped(n)}: exp({fixed(logs, 4, signed=True)} ÷ {grouped(n)}) = "
+            f"{fixed(math.exp(logs / n), 6)}, so the index went from "
+            f"{fixed(rows.at[before, 'index'], 2)} to {fixed(rows.at[day, 'index'], 2)}. "
             "A listing that was not priced on both dates is in no relative of this step."]
     return out
 
@@ -96,12 +99,8 @@ def _moves(econ: Economics, segment: str, meter: str) -> pd.DataFrame:
     return ir.contributions(econ.prices, econ.dates, meter, members, known=econ.moves)
 
 
-def _listings(count: int) -> str:
-    return "1 listing" if count == 1 else f"{count:,} listings"
-
-
 def _share(fraction: float) -> str:
-    return f"{fraction * 100:.0f} %".replace("-", "−") if math.isfinite(fraction) else "–"
+    return share_percent(fraction) if math.isfinite(fraction) else "–"
 
 
 def last_read_line(econ: Economics, as_of: dt.date) -> str:
@@ -138,18 +137,19 @@ def segment_table(econ: Economics, first: dt.date, year: dt.date) -> list[str]:
                     continue
                 r = ir.reading(rows, moves, since, last)
                 if r.is_market_figure:
-                    cells.append(percent(r.change))
+                    cells.append(change_words(r.change))
                     continue
                 mark = len(notes) + 1
-                cells.append(f"({'one listing' if r.one_listing else _listings(r.fewest)})"
+                cells.append(f"({'one listing' if r.one_listing else count(r.fewest, 'listing')})"
                              f" [{mark}](#index-note-{mark})")
                 notes.append(f"- <span id=\"index-note-{mark}\"></span>{mark}. {title}, "
                              f"{METER_NAMES[meter]}: " + reading_text(r, econ.names, span) + ".")
             out.append(f"| {title} | {METER_NAMES[meter]} | {' | '.join(cells)} | "
-                       f"{int(rows.at[last, 'matched']):,} | {int(rows.at[last, 'listed']):,} |")
+                       f"{grouped(int(rows.at[last, 'matched']))} | "
+                       f"{grouped(int(rows.at[last, 'listed']))} |")
     if notes:
         out += ["", f"A change that rests on a step of fewer than {ir.MIN_MATCHED} matched "
-                f"listings, or more than {ir.ONE_LISTING_SHARE * 100:.0f} % of whose log-change is "
+                f"listings, or more than {share_percent(ir.ONE_LISTING_SHARE)} of whose log-change is "
                 "one listing, is not a figure of the market; the table shows what it rests on "
                 "instead:", "", *notes]
     return out
@@ -174,7 +174,7 @@ def contributions_table(econ: Economics, count: int = 10, per_step: int = 3) -> 
            "| --- | ---: | ---: | --- | --- | --- | ---: | ---: |"]
     for day, step in top.iterrows():
         moves = econ.moves[econ.moves["date"] == day]
-        change = percent(float(step["link"]) - 1)
+        change = change_words(float(step["link"]) - 1)
         flags = []
         if step["matched"] < ir.MIN_MATCHED:
             flags.append(f"under {ir.MIN_MATCHED} listings")
@@ -183,16 +183,16 @@ def contributions_table(econ: Economics, count: int = 10, per_step: int = 3) -> 
         if flags:
             change += f" ({', '.join(flags)})"
         for i, m in enumerate(moves.head(per_step).itertuples(index=False)):
-            lead = (f"| {day} | {int(step['matched']):,} | {change} |" if i == 0 else "| | | |")
+            lead = (f"| {day} | {grouped(int(step['matched']))} | {change} |" if i == 0 else "| | | |")
             late = (f" (listed by {md_cell(econ.names.get(m.elsewhere_source, ''))} from "
                     f"{m.elsewhere_since})" if m.elsewhere_since else "")
             share = _share(m.share_of_step)
             out.append(f"{lead} {md_cell(econ.names.get(m.source, m.source))} | "
                        f"{md_cell(m.provider)} | {md_cell(m.model)} | "
-                       f"{_usd(m.old_usd_per_mtok)} → {_usd(m.new_usd_per_mtok)}{late} | "
+                       f"{computed_usd(m.old_usd_per_mtok)} → {computed_usd(m.new_usd_per_mtok)}{late} | "
                        f"{share} |")
         if len(moves) > per_step:
-            out.append(f"| | | | … {len(moves) - per_step:,} more | | | | |")
+            out.append(f"| | | | … {grouped(len(moves) - per_step)} more | | | | |")
     return [*out, ""]
 
 
@@ -223,12 +223,12 @@ def index_section(econ: Economics, as_of: dt.date, previous: dt.date | None) -> 
            "- **Same listings, 3:1 blend:** " + "; ".join(spans) + ".",
            f"- **Everything listed (geometric mean), 3:1 blend:** "
            f"{_change(blend, first, as_of, 'average_index')} since {first} "
-           f"({_usd(blend.at[first, 'average_usd_per_mtok'])} → "
-           f"{_usd(blend.at[as_of, 'average_usd_per_mtok'])} per million "
+           f"({computed_usd(blend.at[first, 'average_usd_per_mtok'])} → "
+           f"{computed_usd(blend.at[as_of, 'average_usd_per_mtok'])} per million "
            f"tokens); {_change(blend, year, as_of, 'average_index')} since {year}.",
-           f"- **Listings matched per step:** {int(steps.min()):,} at the fewest (the step to "
-           f"{steps.idxmin()}), {int(steps.median()):,} at the median, "
-           f"{int(steps.iloc[-1]):,} in the last; {int(blend.at[as_of, 'listed']):,} listed on "
+           f"- **Listings matched per step:** {grouped(int(steps.min()))} at the fewest (the step to "
+           f"{steps.idxmin()}), {grouped(int(steps.median()))} at the median, "
+           f"{grouped(int(steps.iloc[-1]))} in the last; {grouped(int(blend.at[as_of, 'listed']))} listed on "
            f"{as_of}.", last_read_line(econ, as_of), ""]
     if econ.whole_since:
         whole = "; ".join(f"{md_cell(name)} from {day}" for name, day in
@@ -315,7 +315,7 @@ def cost_section(costs: pd.DataFrame, as_of: dt.date) -> list[str]:
                    f"{md_cell(r.accelerator)} | {md_link(r.result_id, r.details_url)} | {basis} | "
                    f"{money(float(r.hardware_usd_per_mtok), 'USD', computed=True)} | {cheapest} | "
                    f"{money(float(r.median_output_usd_per_mtok), 'USD', computed=True)} "
-                   f"({int(r.listings)}) | {r.cheapest_ratio:.1f}× | {r.median_ratio:.1f}× |")
+                   f"({int(r.listings)}) | {fixed(r.cheapest_ratio, 1)}× | {fixed(r.median_ratio, 1)}× |")
     out += ["", "A ratio below 1 says the cheapest listing sells under this floor: the host "
             "runs a cheaper or quantized stack, a shorter prompt mix than the benchmark's, or "
             "prices below cost. Ratios compare accelerators and cost bases of one model, not "

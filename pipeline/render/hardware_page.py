@@ -16,7 +16,7 @@ from collections.abc import Sequence
 import pandas as pd
 
 from pipeline.compose.hardware import HardwareShown
-from pipeline.compose.numbers import money, three_figures
+from pipeline.compose.numbers import fixed, grouped, money, three_figures
 from pipeline.models.hardware_results import HardwareRow
 from pipeline.normalize.items import md_link
 from pipeline.render.drawing import NOW, Drawing, Draws
@@ -99,9 +99,9 @@ def _round_over_round_section(rows: Sequence[HardwareRow],
         system = f"{old.submitter} {old.platform}" if old.platform else old.system
         out.append(f"| {md_text(system)} | {md_text(old.model)}, {target_text(old.accuracy_target)}"
                    f" · {md_text(old.scenario)} · {md_text(old.division)} | "
-                   f"{md_text(old.round)} {_result_link(old)} | {old.value:,.1f} | "
-                   f"{md_text(new.round)} {_result_link(new)} | {new.value:,.1f} | "
-                   f"×{new.value / old.value:.2f} |")
+                   f"{md_text(old.round)} {_result_link(old)} | {grouped(old.value, 1)} | "
+                   f"{md_text(new.round)} {_result_link(new)} | {grouped(new.value, 1)} | "
+                   f"×{fixed(new.value / old.value, 2)} |")
     out.append("")
     return out
 
@@ -145,7 +145,7 @@ def hardware_page(costed: pd.DataFrame, rows: Sequence[HardwareRow],
         for _, results in per_basis:
             for c in results:
                 out.append(f"| {c.accelerator} | {_result_link(c)} ({md_text(c.submitter)}) | "
-                           f"{c.value_per_accelerator:,.1f} | {_cost_link(c)} | "
+                           f"{grouped(c.value_per_accelerator, 1)} | {_cost_link(c)} | "
                            f"{money(c.usd_per_accelerator_hour, 'USD')} | "
                            f"{three_figures(c.tokens_per_usd)} | "
                            f"{money(c.usd_per_mtok, 'USD', computed=True)} |")
@@ -166,7 +166,7 @@ def hardware_page(costed: pd.DataFrame, rows: Sequence[HardwareRow],
                 "| --- | --- | --- | --- | --- | --- | ---: | --- |"]
         out += [f"| {_result_link(r)} | {md_text(r.round)} | {r.accelerator} | "
                 f"{md_text(r.model)} | {md_text(r.accuracy_target or 'not stated')} | "
-                f"{md_text(r.scenario)} | {r.value_per_accelerator:,.1f} | {', '.join(r.flags)} |"
+                f"{md_text(r.scenario)} | {grouped(r.value_per_accelerator, 1)} | {', '.join(r.flags)} |"
                 for r in sorted(marked, key=lambda r: (r.model, r.accuracy_target, r.scenario,
                                                        r.round, r.citation_id, r.row_ref))]
         out.append("")

@@ -8,6 +8,7 @@ import datetime as dt
 from collections.abc import Mapping
 
 from pipeline.compose.market import Market
+from pipeline.compose.numbers import grouped
 from pipeline.models.sources import Sources
 from pipeline.render.drawing import Drawing
 from pipeline.render.market_page import market_files
@@ -32,7 +33,7 @@ def market_family_files(sources: Sources, market: Market, past: Mapping[dt.date,
     if table is not None:
         files["market/"] = SearchEntry(
             "Market: every model with a token price",
-            f"{len(table):,} models from {table['provider'].nunique()} providers: input, "
+            f"{grouped(len(table))} models from {table['provider'].nunique()} providers: input, "
             "cached input and output prices per million tokens, context, batch, and a "
             "calculator of a workload's cost and tokens per dollar.")
     files["models/index.md"] = groups_index_md(market.groups, tracked_table_md(market.pages))

@@ -23,6 +23,7 @@ import pandas as pd
 
 from pipeline.compose.list_moves import ListMove, newest_list_moves
 from pipeline.compose.model_pages import model_slug
+from pipeline.compose.numbers import catalogue_usd, context_tokens, grouped
 from pipeline.formats.numbers import finite
 from pipeline.models.links import is_allowed_link
 from pipeline.models.prices import WorkloadProfile
@@ -61,20 +62,11 @@ rest of a row is on its model's page, one tap away."""
 def _price(value: float) -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return '<td data-value=""></td>'
-    text = "free" if value == 0 else (f"{value:.4g}" if value < 0.1 else f"{value:,.2f}")
-    return f'<td data-value="{value!r}">{text}</td>'
-
-
-def tokens_text(value: float | None) -> str:
-    """A context window: `128K`, `1M`, `1.05M` tokens; empty when unknown."""
-    if value is None or pd.isna(value) or value <= 0:
-        return ""
-    return (f"{value / 1e6:.3g}M" if value >= 1e6 else f"{value / 1e3:.4g}K" if value >= 1e3
-            else f"{value:.0f}")
+    return f'<td data-value="{value!r}">{catalogue_usd(value, sign="")}</td>'
 
 
 def _tokens(value: float) -> str:
-    text = tokens_text(value)
+    text = context_tokens(value)
     return f'<td data-value="{int(value)}">{text}</td>' if text else '<td data-value=""></td>'
 
 
@@ -170,8 +162,8 @@ def calculator_html(profiles: list[WorkloadProfile], as_of: dt.date | None = Non
          "week bills it all at the prices below. Each preset is a workload profile the "
          "editions blend prices for, as 1,000,000 tokens split by its input share and with its "
          "cache-hit rate: its cost is then the blended price per million tokens."
-         + (f" {html.escape(first.title)}, for one, is {start:,.0f} input and "
-            f"{1_000_000 - start:,.0f} output tokens." if first else "")
+         + (f" {html.escape(first.title)}, for one, is {grouped(start)} input and "
+            f"{grouped(1_000_000 - start)} output tokens." if first else "")
          + " Base band, realtime; free models show as free, never ranked. Mode batch keeps "
          "the models with a batch input and output price and bills them at those, one price "
          "all week; no list gives a cached-input batch price, so a workload with cache hits "
@@ -252,7 +244,7 @@ def market_page_md(table: pd.DataFrame, as_of: dt.date,
         # Full width: thirteen columns (with the calculator's two) fit beside no navigation.
         "---", "search:", "  exclude: true", "hide:", "  - navigation", "  - toc", "---", "",
         "# Market: every model with a token price", "",
-        (f"{len(table):,} models from {len(providers)} providers as of {as_of.isoformat()}, in "
+        (f"{grouped(len(table))} models from {len(providers)} providers as of {as_of.isoformat()}, in "
          "US dollars per million tokens: the rest-of-week, base-band, realtime prices (batch "
          "beside). Our curated provider files come first and win for the same model; the rest "
          "are from the public catalogues listed on the [Sources](sources.md) page, each as its "
@@ -293,15 +285,15 @@ def _left_out(held: int, other_modes: Mapping[str, int],
     """Return the sentences saying which catalogue listings are not in the table, and why."""
     text = ""
     if held:
-        text += (f"{held:,} catalogue listing{'s are' if held != 1 else ' is'} held back as "
+        text += (f"{grouped(held)} catalogue listing{'s are' if held != 1 else ' is'} held back as "
                  "implausible (far from the same model's other providers, or above the ceiling "
                  "for text models): see the [Discrepancies](discrepancies.md) page. ")
     if other_modes:
-        modes = ", ".join(f"{n:,} {mode}" for mode, n in sorted(other_modes.items()))
+        modes = ", ".join(f"{grouped(n)} {mode}" for mode, n in sorted(other_modes.items()))
         text += (f"Only text-generation models are ranked here; left out, their token fields "
                  f"not being comparable: {modes} listings. ")
     if other_billing:
-        ways = "; ".join(f"{n:,} {how}" for how, n in other_billing.items())
+        ways = "; ".join(f"{grouped(n)} {how}" for how, n in other_billing.items())
         text += ("Left out too, as not billed per token (their token price, mostly zero, is "
                  f"no free price): {ways}. ")
     return text

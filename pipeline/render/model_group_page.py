@@ -10,10 +10,10 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 from pipeline.compose.model_groups import Listing, ModelGroup
+from pipeline.compose.numbers import catalogue_usd, context_tokens, grouped
 from pipeline.models.links import is_allowed_link
 from pipeline.models.prices import WorkloadProfile
 from pipeline.render.escape import md_cell
-from pipeline.render.market_page import tokens_text
 from pipeline.render.shell_page import ShellPage
 
 HEADS = ("Input", "Cached input", "Cache write", "Output", "Batch input", "Batch output")
@@ -31,9 +31,7 @@ def page_path(group: ModelGroup) -> str:
 
 
 def _usd(value: float | None) -> str:
-    if value is None:
-        return ""
-    return "free" if value == 0 else f"${value:.4g}" if value < 0.1 else f"${value:,.2f}"
+    return "" if value is None else catalogue_usd(value)
 
 
 def _cell(text: str, number: bool = False) -> str:
@@ -51,7 +49,7 @@ def _row(item: Listing) -> str:
              f"{html.escape(item.provider)}</a></th>", _cell(model),
              _cell(html.escape(item.variant)),
              *(_cell(_usd(v), True) for v in item.usd_per_mtok),
-             _cell(tokens_text(item.context_tokens), True),
+             _cell(context_tokens(item.context_tokens), True),
              *(_cell(_usd(v), True) for v in item.blends),
              f'<td class="brief-date">{html.escape(item.first_seen)}</td>',
              f'<td class="brief-date">{html.escape(item.since)}</td>', _cell(source)]
@@ -159,7 +157,7 @@ def groups_index_md(groups: Sequence[ModelGroup], tracked_index: str) -> str:
                          sorted(items, key=lambda g: g.title.casefold()))
 
     lines = ["---", "search:", "  exclude: true", "---", "", "# Models", "",
-             (f"{len(groups):,} models the Market lists, each with a page of every provider "
+             (f"{grouped(len(groups))} models the Market lists, each with a page of every provider "
               "that lists it, cheapest first. Grouped below by family (the letters a model's "
               "id starts with) and by provider; the models we track closely come first."), "",
              "## Tracked models", "", tracked_index, "", "## By family", ""]

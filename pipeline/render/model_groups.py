@@ -56,8 +56,3 @@ def folded_md(groups: list[list[str]], shown: int, said: str) -> list[str]:
         lines += [verbatim(head), "", *(line for group in groups[shown:] for line in group),
                   verbatim("</div></details>"), ""]
     return lines
-
-
-def count(n: int, what: str) -> str:
-    """Return `n` and the noun, plural unless one: `1 listing`, `2,000 moves`."""
-    return f"{n:,} {what}" if n == 1 else f"{n:,} {what}s"

@@ -17,7 +17,7 @@ import math
 from collections.abc import Mapping
 
 from pipeline.compose.list_moves import newest_list_moves
-from pipeline.compose.numbers import money, three_figures
+from pipeline.compose.numbers import figures, money, three_figures
 from pipeline.compose.prices_page import (
     MODEL_LABEL,
     MTOK_PER_USD_LABEL,
@@ -180,7 +180,7 @@ def hours_alt(chart: HourOfWeek) -> str:
         return "Step chart: no price varies with the hour of the week (UTC)."
     def span(values: tuple[float, ...]) -> str:
         known = [v for v in values if not math.isnan(v)]
-        return f"from {min(known):.4g} to {max(known):.4g}"
+        return f"from {figures(min(known), 4)} to {figures(max(known), 4)}"
     return (f"Step chart: {chart.meter} price per million tokens by hour of the week (UTC), in "
             "each list's currency. " + " ".join(f"{label}: {span(values)}."
                                                for label, values in chart.lines))
@@ -189,7 +189,7 @@ def hours_alt(chart: HourOfWeek) -> str:
 def cheapest_alt(chart: Cheapest) -> str:
     """Return the alt text of the cheapest chart: each profile's first three bars."""
     return "Horizontal bar charts, most tokens per US dollar. " + " ".join(
-        f"{title}: " + ", ".join(f"{label} {mtok:.3g}" for label, mtok in bars[::-1][:3])
+        f"{title}: " + ", ".join(f"{label} {figures(mtok, 3)}" for label, mtok in bars[::-1][:3])
         + " million tokens per USD." for title, bars in chart.panels)
 
 
@@ -340,7 +340,7 @@ def _draw_cheapest(chart: Cheapest) -> bytes:
         ax.barh(range(len(bars)), [mtok for _, mtok in bars], height=0.7, color=PALETTE[0])
         ax.set_yticks(range(len(bars)), [label for label, _ in bars])
         for y, (_, mtok) in enumerate(bars):
-            ax.annotate(f"{mtok:.3g}", (mtok, y), xytext=(4, 0), textcoords="offset points",
+            ax.annotate(figures(mtok, 3), (mtok, y), xytext=(4, 0), textcoords="offset points",
                         va="center", fontsize=FONT_PT, color=TEXT)
         ax.set_xlim(0, max((m for _, m in bars), default=1) * 1.3)
         # The title from the figure's left edge, over the names too: from the plot's it ran out

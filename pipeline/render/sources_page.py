@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Mapping, Sequence
 
+from pipeline.compose.numbers import grouped
 from pipeline.compose.sources_page import SourcesShown
 from pipeline.models.catalogues import CatalogueHealth, CataloguesFile
 from pipeline.models.feeds import Feed, Snapshot
@@ -110,7 +111,7 @@ def catalogues_md(catalogues: CataloguesFile, healths: Mapping[str, CatalogueHea
 
 
 def _held(count: int) -> str:
-    return f"[{count:,}](discrepancies.md)" if count else "0"
+    return f"[{grouped(count)}](discrepancies.md)" if count else "0"
 
 
 def sources_page(shown: SourcesShown) -> str:

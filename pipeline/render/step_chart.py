@@ -14,6 +14,7 @@ import datetime as dt
 import math
 from html import escape
 
+from pipeline.compose.numbers import axis_usd
 from pipeline.compose.prices_page import PriceHistory
 
 WIDTH = 480
@@ -53,10 +54,6 @@ def _months(first: dt.datetime, last: dt.datetime) -> list[dt.datetime]:
     return out[::every]
 
 
-def _usd(value: float) -> str:
-    return f"${value:,.2f}" if value >= 0.1 or value == 0 else f"${value:.3g}"
-
-
 def step_svg(chart: PriceHistory) -> bytes:
     """Return the SVG of `chart`: each line's steps to `chart.end`, labelled in a legend."""
     points = [p for _, line in chart.lines for p in line]
@@ -87,7 +84,7 @@ def step_svg(chart: PriceHistory) -> bytes:
         out.append(f'<line x1="{LEFT}" x2="{LEFT + plot_w}" y1="{y(usd):.1f}" '
                    f'y2="{y(usd):.1f}" stroke="{GRID}"/>'
                    f'<text x="{LEFT - 5}" y="{y(usd) + 5:.1f}" text-anchor="end" '
-                   f'fill="{INK}">{escape(_usd(usd))}</text>')
+                   f'fill="{INK}">{escape(axis_usd(usd))}</text>')
     for at in _months(first, end):
         out.append(f'<line x1="{x(at):.1f}" x2="{x(at):.1f}" y1="{TOP + PLOT_H}" '
                    f'y2="{TOP + PLOT_H + 4}" stroke="{INK}"/>'
