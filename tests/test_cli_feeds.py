@@ -11,6 +11,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
+from pipeline.cli.editors import new
 from pipeline.cli.feeds import ingest_feeds, register
 from pipeline.models.entries import Entry
 from pipeline.models.links import refused_links
@@ -93,9 +94,36 @@ def test_an_added_entry_is_a_draft_whose_feed_text_is_escaped(tmp_path: Path) ->
         path.relative_to(root).as_posix(), "draft", "this entry is a draft pre-filled by "
         "`brief add`; write the headline and summary in our own words, then delete the "
         "`draft: true` line (got True)")]
+    # Without its draft line, the TODOs `brief add` wrote still keep it off the site.
+    text = path.read_text("utf-8")
+    path.write_text(text.replace("draft: true\n", ""), encoding="utf-8")
+    with pytest.raises(SourceError) as err:
+        load_entries_of(root)
+    rel_path = path.relative_to(root).as_posix()
+    line = {key: n for n, key in enumerate((ln.split(":")[0] for ln in text.splitlines()), 1)}
+    assert [p.located() for p in err.value.problems] == [
+        f"{rel_path}:{line[field]}:1: {field}: still says TODO, as `brief add` pre-filled it; "
+        "write it in our own words" for field in ("headline", "summary")]
+    entry_doc |= {"headline": "DeepSeek cuts Flash prices", "summary": "A paragraph of ours."}
     del entry_doc["draft"]
     path.write_text(yaml.safe_dump(entry_doc, allow_unicode=True), encoding="utf-8")
     load_entries_of(root)
+
+
+def test_an_added_entry_starts_as_brief_new_starts_one(tmp_path: Path) -> None:
+    root = copy_sources(tmp_path)
+    item = json.loads((root / "sources" / "snapshots" / "feeds" / "36kr.json").read_text("utf-8"))
+    assert CliRunner().invoke(cli(), ["add", "--root", str(root), item["items"][0]["id"][:10]]
+                              ).exit_code == 0
+    [added] = (root / "sources" / "entries").rglob("*.yaml")
+    assert CliRunner().invoke(new, ["entry", "--slug", "by-hand", "--date", "2026-09-12",
+                                    "--root", str(root)]).exit_code == 0
+    made = root / "sources" / "entries" / "2026" / "09-12-by-hand.yaml"
+    first_lines = [p.read_text("utf-8").splitlines()[0] for p in (added, made)]
+    assert first_lines[0] == first_lines[1] == (
+        "# yaml-language-server: $schema=../../../schemas/entry.schema.json")
+    dated = [ln for ln in added.read_text("utf-8").splitlines() if ln.startswith("date:")]
+    assert dated == [f"date: {item['items'][0]['published'][:10]}"]  # unquoted, as brief new's
 
 
 def load_entries_of(root: Path) -> None:

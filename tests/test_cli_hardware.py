@@ -34,3 +34,17 @@ def test_a_round_without_a_date_is_left_out():
     assert "v6.1" not in result.output
     assert result.output.splitlines()[0] == ("MLPerf Inference v5.1, deepseek-r1 Offline closed, "
                                              "accuracy target 99")
+
+
+def test_a_date_before_the_results_says_when_they_were_published():
+    group = click.Group("brief")
+    register(group)
+    result = CliRunner().invoke(group, ["hardware", "--root", str(ROOT), "--as-of", "2025-06-01"])
+    assert result.exit_code == 1
+    # The bundled v5.1 round: 80 llama2-70b Offline closed results, published 2025-09-09.
+    assert result.output == ("Error: no results for llama2-70b Offline (closed) published by "
+                             "2025-06-01; 80 were published later, the first on 2025-09-09\n")
+    result = CliRunner().invoke(group, ["hardware", "--root", str(ROOT), "--as-of", "2025-06-01",
+                                        "--model", "no-such-model"])
+    assert (result.exit_code, result.output) == (1, "Error: no results for no-such-model Offline "
+                                                    "(closed)\n")

@@ -11,8 +11,10 @@ import json
 import re
 from pathlib import Path
 
+import click
 import pandas as pd
 from click.testing import CliRunner
+from conftest import REPO
 
 from pipeline.cli.main import main
 from pipeline.compose.corrections import empty_ledger, figure_corrections, sealed
@@ -69,6 +71,9 @@ def test_an_edited_record_is_shown_as_a_correction_on_its_past_edition(copy_few_
         assert result.exit_code == 0, result.output
         return result.output
 
+    # The copy's catalogues hold few models, so the figures read from them (the same-model
+    # index, a catalogue's moves) are not those the repository's ledger holds: it seals its own.
+    (root / "sources" / "snapshots" / "printed.csv").unlink()
     assert brief("seal", "--today", "2026-12-05").startswith("sealed 6 editions")
     brief("build", "--today", "2026-12-05")
     page = out / "briefings" / "2026-08-21" / "index.html"
@@ -130,3 +135,40 @@ def test_an_edited_record_is_shown_as_a_correction_on_its_past_edition(copy_few_
     # Editions none of whose figures changed are not noted.
     for day in set(updated) - set(corrected["edition"]):
         assert "Corrections" not in text_of(out / "briefings" / day / "index.html"), day
+
+
+def test_the_repositorys_ledger_records_every_figure_its_editions_print() -> None:
+    # CI's guard (issue 52): a change of code or sources that adds or alters a printed figure
+    # fails here until `brief seal` is run and printed.csv committed, instead of the publish
+    # workflow's seal recording it days later as printed that day.
+    ledger = REPO / "sources" / "snapshots" / "printed.csv"
+    before = ledger.read_bytes()
+    result = CliRunner().invoke(main, ["seal", "--check", "--root", str(REPO),
+                                       "--today", "2026-12-06"])
+    assert result.exit_code == 0, result.output
+    assert result.output == ("sources/snapshots/printed.csv records every figure the 6 editions "
+                             "print\n")
+    assert ledger.read_bytes() == before
+
+
+
+def test_a_ledger_that_lags_names_each_figure_it_lacks() -> None:
+    from pipeline.cli.main import _not_sealed
+
+    first = edition("2026-09-12", ("Blended prices since 2026-09-04", "Flash $0.40 (+5%)."),
+                    ("Context", "12 models listed."))
+    before = sealed(empty_ledger(), [edition("2026-09-12", ("Context", "10 models listed."))],
+                    dt.date(2026, 9, 12))
+    after = sealed(before, [first], dt.date(2026, 12, 6))
+
+    @click.command()
+    def check() -> None:
+        _not_sealed(before, after)
+
+    result = CliRunner().invoke(check)
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        "sources/snapshots/printed.csv: 2026-09-12 prices: Blended prices since #-#-#: not recorded",
+        "sources/snapshots/printed.csv: 2026-09-12 prices: Context: recorded as it printed before",
+        "sources/snapshots/printed.csv is not current: 2 figure(s) the editions print are not "
+        "sealed; run `brief seal` and commit it"]

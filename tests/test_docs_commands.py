@@ -98,3 +98,28 @@ def test_both_guides_give_the_same_set_up() -> None:
         targets = set_up(guide)
         assert targets[:2] == ["site", "test"], f"{guide} names {targets}"
         assert all(re.search(rf"^{t}:", makefile, re.MULTILINE) for t in targets), targets
+
+
+def table_commands(text: str) -> list[str]:
+    """Return the command of each row of README's table of commands (its first cell)."""
+    return re.findall(r"^\| `(brief[^`]*)` \|", text, re.MULTILINE)
+
+
+def test_the_table_of_commands_gives_each_required_option() -> None:
+    # Issue 52: the table said `brief hardware`, which refuses to run without --as-of.
+    missing = []
+    for line in table_commands((REPO / "README.md").read_text(encoding="utf-8")):
+        words = shlex.split(line)[1:]
+        command: click.Command = main
+        ctx = click.Context(main, info_name="brief")
+        while isinstance(command, click.Group) and words and not words[0].startswith("-"):
+            command = command.get_command(ctx, words.pop(0))
+            ctx = click.Context(command, parent=ctx)
+        if isinstance(command, click.Group):
+            continue  # a group's row (`brief ingest`) names no command to run
+        missing += [f"{line}: {p.opts[0]}" for p in command.params
+                    if isinstance(p, click.Option) and p.required and p.opts[0] not in words
+                    and not p.envvar]  # `--host` may come from BRIEF_SMTP_HOST
+    assert missing == []
+    assert "brief hardware --as-of DATE" in table_commands(
+        (REPO / "README.md").read_text(encoding="utf-8"))

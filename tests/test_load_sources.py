@@ -53,8 +53,15 @@ CASES = {
                       "links.0.url: link must start with http:// or https://"),
     "ftp link": ("links: [{url: 'ftp://example.org/f', publisher: X}]",
                  "links.0.url: link must start with http:// or https://"),
+    # An empty field says what to write there, from its docstring (not "Input should be a
+    # valid string", issue 52): left blank, an empty text, an empty list.
+    "empty summary": ("summary:", "summary: empty; write a paragraph in Markdown, in our words; "
+                      "facts from the links, never their sentences"),
+    "blank headline": ("headline: '  '", "headline: empty; write the headline, in our words"),
     "empty links": ("links: []",
-                    "links: List should have at least 1 item after validation, not 0"),
+                    "links: empty; write the pages this entry is based on, the first the primary "
+                    "source: each the page that states the claim, or the publication and day when "
+                    "no page is known"),
     "bad language": ("links: [{url: 'https://e.org', publisher: X, language: English}]",
                      "links.0.language: String should match pattern "
                      "'^[a-z]{2,3}(-[A-Za-z0-9]+)*$' (got 'English')"),

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import re
+import shutil
+import subprocess
+import sys
 import tomllib
 
 import pytest
@@ -101,3 +104,17 @@ def test_axe_core_is_pinned_to_one_release() -> None:
     assert re.search(r"^AXE_CORE_VERSION=\d+\.\d+\.\d+$", ci, re.MULTILINE)
     assert '"axe-core@$AXE_CORE_VERSION"' in ci
     assert not re.search(r"npm install[^\n]* axe-core(\s|$)", ci)
+
+
+def test_the_editable_install_warns_nothing(tmp_path) -> None:
+    """`make site`'s `pip install -e .` passes on setuptools' warnings: with the checkout's own
+    pyproject.toml, building the editable wheel emits none."""
+    project = tmp_path / "project"
+    shutil.copytree(REPO / "pipeline", project / "pipeline", ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(REPO / name, project / name)
+    build = ("import warnings\nwarnings.simplefilter('error')\n"
+             "from setuptools import build_meta\nprint(build_meta.build_editable('dist'))")
+    done = subprocess.run([sys.executable, "-c", build], cwd=project, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert (project / "dist" / done.stdout.split()[-1]).is_file()

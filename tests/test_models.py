@@ -52,7 +52,8 @@ def test_link_defaults_and_bad() -> None:
     assert messages(Link, {"url": "mailto:a@b.c", "publisher": "P"}) == [
         "f.yaml: url: link must start with http:// or https://"]
     assert messages(Link, {"url": "https://e.org", "publisher": ""}) == [
-        "f.yaml: publisher: String should have at least 1 character (got '')"]
+        "f.yaml: publisher: empty; write who published it, as readers know them: "
+        "`SemiAnalysis`, `Sohu`, `DeepSeek API docs`"]
 
 
 def test_correction() -> None:

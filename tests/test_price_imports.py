@@ -207,3 +207,19 @@ def test_bundled_sonnet_4_5_keeps_the_long_context_tier_genai_prices_gives_it(re
         assert record is not None
         assert tier_price(plist, record, "input", None, 300_000) == 6.0
         assert tier_price(plist, record, "output", None, 300_000) == 22.5
+
+
+def test_each_import_says_what_its_since_means():
+    """Each map leaves different prices undated: --since's help is its own (issue 52: every
+    import repeated LiteLLM's)."""
+    helps = {}
+    for fmt, words in {"litellm": "LiteLLM's own file, which gives none",
+                       "llm-prices": "which llm-prices does not give",
+                       "genai-prices": "Default: the newest prices_checked in the file",
+                       "models-dev": "which models.dev does not date"}.items():
+        res = CliRunner().invoke(cli(), ["import", fmt, "--help"])
+        assert res.exit_code == 0, res.output
+        since = " ".join(res.output.split("--since")[1].split("--source-url")[0].split())
+        assert words in since, (fmt, since)
+        helps[fmt] = since
+    assert len(set(helps.values())) == len(helps)

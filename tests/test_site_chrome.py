@@ -11,6 +11,7 @@ import datetime as dt
 import http.client
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -307,11 +308,13 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def test_brief_serve_no_build_serves_the_built_site(site: Path) -> None:
+@pytest.mark.parametrize("verbose", [False, True], ids=["quiet", "verbose"])
+def test_brief_serve_no_build_serves_the_built_site(site: Path, verbose: bool) -> None:
     port = _free_port()
     process = subprocess.Popen(
         [sys.executable, "-m", "pipeline.cli.main", "serve", "--no-build", "--root",
-         str(site.parent), "--port", str(port)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+         str(site.parent), "--port", str(port), *(["--verbose"] if verbose else [])],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         text=True, env={**os.environ, "PYTHONPATH": str(REPO)})
     try:
         line = process.stdout.readline()  # printed once the socket is bound
@@ -320,6 +323,16 @@ def test_brief_serve_no_build_serves_the_built_site(site: Path) -> None:
         _checks_as_a_host(f"http://127.0.0.1:{port}", site)
     finally:
         stop(process)
+    logged = process.stdout.read() + process.stderr.read()
+    # The stdlib's line of a request: '127.0.0.1 - - [06/Dec/2026 07:00:00] "GET / HTTP/1.1" 200 -'
+    requests = re.findall(r'"(GET|HEAD) (\S+) HTTP/1\.1" (\d{3})', logged)
+    if verbose:  # every one: the pages, the redirects and the missing files
+        assert {status for _, _, status in requests} == {"200", "301", "404"}, logged
+        assert ("GET", "/brief/", "200") in requests
+    else:  # only the answers a reader of the site would take for a fault: its missing files
+        assert requests and {status for _, _, status in requests} == {"404"}, logged
+        assert ("GET", "/no-such-page", "404") in requests
+        assert "code 404, message" not in logged  # the stdlib's second line of each
 
 
 def test_brief_serve_says_when_its_port_is_in_use(site: Path) -> None:

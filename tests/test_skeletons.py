@@ -123,11 +123,16 @@ def test_new_entry_lists_what_is_left_to_fill(tiny: Path) -> None:
     problems = [line for line in check.output.splitlines()
                 if line.startswith("sources/entries/2026/09-11-todo.yaml")]
     assert problems == [
-        "sources/entries/2026/09-11-todo.yaml:8:1: section: Input should be a valid string",
-        "sources/entries/2026/09-11-todo.yaml:10:1: headline: Input should be a valid string",
-        "sources/entries/2026/09-11-todo.yaml:14:1: summary: Input should be a valid string",
-        "sources/entries/2026/09-11-todo.yaml:26:1: links.0.publisher: Input should be a valid "
-        "string",
+        # Each empty field says what to write there (issue 52: pydantic's "Input should be a
+        # valid string" said neither), from the field's docstring.
+        "sources/entries/2026/09-11-todo.yaml:8:1: section: empty; write which section of the "
+        "edition it belongs to: `top`, `local`, `numbers` or `radar`",
+        "sources/entries/2026/09-11-todo.yaml:10:1: headline: empty; write the headline, in our "
+        "words",
+        "sources/entries/2026/09-11-todo.yaml:14:1: summary: empty; write a paragraph in Markdown, "
+        "in our words; facts from the links, never their sentences",
+        "sources/entries/2026/09-11-todo.yaml:26:1: links.0.publisher: empty; write who published "
+        "it, as readers know them: `SemiAnalysis`, `Sohu`, `DeepSeek API docs`",
     ]
 
 
@@ -190,19 +195,19 @@ def test_new_price_file_is_checked_once_filled(tiny: Path) -> None:
     check = runner.invoke(main, ["check", "--root", str(tiny)])
     assert check.exit_code == 1
     assert [line for line in check.output.splitlines() if "mistral" in line] == [
-        "sources/prices/mistral.yaml:6:1: name: Input should be a valid string",
-        "sources/prices/mistral.yaml:10:1: lists.0.currency: Input should be a valid string",
-        "sources/prices/mistral.yaml:35:1: lists.0.records.0.model: Input should be a valid "
-        "string",
-        "sources/prices/mistral.yaml:44:1: lists.0.records.0.prices.0.meter: Input should be "
-        "'input', "
-        "'cached_input', 'cache_write' or 'output'",
-        "sources/prices/mistral.yaml:46:1: lists.0.records.0.prices.0.price: Input should be a "
-        "valid "
-        "number",
-        "sources/prices/mistral.yaml:63:1: lists.0.records.0.source_url: URL input should be a "
-        "string "
-        "or URL",
+        "sources/prices/mistral.yaml:6:1: name: empty; write the provider as readers know it: "
+        "`DeepSeek`",
+        "sources/prices/mistral.yaml:10:1: lists.0.currency: empty; write ISO 4217 code of the "
+        "list: `USD`, `CNY`, `EUR`",
+        "sources/prices/mistral.yaml:35:1: lists.0.records.0.model: empty; write the model id as "
+        "the provider's API spells it: `deepseek-v4-flash` (ASCII letters, digits and "
+        "`._:/@+~-`)",
+        "sources/prices/mistral.yaml:44:1: lists.0.records.0.prices.0.meter: empty; write what "
+        "is billed: `input` (cache miss), `cached_input` (cache read), `cache_write`, `output`",
+        "sources/prices/mistral.yaml:46:1: lists.0.records.0.prices.0.price: empty; write the "
+        "price in the list's currency and unit, as published",
+        "sources/prices/mistral.yaml:63:1: lists.0.records.0.source_url: empty; write the page "
+        "the prices were read from",
     ]
     path.write_text(fill(text, [("name", "Mistral AI"), ("    currency", "EUR"),
                                 ("        model", "mistral-medium-3"),
@@ -244,16 +249,17 @@ def test_new_cost_is_added_to_costs_yaml_and_checked_once_filled(copy_repo_sourc
     check = runner.invoke(main, ["check", "--root", str(root)])
     assert check.exit_code == 1
     assert [line for line in check.output.splitlines() if "costs.yaml" in line] == [
-        f"sources/hardware/costs.yaml:{at['accelerator']}:1: costs.{n}.accelerator: Input "
-        "should be a valid string",
-        f"sources/hardware/costs.yaml:{at['basis']}:1: costs.{n}.basis: Input should be "
-        "'cloud_on_demand', 'rental_contract' or 'owner_tco'",
+        f"sources/hardware/costs.yaml:{at['accelerator']}:1: costs.{n}.accelerator: empty; "
+        "write canonical accelerator name, as in accelerators.yaml",
+        f"sources/hardware/costs.yaml:{at['basis']}:1: costs.{n}.basis: empty; write "
+        "`cloud_on_demand` (a cloud's list price), `rental_contract` (a term rental) or "
+        "`owner_tco` (what owning and running it costs per hour, all in)",
         f"sources/hardware/costs.yaml:{at['amount_per_hour']}:1: costs.{n}.amount_per_hour: "
-        "Input should be a valid number",
-        f"sources/hardware/costs.yaml:{at['source']}:1: costs.{n}.source: Input should be a "
-        "valid string",
-        f"sources/hardware/costs.yaml:{at['source_url']}:1: costs.{n}.source_url: URL input "
-        "should be a string or URL",
+        "empty; write price of one accelerator for one hour, in `currency`",
+        f"sources/hardware/costs.yaml:{at['source']}:1: costs.{n}.source: empty; write who "
+        "published the figure: `SemiAnalysis InferenceX (constants.ts)`",
+        f"sources/hardware/costs.yaml:{at['source_url']}:1: costs.{n}.source_url: empty; write "
+        "where the figure can be read",
     ]
     path.write_text(before + fill(added, COST_FIELDS), encoding="utf-8")
     check = runner.invoke(main, ["check", "--root", str(root), "--strict"])
@@ -322,12 +328,15 @@ def test_new_benchmark_is_added_to_the_index_and_checked_once_filled(copy_repo_s
     assert check.exit_code == 1
     index_name = "sources/benchmarks/index.yaml"
     assert check.stderr.splitlines() == [
-        f"{index_name}:{line['path']}:1: files.{n}.path: Input should be a valid string",
-        f"{index_name}:{line['suite']}:1: files.{n}.suite: Input should be 'mlperf-inference' "
-        "or 'inferencex'",
-        f"{index_name}:{line['round']}:1: files.{n}.round: Input should be a valid string",
-        f"{index_name}:{line['source_url']}:1: files.{n}.source_url: URL input should be a "
-        "string or URL",
+        f"{index_name}:{line['path']}:1: files.{n}.path: empty; write file path relative to "
+        "`sources/benchmarks/`",
+        f"{index_name}:{line['suite']}:1: files.{n}.suite: empty; write which publisher's "
+        "format: `mlperf-inference` (the MLPerf schema, v5.1 array or v6.1 object, is detected) "
+        "or `inferencex`",
+        f"{index_name}:{line['round']}:1: files.{n}.round: empty; write round or release: "
+        "`v5.1`, `v6.1`, `v2`",
+        f"{index_name}:{line['source_url']}:1: files.{n}.source_url: empty; write the "
+        "publisher's copy of the results",
         "4 problem(s) found.",
     ]
     index.write_text(before + fill(added, BENCHMARK_FIELDS), encoding="utf-8")

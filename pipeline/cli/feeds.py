@@ -168,7 +168,7 @@ def entry_from_item(feeds_file: FeedsFile, snapshots: dict[str, Snapshot],
     day = item.published.date()
     local = feed.region != "global"
     language = item.language or feed.language
-    doc: dict = {"date": day.isoformat(), "section": "local" if local else "top",
+    doc: dict = {"date": day, "section": "local" if local else "top",
                  "headline": item.title[:200] or "TODO: headline in our words"}
     if local and not language.startswith("en"):
         doc["original_headline"] = item.title
@@ -201,6 +201,8 @@ def entry_from_item(feeds_file: FeedsFile, snapshots: dict[str, Snapshot],
 def add(root: Path, item: str) -> None:
     """Write a curated entry pre-filled from feed item ITEM (its id) for an editor to finish."""
     from pipeline.load.yaml_lines import dump_yaml
+    from pipeline.models import KINDS
+    from pipeline.models.schemas import schema_comment
 
     feeds_file, snapshots = _load(root, strict=False)
     rel_path, doc = entry_from_item(feeds_file, snapshots, item)
@@ -208,7 +210,8 @@ def add(root: Path, item: str) -> None:
     if path.exists():
         raise click.ClickException(f"{rel_path} exists already; edit it instead")
     path.parent.mkdir(parents=True, exist_ok=True)
-    text = dump_yaml(doc, width=100)
+    # As `brief new` starts an entry: the schema line for editors' YAML plugins.
+    text = f"{schema_comment(KINDS['entry'], rel_path)}\n{dump_yaml(doc, width=100)}"
     path.write_text(text, encoding="utf-8")
     click.echo(f"wrote {rel_path}: a draft; write it in our own words, delete its "
                "`draft: true` line, then run `brief check`")

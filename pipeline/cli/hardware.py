@@ -50,6 +50,7 @@ def hardware(root: Path, model: str, scenario: str, division: str, target: str |
         click.echo(p.located(), err=True)
     if hw is None or any(p.severity == "error" for p in problems):
         raise failed()
+    every_row = rows
     rows = [r for r in rows if is_public(r, as_of.date())]
     if extra is not None:
         try:
@@ -68,8 +69,16 @@ def hardware(root: Path, model: str, scenario: str, division: str, target: str |
     if target is not None:
         chosen = chosen[chosen["accuracy_target"] == target]
     if chosen.empty:
-        raise click.ClickException(f"no results for {model} {scenario} ({division}"
-                                   f"{f', {target} % target' if target else ''})")
+        asked = f"{model} {scenario} ({division}{f', {target} % target' if target else ''})"
+        later = sorted(r.published for r in every_row if r.published is not None
+                       and r.published > as_of.date() and (r.model, r.scenario, r.division) == (
+                           model, scenario, division) and target in (None, r.accuracy_target))
+        if not later:
+            raise click.ClickException(f"no results for {asked}")
+        # An empty answer for a date before the rounds would read as "no such results".
+        raise click.ClickException(
+            f"no results for {asked} published by {as_of:%Y-%m-%d}; {len(later)} were published "
+            f"later, the first on {later[0]:%Y-%m-%d}")
     best = best_per_group(costed)
     for group in sorted(set(chosen["group"])):
         first = chosen[chosen["group"] == group].iloc[0]

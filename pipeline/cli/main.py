@@ -6,13 +6,16 @@ from __future__ import annotations
 import datetime as dt
 import sys
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar, NoReturn
 
 import click
 
 from pipeline.cli.terminal import ROOT, STRICT, failed, print_problems, reports_errors
 from pipeline.paths import PRINTED, PUBLIC
 from pipeline.problems import SourceError
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 class _Brief(click.Group):
@@ -89,8 +92,11 @@ def build(root: Path, out: Path | None, today: str | None, strict: bool) -> None
 @ROOT
 @click.option("--today", default=None, metavar="YYYY-MM-DD",
               help="Seal the editions dated up to this day [default: today].")
+@click.option("--check", is_flag=True,
+              help="Write nothing; exit 1 naming each figure the ledger lacks or records "
+                   "otherwise than the editions print it now.")
 @reports_errors
-def seal(root: Path, today: str | None) -> None:
+def seal(root: Path, today: str | None, check: bool) -> None:
     """Record what each dated edition prints in sources/snapshots/printed.csv; a figure whose
     numbers changed since is kept as a dated correction on its edition."""
     from pipeline.compose.corrections import empty_ledger, sealed
@@ -106,10 +112,32 @@ def seal(root: Path, today: str | None) -> None:
     corrected = int((after["replaced"] == day.isoformat()).sum())
     data = after.to_csv(index=False, lineterminator="\n").encode("utf-8")
     path = root / PRINTED
-    if not path.is_file() or path.read_bytes() != data:
+    current = path.is_file() and path.read_bytes() == data
+    if check:
+        if not current:
+            _not_sealed(before, after)
+        click.echo(f"{PRINTED.as_posix()} records every figure the {len(dates)} editions print")
+        return
+    if not current:
         write_whole(path, data)
     click.echo(f"sealed {len(dates)} editions ({len(after)} figures recorded); "
                f"{corrected} corrected today")
+
+
+def _not_sealed(before: pd.DataFrame, after: pd.DataFrame) -> NoReturn:
+    """Say which figures the editions print that the ledger does not hold as printed, then exit 1."""
+    was = {(r.edition, r.figure): r.text for r in before[before["replaced"] == ""].itertuples()}
+    lines = [f"{PRINTED.as_posix()}: {r.edition} {r.figure}: "
+             + ("not recorded" if (r.edition, r.figure) not in was else "recorded as it printed before")
+             for r in after[after["replaced"] == ""].itertuples()
+             if was.get((r.edition, r.figure)) != r.text]
+    for line in lines:
+        click.echo(line, err=True)
+    what = (f"{len(lines)} figure(s) the editions print are not sealed" if lines else
+            "it is not written as `brief seal` writes it")
+    click.echo(f"{PRINTED.as_posix()} is not current: {what}; run `brief seal` and commit it",
+               err=True)
+    raise failed()
 
 
 def _register_lanes() -> None:

@@ -38,6 +38,20 @@ READERS: dict[str, tuple[str, str]] = {
                      "https://github.com/pydantic/genai-prices/tree/main/prices/providers"),
     "models-dev": ("pipeline.formats.models_dev:read_models_dev", "https://models.dev/api.json"),
 }
+# What --since means for each map: the date it stands for is the start of the prices it leaves
+# undated and the checked date of those it gives none for (formats/price_map.py), and each map
+# leaves different ones undated.
+SINCE_HELP: dict[str, str] = {
+    "litellm": "The day the map was published: the start and checked date of every price. Needed "
+               "for LiteLLM's own file, which gives none; a mirror's last_updated is the default.",
+    "llm-prices": "The day the files were read: the checked date of every price, which llm-prices "
+                  "does not give (it dates each price's start), and the start of a price without "
+                  "from_date. Needed.",
+    "genai-prices": "The checked date of the models without prices_checked and the start of the "
+                    "prices without a start_date. Default: the newest prices_checked in the file.",
+    "models-dev": "The day api.json was read: the start and checked date of every price, which "
+                  "models.dev does not date. Needed.",
+}
 
 
 def _import_command(fmt: str) -> click.Command:
@@ -50,9 +64,7 @@ def _import_command(fmt: str) -> click.Command:
     @click.option("--out", type=click.Path(file_okay=False, path_type=Path),
                   default=PRICES, show_default=True,
                   help="Folder to write <provider>.yaml files into.")
-    @click.option("--since", type=click.DateTime(["%Y-%m-%d"]), default=None,
-                  help="The date of the map, for maps that give none (LiteLLM's upstream file): "
-                       "the start of the prices it does not date and their checked date.")
+    @click.option("--since", type=click.DateTime(["%Y-%m-%d"]), default=None, help=SINCE_HELP[fmt])
     @click.option("--source-url", default=default_url, show_default=True,
                   help="Where the map was read from, recorded on every record.")
     @click.option("--force", is_flag=True, help="Overwrite existing provider files.")

@@ -27,8 +27,11 @@ if TYPE_CHECKING:
               help="Port on 127.0.0.1 (0: any free port).")
 @click.option("--no-build", is_flag=True,
               help="Serve public/ as it is: no build first, no rebuilds, no reloads.")
+@click.option("--verbose", is_flag=True,
+              help="Log every request (by default only the rebuilds and the requests answered "
+                   "with an error, such as a missing file).")
 @reports_errors
-def serve(root: Path, port: int, no_build: bool) -> None:
+def serve(root: Path, port: int, no_build: bool, verbose: bool) -> None:
     """Preview the site on http://127.0.0.1:PORT/ (and under site_url's path), live: each save
     under sources/, templates/ or site/ rebuilds it and reloads the open pages, and a file with
     problems shows them on the page until a save fixes it."""
@@ -36,7 +39,7 @@ def serve(root: Path, port: int, no_build: bool) -> None:
     if no_build:
         if not public.is_dir():
             raise BuildError(f"{public} does not exist: run `brief build` first")
-        with _bind(public, port, _site_path(root, live=False)) as server:
+        with _bind(public, port, _site_path(root, live=False), verbose=verbose) as server:
             _serve_forever(server, public)
         return
     from pipeline.orchestrate.site import build_site
@@ -76,7 +79,7 @@ def serve(root: Path, port: int, no_build: bool) -> None:
 
     rebuilds = Rebuilds(build, done)
     stop = threading.Event()
-    with _bind(public, port, _site_path(root, live=True), live) as server:
+    with _bind(public, port, _site_path(root, live=True), live, verbose) as server:
         # Watching starts before the first build, so a save during it is built right after.
         watch(watched_folders(root.resolve()), rebuilds.want, stop)
         try:
@@ -91,13 +94,14 @@ def serve(root: Path, port: int, no_build: bool) -> None:
             rebuilds.stop()
 
 
-def _bind(public: Path, port: int, site_path: str, live: LiveSite | None = None) -> PreviewServer:
+def _bind(public: Path, port: int, site_path: str, live: LiveSite | None = None,
+          verbose: bool = False) -> PreviewServer:
     """Return the preview server of `public` bound to 127.0.0.1:`port`; when the port is taken,
     say so and exit 1."""
     from pipeline.publish.preview import preview_server
 
     try:
-        return preview_server(public, port, site_path=site_path, live=live)
+        return preview_server(public, port, site_path=site_path, live=live, verbose=verbose)
     except OSError as err:
         if err.errno != errno.EADDRINUSE:
             raise

@@ -49,7 +49,8 @@ def load_entries(root: Path, series: Series | None, parse: Parser = parse_file,
             problems.append(Problem(name, "section", f"unknown section {entry.section!r}; "
                                     f"editions.yaml has: {', '.join(sorted(section_ids))}",
                                     line=line_of(sourced.lines, ("section",))))
-        problems += _after_last_edition(sourced, series, last) + _home_page_links(sourced)
+        problems += (_after_last_edition(sourced, series, last) + _home_page_links(sourced)
+                     + _todos_left(sourced))
         entry_id = entry.id or match["slug"]
         if entry_id in first_path:
             problems.append(Problem(name, "id", f"duplicate entry id {entry_id!r} "
@@ -64,6 +65,17 @@ def load_entries(root: Path, series: Series | None, parse: Parser = parse_file,
 
 PRINTED_TEXT = ("headline", "original_headline", "summary")
 """The fields of an entry its edition's page prints as written (or longer, escaped)."""
+
+
+_TODO = re.compile(r"\bTODO\b")
+
+
+def _todos_left(sourced: Sourced[Entry]) -> list[Problem]:
+    """An error for each field of ours that still holds a `TODO` (what `brief add` pre-fills):
+    once its `draft: true` line is gone, nothing else would keep the placeholder off the page."""
+    return [Problem(sourced.path, field, "still says TODO, as `brief add` pre-filled it; write "
+                    "it in our own words", line=line_of(sourced.lines, (field,)))
+            for field in ("headline", "summary") if _TODO.search(getattr(sourced.model, field))]
 
 
 def _page_sizes(read: list[Sourced[Entry]], series: Series) -> list[Problem]:

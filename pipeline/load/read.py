@@ -141,6 +141,13 @@ def _message(e: dict, model: type[BaseModel], loc: tuple) -> str:
         return f"unknown key{hint}"
     if kind == "url_scheme":
         return "link must start with http:// or https://"
+    if _is_empty(e):
+        what = _what(model, loc)
+        # The values a choice takes, unless its docstring already lists them.
+        expected = e.get("ctx", {}).get("expected", "") if kind in ("literal_error", "enum") else ""
+        choices = re.findall(r"'([^']*)'", expected)
+        listed = not choices or choices[0] in what
+        return f"empty; write {what}" + ("" if listed else f": {expected}")
     msg = _date_message(kind, e["msg"])
     if msg.startswith("Value error, "):
         msg = msg.removeprefix("Value error, ")
@@ -149,6 +156,30 @@ def _message(e: dict, model: type[BaseModel], loc: tuple) -> str:
         if isinstance(value, (str, int, float, bool)) and len(repr(value)) < 60:
             msg = f"{msg} (got {value!r})"
     return msg
+
+
+def _is_empty(e: dict) -> bool:
+    """Is the error a value left empty (`summary:` with nothing after it, `""`, `[]`) where one
+    is needed? pydantic says "Input should be a valid string" of the first."""
+    if "input" not in e:
+        return False
+    value = e["input"]
+    blank = value is None or (isinstance(value, str) and not value.strip()) or (
+        isinstance(value, (list, dict)) and not value)
+    return blank and e["type"].endswith(("_type", "too_short", "literal_error", "enum"))
+
+
+def _what(model: type[BaseModel], loc: tuple) -> str:
+    """Return what the field at `loc` holds, from the first sentence of its docstring ("the
+    headline, in our words"), for a message that says what to write there."""
+    at = max((i for i, part in enumerate(loc) if isinstance(part, str)), default=None)
+    parent = _model_at(model, loc[:at]) if at is not None else None
+    info = next((f for name, f in parent.model_fields.items() if loc[at] in (name, f.alias)),
+                None) if parent else None
+    if info is None or not info.description:
+        return "its value"
+    first = " ".join(info.description.split()).split(". ")[0].rstrip(".")
+    return first if first[1:2].isupper() else first[:1].lower() + first[1:]  # ISO stays ISO
 
 
 _DATE_FORMS = {"date": "a date as YYYY-MM-DD", "datetime": "a date as YYYY-MM-DD or a UTC "

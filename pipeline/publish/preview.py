@@ -41,12 +41,27 @@ class PreviewHandler(http.server.SimpleHTTPRequestHandler):
     """The stdlib file server of a built site, with its 404 page (for folders without an index
     too, never a listing), charsets and site path."""
 
-    def __init__(self, *args, site_path: str = "/", live: LiveSite | None = None, **kwargs) -> None:
+    def __init__(self, *args, site_path: str = "/", live: LiveSite | None = None,
+                 verbose: bool = False, **kwargs) -> None:
         self.site_path = site_path.rstrip("/")
         """The path of site_url without its last slash ("/inference-brief", or "" at a root)."""
         self.live = live
         """The builds of `brief serve` when it rebuilds on each save; None for a static preview."""
+        self.verbose = verbose
+        """Log every request; else only those answered with an error (`brief serve --verbose`)."""
         super().__init__(*args, **kwargs)
+
+    def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
+        # A reload asks again for every file of the page: dozens of lines per save would bury
+        # the rebuilds' lines. An error answer (a page linking to a file the site lacks) is kept.
+        if self.verbose or (isinstance(code, int) and code >= 400):
+            super().log_request(code, size)
+
+    def log_error(self, fmt: str, *args: object) -> None:
+        # The stdlib says "code 404, message File not found" before the request's own line,
+        # which already carries the status.
+        if self.verbose:
+            super().log_error(fmt, *args)
 
     def do_GET(self) -> None:
         if self.live is not None and urlsplit(self.path).path == RELOAD_PATH:
@@ -171,11 +186,12 @@ class PreviewServer(http.server.ThreadingHTTPServer):
 
 
 def preview_server(site: Path, port: int, *, site_path: str = "/",
-                   live: LiveSite | None = None) -> PreviewServer:
+                   live: LiveSite | None = None, verbose: bool = False) -> PreviewServer:
     """Return a server of the built `site` on 127.0.0.1:`port` (0: any free port), answering at /
-    and under `site_path`, live when given the builds of `brief serve`; the caller runs and
-    closes it."""
-    bound = functools.partial(PreviewHandler, directory=str(site), site_path=site_path, live=live)
+    and under `site_path`, live when given the builds of `brief serve`, logging every request when
+    `verbose` (else only those answered with an error); the caller runs and closes it."""
+    bound = functools.partial(PreviewHandler, directory=str(site), site_path=site_path, live=live,
+                              verbose=verbose)
     server = PreviewServer(("127.0.0.1", port), bound)
     server.site_path = site_path
     return server
