@@ -36,7 +36,7 @@ def provider_slug(provider: str) -> str:
     already a slug (`wandb`, `huggingface-together`), else its slug, `--` and a digest of the
     id. A slug never holds `--`, so no id's page takes another's."""
     base = slug(provider)
-    if base == provider and len(base) <= MAX_SLUG_CHARS:
+    if base and base == provider and len(base) <= MAX_SLUG_CHARS:
         return base
     digest = hashlib.sha256(provider.encode("utf-8")).hexdigest()[:16]
     return f"{base[:MAX_SLUG_CHARS] or 'provider'}--{digest}"
