@@ -56,7 +56,7 @@ def test_a_providers_page_escapes_what_the_catalogues_wrote() -> None:
         (ProviderListing(HOSTILE, "m", (1.0, None, 0.0), "USD", HOSTILE,
                          "javascript:alert(1)", "2026-01-01", "2026-02-01"),),
         (ProviderMove("2026-03-01T00:00Z", HOSTILE, HOSTILE, HOSTILE, 1.0, 2.0),), 0, 0,
-        (HeldListing(HOSTILE, HOSTILE, "output", 99.0, 1.0, "2026-01-01T00:00Z", "", HOSTILE),),
+        (HeldListing(HOSTILE, "javascript:alert(3)", HOSTILE, "output", 99.0, 1.0, "2026-01-01T00:00Z", "", HOSTILE),),
         (CatalogueListing(HOSTILE, "javascript:alert(2)", True, 3, "", ""),), "")
     shell = provider_page(page, "2026-11-20")
     assert "<img" not in shell.body_html and "javascript:" not in shell.body_html
@@ -97,7 +97,8 @@ HELD_ROW = re.compile(r"<tr>\s*<td>(?:<a [^>]*>)?([^<]*)(?:</a>)?</td>\s*"
                       r"<td>([^<]*)</td>\s*<td>([^<]*)</td>\s*<td>[^<]*</td>\s*<td>[^<]*</td>\s*"
                       r"<td>([^<]*)</td>\s*<td>([^<]*)</td>\s*</tr>")
 """A row of the Discrepancies page's table of held-back prices."""
-PAGE_HELD_ROW = re.compile(r"<tr><td>([^<]*)</td><td>([^<]*)</td><td>([^<]*)</td>"
+PAGE_HELD_ROW = re.compile(r"<tr><td>(?:<a [^>]*>)?([^<]*)(?:</a>)?</td><td>([^<]*)</td>"
+                           r"<td>([^<]*)</td>"
                            r'<td class="brief-num" data-value="[^"]*">[^<]*</td>'
                            r'<td class="brief-num">[^<]*</td><td class="brief-date">([^<]*)</td>'
                            r"<td>([^<]*)</td></tr>")

@@ -84,6 +84,7 @@ class HeldListing:
     """A price of the provider's held back as implausible (tables/plausibility.py)."""
 
     catalogue: str
+    catalogue_page: str
     model: str
     meter: str
     usd_per_mtok: float
@@ -201,9 +202,10 @@ def _listings(sources: Sources, table: pd.DataFrame) -> dict[str, list[ProviderL
     return out
 
 
-def _names(sources: Sources) -> dict[str, str]:
+def _names(sources: Sources) -> dict[str, tuple[str, str]]:
+    """Return each catalogue's name and page by its id."""
     listed = sources.catalogues.catalogues if sources.catalogues else []
-    return {c.id: c.name for c in listed}
+    return {c.id: (c.name, str(c.page)) for c in listed}
 
 
 def _moves(moves: pd.DataFrame, sources: Sources) -> dict[str, list[ProviderMove]]:
@@ -213,7 +215,7 @@ def _moves(moves: pd.DataFrame, sources: Sources) -> dict[str, list[ProviderMove
     out: dict[str, list[ProviderMove]] = {}
     for r in ordered.itertuples(index=False):
         out.setdefault(str(r.provider), []).append(ProviderMove(
-            str(r.at), names.get(str(r.catalogue), str(r.catalogue)), str(r.model),
+            str(r.at), names.get(str(r.catalogue), (str(r.catalogue),))[0], str(r.model),
             tier_words(r), float(r.old_usd_per_mtok), float(r.new_usd_per_mtok)))
     return out
 
@@ -229,7 +231,7 @@ def _held(sources: Sources, end: str) -> dict[str, list[HeldListing]]:
     for r in shown.itertuples(index=False):
         gone = str(r.gone_seen) if r.gone_seen and str(r.gone_seen) <= end else ""
         out.setdefault(str(r.provider), []).append(HeldListing(
-            names.get(str(r.catalogue), str(r.catalogue)), str(r.model), str(r.meter),
+            *names.get(str(r.catalogue), (str(r.catalogue), "")), str(r.model), str(r.meter),
             float(r.usd_per_mtok), _number(r.median_usd_per_mtok), str(r.first_seen), gone,
             str(r.cause)))
     return out

@@ -36,8 +36,10 @@ def usd_cell(value: float | None) -> str:
 
 
 def _table(heads: Iterable[str], rows: Iterable[str]) -> str:
+    """A table in a box that scrolls sideways on a phone, as the model pages' are."""
     head = "".join(f'<th scope="col">{h}</th>' for h in heads)
-    return (f'<div class="brief-scroll"><table><thead><tr>{head}</tr></thead>'
+    return ('<div class="brief-scroll">'
+            f'<table><thead><tr>{head}</tr></thead>'
             f'<tbody>{"".join(rows)}</tbody></table></div>')
 
 
@@ -70,8 +72,8 @@ def _listings(page: ProviderPage, as_of: str) -> list[str]:
         "for the same model), else the first catalogue in sources/catalogues.yaml that lists "
         "it. First seen: the listing's first dated price in that source's history; Since: "
         "the date of its last change.</p>",
-        _table(["Model", "Input", "Cached input", "Output", "Currency", "First seen", "Since",
-                "Source"], rows)]
+        _table(["Model", "Input", "Cached input", "Output", "Currency",
+                            "First seen", "Since", "Source"], rows)]
 
 
 def _moves(page: ProviderPage) -> list[str]:
@@ -86,8 +88,9 @@ def _moves(page: ProviderPage) -> list[str]:
     for m in page.moves:
         old, new = m.old_usd_per_mtok, m.new_usd_per_mtok
         share = f"{new / old - 1:+.0%}" if old else ""
+        month = month_path(m.at[:7]).removesuffix("index.html")
         rows.append(
-            f'<tr><td class="brief-date"><a href="{ROOT}{month_path(m.at[:7]).removesuffix("index.html")}">'
+            f'<tr><td class="brief-date"><a href="{ROOT}{month}">'
             f"{html.escape(m.at[:10])}</a></td><td>{html.escape(m.catalogue)}</td>"
             f"<td>{html.escape(m.model)}</td><td>{html.escape(m.price)}</td>"
             f"{usd_cell(old)}{usd_cell(new)}<td class=\"brief-num\">{share}</td></tr>")
@@ -95,7 +98,8 @@ def _moves(page: ProviderPage) -> list[str]:
                "catalogues' histories, newest first, each dated by the catalogue version that "
                "first showed it and linked to its month on the Changes pages, where the "
                f"commit that made it is named.{churn}</p>")
-    out.append(_table(["Seen", "Catalogue", "Model", "Price", "Was", "Now", "Change"], rows))
+    out.append(_table(["Seen", "Catalogue", "Model", "Price", "Was", "Now",
+                                      "Change"], rows))
     return out
 
 
@@ -106,7 +110,10 @@ def _held(page: ProviderPage) -> list[str]:
     for h in page.held:
         median = "" if h.median_usd_per_mtok is None else money(h.median_usd_per_mtok, "USD")
         until = f" (until {h.gone_seen[:10]})" if h.gone_seen else ""
-        rows.append(f"<tr><td>{html.escape(h.catalogue)}</td><td>{html.escape(h.model)}</td>"
+        # The catalogue linked, as on Discrepancies: also what a keyboard focuses to scroll
+        # the table on a phone (axe: scrollable-region-focusable).
+        rows.append(f"<tr><td>{_source(h.catalogue, h.catalogue_page)}</td>"
+                    f"<td>{html.escape(h.model)}</td>"
                     f"<td>{html.escape(METER_TITLES.get(h.meter, h.meter))}</td>"
                     f"{usd_cell(h.usd_per_mtok)}<td class=\"brief-num\">{median}</td>"
                     f'<td class="brief-date">{html.escape(h.first_seen[:10])}{until}</td>'
@@ -116,8 +123,8 @@ def _held(page: ProviderPage) -> list[str]:
             "and so on no other page: far from the median of the same model's other "
             "providers, or above the ceiling of its mode (the Why column says which). The "
             f'<a href="{ROOT}discrepancies/">Discrepancies</a> page lists every one.</p>',
-            _table(["Catalogue", "Model", "Price", "Listed", "Median elsewhere", "Since", "Why"],
-                   rows)]
+            _table(["Catalogue", "Model", "Price", "Listed", "Median elsewhere",
+                                 "Since", "Why"], rows)]
 
 
 def _catalogues(page: ProviderPage) -> list[str]:
@@ -140,7 +147,8 @@ def _catalogues(page: ProviderPage) -> list[str]:
                "models in each, the newest version of the catalogue our histories hold by "
                "then, and when our last fetch read the whole catalogue. A cross-check's prices "
                f"are compared, never published.{spelt}</p>")
-    out.append(_table(["Catalogue", "Use", "Models", "Newest version", "Last read"], rows))
+    out.append(_table(["Catalogue", "Use", "Models", "Newest version",
+                                     "Last read"], rows))
     return out
 
 
