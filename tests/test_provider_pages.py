@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import html
+import json
 import re
 from pathlib import Path
 
@@ -132,3 +133,16 @@ def test_the_market_model_pages_and_discrepancies_link_to_pages_that_exist(
     listed = set(re.findall(r'<a href="([^"/]+)/">', index))
     assert listed == {p.parent.name for p in (bundled_site / "providers").glob("*/index.html")}
 
+
+
+def test_the_search_index_has_one_entry_per_provider_and_none_of_its_rows(
+        bundled_site: Path) -> None:
+    docs = json.loads((bundled_site / "search" / "search_index.json").read_text("utf-8"))["docs"]
+    entries = {d["location"]: d for d in docs if d["location"].startswith("providers/")}
+    pages = {p.parent.name for p in (bundled_site / "providers").glob("*/index.html")}
+    assert entries.keys() == {f"providers/{slug}/" for slug in pages}  # the index left out
+    assert entries["providers/wandb/"]["title"] == "wandb (provider)"
+    assert "bedrock" in entries["providers/aws/"]["text"].split()  # as a catalogue lists it
+    assert not [loc for loc, d in entries.items() if "$" in d["text"] or len(d["text"]) > 1_000]
+    market = next(d for d in docs if d["location"] == "market/")
+    assert "wandb" in market["text"]

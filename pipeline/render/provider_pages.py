@@ -162,7 +162,7 @@ def provider_page(page: ProviderPage, as_of: str) -> ShellPage:
     give it, not by its models: each model has a page of its own in the index."""
     ids = dict.fromkeys([page.provider, *page.spellings])
     return ShellPage(f"{page.name} (provider)", provider_body(page, as_of),
-                     " ".join(["provider", *ids]))
+                     " ".join(ids))
 
 
 def providers_index_md(pages: ProviderPages) -> str:
