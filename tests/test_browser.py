@@ -148,8 +148,9 @@ def test_reading_path_home_edition_chart_search_archive(page, site_url: str) -> 
 AXE_PAGES = ["", f"briefings/{EDITIONS[2]}/", "archive/", "about/", "data/", "prices/", "market/",
              "hardware/", "models/", "models/deepseek-deepseek-v4-flash/", "models/openai-o3/",
              "models/deepseek-r1-0528/", "discrepancies/", "changes/", "changes/2026-03/",
-             "economics/"]
-PHONE_AXE = ["market/", "discrepancies/", "models/deepseek-r1-0528/", "prices/", "economics/"]
+             "economics/", "providers/", "providers/wandb/"]
+PHONE_AXE = ["market/", "discrepancies/", "models/deepseek-r1-0528/", "prices/", "economics/",
+             "providers/wandb/"]
 """The pages axe also checks at 390 px: issue 39 changed what they show on a phone."""
 
 
@@ -644,3 +645,49 @@ def test_prices_page_and_edition_chart_read_on_a_phone(browser, site_url: str, s
     chart.scroll_into_view_if_needed()
     assert chart.evaluate(SMALLEST_TEXT_PX) >= 11
     context.close()
+
+
+@pytest.mark.parametrize(("query", "found"), [
+    ("wandb", "providers/wandb/"),  # a provider: its page (issue 52: the search found nothing)
+    ("llama 3.3", "models/llama-3-3-70b/"),
+    ("DeepSeek V3.2", "models/deepseek-v3-2/"),
+])
+def test_search_finds_a_provider_and_a_model_by_name(page, site_url: str, query: str,
+                                                    found: str) -> None:
+    page.goto(site_url)
+    search = page.locator("input.md-search__input")
+    search.click()
+    search.press_sequentially(query, delay=20)  # key by key: Material listens to key events
+    hit = page.locator(f'.md-search-result__item a[href^="{site_url}{found}?"]').first
+    hit.wait_for(timeout=10_000)
+    hit.click()
+    page.wait_for_url(f"{site_url}{found}*")
+    if found.startswith("providers/"):
+        assert page.locator("article h1").inner_text() == "wandb (provider)"
+        shot(page, "32-search-wandb-provider", full_page=False)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_provider_page_reads_on_a_desktop_and_a_phone(browser, site_url: str,
+                                                        scheme: str) -> None:
+    """A provider's page, reached from the index of providers (the Market's cells link to it
+    too: test_provider_pages.py; the Market's 6,000 rows are slow to load here): its listings,
+    moves, held-back prices and catalogues as tables that scroll in their own box, never the
+    page sideways."""
+    context = browser.new_context(color_scheme=scheme, viewport={"width": 1280, "height": 900})
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    pg.goto(site_url + "providers/")
+    pg.locator('article a[href="wandb/"]').click()
+    pg.wait_for_url(f"{site_url}providers/wandb/")
+    assert [h.strip() for h in pg.locator("article h2").all_inner_texts()] == [
+        "Listings", "Price moves", "Held back", "Where its prices come from"]
+    assert pg.locator("article table").count() >= 3  # listings, held back, catalogues
+    for width, height in ((1280, 900), (390, 844)):
+        pg.set_viewport_size({"width": width, "height": height})
+        assert pg.evaluate("document.documentElement.scrollWidth") <= width, (scheme, width)
+        shot(pg, f"33-provider-{width}px-{scheme}", full_page=False)
+    context.close()
+    assert errors == []

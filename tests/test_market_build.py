@@ -203,7 +203,7 @@ def assert_model_page_lists_every_provider(out: Path, doc: dict, root: Path,
                                            canonical: str) -> None:
     """Issue 39's acceptance: the model's page lists every provider the map prices it at (a
     listing held back as implausible named apart, unpriced), cheapest first by the first
-    workload's blend, each linked to its own row on the Market page."""
+    workload's blend, each listing linked to its own row on the Market page."""
     from pipeline.normalize.model_ids import canonical_model
     from pipeline.normalize.providers import our_provider
 
@@ -216,8 +216,10 @@ def assert_model_page_lists_every_provider(out: Path, doc: dict, root: Path,
     assert len({p for p, _ in expected}) >= 8  # DeepSeek-R1-0528 is hosted widely
     page = (out / "models" / canonical / "index.html").read_text()
     table = page[page.index("<tbody>"):page.index("</tbody>")]
-    rows = re.findall(r'<tr><th scope="row"><a href="../../market/#([^"]+)">([^<]+)</a></th>'
-                      r"<td>([^<]+)(.*?)</tr>", table, re.S)
+    # The provider links to its page, the model id to the listing's row on the Market page.
+    rows = re.findall(r'<tr><th scope="row"><a href="../../providers/[^"]+/">([^<]+)</a></th>'
+                      r'<td><a href="../../market/#([^"]+)">([^<]+)</a>(.*?)</tr>', table, re.S)
+    rows = [(anchor, provider, model, rest) for provider, anchor, model, rest in rows]
     listed = {(html.unescape(p), html.unescape(m)) for _, p, m, _ in rows}
     held = {(html.unescape(p), html.unescape(m)) for p, m in re.findall(
         r"([\w-]+) \(<code>([^<]+)</code>\)", page[page.index("Held back as implausible"):])}

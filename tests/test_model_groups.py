@@ -78,7 +78,8 @@ def test_the_search_index_lists_each_group_by_its_model_and_none_of_the_rows(
         "gemini-3.6-flash", "1 listing against our curated price; the largest gap +100.0%")
     # It was 97,731 bytes with neither page in it; the groups add about 20 KB, and the 1,600
     # model pages (tests/test_models_across.py) about 150 KB, by their ids only. The Changes
-    # pages add a line per month (tests/test_changes_pages.py).
+    # pages add a line per month (tests/test_changes_pages.py), the providers' pages a line per
+    # provider and the Market's entry their names, about 17 KB (tests/test_provider_pages.py).
     assert index.stat().st_size < 400_000
 
 

@@ -137,7 +137,11 @@ def test_market_rows_and_model_pages_link_both_ways(bundled_site: Path) -> None:
     assert len({anchor for anchor, *_ in rows}) == len(rows)  # every id once
     for anchor, provider, slug, _model in rows[::97]:
         page = (bundled_site / "models" / slug / "index.html").read_text()
-        assert (f'<a href="../../market/#{anchor}">{provider}</a>') in page
+        row = re.search(rf'<tr><th scope="row"><a href="../../providers/([^"]+)/">'
+                        rf'{re.escape(provider)}</a></th><td><a href="../../market/#'
+                        rf'{re.escape(anchor)}">', page)
+        assert row is not None, (anchor, slug)
+        assert (bundled_site / "providers" / row.group(1) / "index.html").is_file()
 
 
 

@@ -25,6 +25,7 @@ from pipeline.compose.discrepancies import discrepancies
 from pipeline.compose.economics import economics_as_of
 from pipeline.compose.hardware import hardware_shown
 from pipeline.compose.parts import Parts, changes_pages
+from pipeline.compose.provider_pages import provider_pages
 from pipeline.compose.sources_page import sources_shown
 from pipeline.compose.types import Edition
 from pipeline.models.sources import Sources
@@ -40,6 +41,7 @@ from pipeline.render.drawing import Draws
 from pipeline.render.economics_page import economics_files
 from pipeline.render.hardware_page import hardware_files
 from pipeline.render.pages import archive_page
+from pipeline.render.provider_pages import provider_files
 from pipeline.render.sources_page import sources_page
 from pipeline.render.subscribe_page import subscribe_page
 
@@ -243,6 +245,11 @@ FAMILIES: tuple[Family, ...] = (
     Family("discrepancies", frozenset({"catalogues", "price_histories", "prices", "held_prices"}),
            compose=lambda s, t, site: discrepancies(s, site.as_of),
            render=lambda s, v, site: {"discrepancies.md": discrepancies_page_md(v)}),
+    Family("providers", frozenset({"prices", "rates", "catalogues", "price_histories",
+                                   "held_prices", "catalogue_health", "model_facts"}),
+           tables=frozenset({"committed_changes"}),
+           compose=lambda s, t, site: provider_pages(s, t.committed_changes(), site.as_of),
+           render=lambda s, pages, site: provider_files(pages)),
     # By what the index and the cost to serve read and the edition dates: an entry's edit keeps
     # the page, its charts and data files.
     Family("economics", frozenset({"prices", "rates", "catalogues", "price_histories",

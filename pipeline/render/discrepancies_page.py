@@ -16,6 +16,7 @@ import pandas as pd
 
 from pipeline.compose.discrepancies import Discrepancies
 from pipeline.compose.numbers import count, fixed, grouped, money, percent
+from pipeline.compose.provider_pages import provider_path
 from pipeline.models.links import is_allowed_link
 from pipeline.normalize.model_ids import canonical_model
 from pipeline.normalize.units import METER_TITLES
@@ -63,6 +64,11 @@ def held_md(held: pd.DataFrame | None, names: dict[str, tuple[str, str]]) -> lis
     return lines
 
 
+def _provider(provider: str) -> str:
+    """A provider's cell: its id, linked to its page (compose/provider_pages.py)."""
+    return f"[{md_cell(provider)}](../{provider_path(provider)})"
+
+
 def _with_gaps(held: pd.DataFrame) -> pd.DataFrame:
     """Return `held` with how many times off each price is (`gap`) and from what (`gap_from`):
     from the median where that is what held it, else over its mode's ceiling."""
@@ -86,7 +92,7 @@ def _held_table(rows: pd.DataFrame, names: dict[str, tuple[str, str]]) -> list[s
         median = ("" if pd.isna(r.median_usd_per_mtok) else
                   f"{money(r.median_usd_per_mtok, 'USD')} (median of {fixed(r.providers, 0)})")
         until = "" if r.gone_seen == "" else f" (until {r.gone_seen[:10]})"
-        lines.append(f"| {_source_name(name, page)} | {md_cell(r.provider)} | {md_cell(r.model)} | "
+        lines.append(f"| {_source_name(name, page)} | {_provider(r.provider)} | {md_cell(r.model)} | "
                      f"{METER_TITLES[r.meter]} | {money(r.usd_per_mtok, 'USD')} | {median} | "
                      f"{r.first_seen[:10]}{until} | {md_cell(r.cause)} |")
     return lines
@@ -143,7 +149,7 @@ def _table(rows: pd.DataFrame, first: str, second: str) -> list[str]:
     for r in rows.itertuples(index=False):
         until = "still" if r.ongoing else f"until {r.until.date().isoformat()}"
         lines.append(
-            f"| {md_cell(r.provider)} | {md_cell(r.model)} | {METER_TITLES[r.meter]} | "
+            f"| {_provider(r.provider)} | {md_cell(r.model)} | {METER_TITLES[r.meter]} | "
             f"{_source(r.source_a, r.url_a, r.usd_per_mtok_a)} | "
             f"{_source(r.source_b, r.url_b, r.usd_per_mtok_b)} | {percent(r.difference, 1, signed=True)} | "
             f"{r.since.date().isoformat()} ({until}; {count(round(r.days), 'day')}) |")

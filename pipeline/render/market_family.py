@@ -35,7 +35,9 @@ def market_family_files(sources: Sources, market: Market, past: Mapping[dt.date,
             "Market: every model with a token price",
             f"{grouped(len(table))} models from {table['provider'].nunique()} providers: input, "
             "cached input and output prices per million tokens, context, batch, and a "
-            "calculator of a workload's cost and tokens per dollar.")
+            "calculator of a workload's cost and tokens per dollar. Providers: "
+            # Each provider once, so a search for one finds the Market (and its own page).
+            + ", ".join(sorted(set(table["provider"].astype(str)))) + ".")
     files["models/index.md"] = groups_index_md(market.groups, tracked_table_md(market.pages))
     files.update(tracked)
     for group in market.groups:

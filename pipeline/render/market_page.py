@@ -24,6 +24,7 @@ import pandas as pd
 from pipeline.compose.list_moves import ListMove, newest_list_moves
 from pipeline.compose.model_pages import model_slug
 from pipeline.compose.numbers import catalogue_usd, context_tokens, grouped
+from pipeline.compose.provider_pages import provider_path
 from pipeline.formats.numbers import finite
 from pipeline.models.links import is_allowed_link
 from pipeline.models.prices import WorkloadProfile
@@ -213,6 +214,10 @@ def market_page_md(table: pd.DataFrame, as_of: dt.date,
             value = getattr(row, column)
             if column == "context_window_tokens":
                 cells.append(_tokens(value))
+            elif column == "provider":
+                # Its page: every listing of the provider, its moves and held-back prices.
+                cells.append(f'<td><a href="../{provider_path(str(value))}">'
+                             f"{html.escape(str(value))}</a></td>")
             elif column == "model" and pages:
                 # Its page across providers: every price of the row, one tap away on a phone
                 # (the HTML is raw: the built page's URL).

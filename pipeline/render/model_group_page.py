@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from pipeline.compose.model_groups import Listing, ModelGroup
 from pipeline.compose.numbers import catalogue_usd, context_tokens, grouped
+from pipeline.compose.provider_pages import provider_path
 from pipeline.models.links import is_allowed_link
 from pipeline.models.prices import WorkloadProfile
 from pipeline.render.escape import md_cell
@@ -39,13 +40,13 @@ def _cell(text: str, number: bool = False) -> str:
 
 
 def _row(item: Listing) -> str:
-    model = html.escape(item.model)
+    model = f'<a href="{MARKET}#{html.escape(item.anchor)}">{html.escape(item.model)}</a>'
     if item.tracked:
         model += f' (<a href="../{html.escape(item.tracked)}/">its own page</a>)'
     source = html.escape(item.source)
     if is_allowed_link(item.source_url):
         source = f'<a href="{html.escape(item.source_url)}">{source}</a>'
-    cells = [f'<th scope="row"><a href="{MARKET}#{html.escape(item.anchor)}">'
+    cells = [f'<th scope="row"><a href="../../{provider_path(item.provider)}">'
              f"{html.escape(item.provider)}</a></th>", _cell(model),
              _cell(html.escape(item.variant)),
              *(_cell(_usd(v), True) for v in item.usd_per_mtok),
@@ -71,7 +72,8 @@ def group_body(group: ModelGroup, profiles: Sequence[WorkloadProfile], as_of: dt
            if profiles else " by output price")
         + ". Prices are in US dollars per million tokens: rest-of-week, base band, realtime, "
         "batch beside; a price in another currency is converted at the ECB rate of its "
-        "record's date. Each provider links to its row on the Market page. Variant: how the "
+        "record's date. Each provider links to its page, each model id to its row on the Market "
+        "page. Variant: how the "
         "listing serves the model where its id says so (a precision such as fp8, a host's "
         "serving tier such as turbo); First seen: the date of the listing's first dated price "
         "in its catalogue's history; Since: the date of its last change. Listed as: "
