@@ -238,11 +238,13 @@ def market_pages_md(table: pd.DataFrame, as_of: dt.date,
                       for p in providers)
     out = {}
     for sort in sorts:
-        # Markdown links are to files, from the page's own: a copy's are a folder up.
-        docs = "../" if sort.slug else ""
+        # Links are to the built pages' URLs, not to their Markdown files, as the rows' are:
+        # mkdocs then has none to rewrite, and keeps a page whose Markdown it has rendered
+        # before (cache/page_cache.py), a megabyte-long table it reads for each link.
+        up = sort.up
         order = sort.order(table)
         out[sort.source] = "\n".join([
-            # Full width: thirteen columns (with the calculator's two) fit beside no navigation.
+            # Full width: fourteen columns (with the calculator's two) fit beside no navigation.
             # A sorted copy: not in the search index, its canonical page the Market's
             # (publish/mkdocs_site.py).
             "---", "search:", "  exclude: true", "hide:", "  - navigation", "  - toc",
@@ -252,15 +254,15 @@ def market_pages_md(table: pd.DataFrame, as_of: dt.date,
             (f"{len(table):,} models from {len(providers)} providers as of {as_of.isoformat()}, "
              "in US dollars per million tokens: the rest-of-week, base-band, realtime prices "
              "(batch beside). Our curated provider files come first and win for the same model; "
-             f"the rest are from the public catalogues listed on the [Sources]({docs}sources.md) "
+             f"the rest are from the public catalogues listed on the [Sources]({up}sources/) "
              "page, each as its newest snapshot by then showed it. Prices in another currency "
              "are converted at the ECB rate of their record's date. Context is the model's "
              "context window in input tokens, as the newest catalogue snapshot gives it (for a "
              f"curated model too). {free} models list a zero price: shown as free, never ranked. "
-             f"{_left_out(held, other_modes or {}, other_billing or {}, docs)}"
+             f"{_left_out(held, other_modes or {}, other_billing or {}, up)}"
              f"Sorted by {sort.says}{_others(sort)}. The data is in "
-             f"[market.csv]({docs}data/market.csv)."), "",
-            calculator_html(profiles, as_of, past, sort.up), "",
+             f"[market.csv]({up}data/market.csv)."), "",
+            calculator_html(profiles, as_of, past, up), "",
             '<div class="market-filters" hidden>'
             '<label>Mode <select id="market-mode"><option value="realtime">realtime</option>'
             '<option value="batch">batch</option></select></label> '
@@ -270,7 +272,7 @@ def market_pages_md(table: pd.DataFrame, as_of: dt.date,
             '<output id="market-count"></output></div>', "",
             # No class: Material then styles it as its own tables, scrolling inside its box.
             verbatim("\n".join([f'<table id="market-table"><thead><tr>{_head(sort)}</tr></thead>'
-                                 "<tbody>", *(rows[i].replace(UP, sort.up) for i in order),
+                                 "<tbody>", *(rows[i].replace(UP, up) for i in order),
                                  "</tbody></table>"])), "",
             *_since_notes(elsewhere)])
     return out
@@ -279,8 +281,11 @@ def market_pages_md(table: pd.DataFrame, as_of: dt.date,
 def _others(sort: Sort) -> str:
     """Where the table's other orders are, said after the page's own."""
     others = [SHOWN_TITLES[s.column] for s in SORTS if s != sort]
-    return (f". The headings {', '.join(others[:-1])} and {others[-1]} link to the table "
-            "sorted by their column; with JavaScript, every heading sorts it in place")
+    if not others:
+        return ""
+    names = f"{', '.join(others[:-1])} and {others[-1]}" if len(others) > 1 else others[0]
+    return (f". The headings {names} link to the table sorted by their column; with "
+            "JavaScript, every heading sorts it in place")
 
 
 def _head(sort: Sort) -> str:
@@ -357,14 +362,14 @@ def _since_notes(elsewhere: Mapping[tuple[str, str], ListMove]) -> list[str]:
 
 
 def _left_out(held: int, other_modes: Mapping[str, int],
-              other_billing: Mapping[str, int], docs: str = "") -> str:
+              other_billing: Mapping[str, int], up: str = "../") -> str:
     """Return the sentences saying which catalogue listings are not in the table, and why;
-    `docs`: the way from the page's Markdown file to the docs' root."""
+    `up`: the way from the page's URL to the site's root."""
     text = ""
     if held:
         text += (f"{held:,} catalogue listing{'s are' if held != 1 else ' is'} held back as "
                  "implausible (far from the same model's other providers, or above the ceiling "
-                 f"for text models): see the [Discrepancies]({docs}discrepancies.md) page. ")
+                 f"for text models): see the [Discrepancies]({up}discrepancies/) page. ")
     if other_modes:
         modes = ", ".join(f"{n:,} {mode}" for mode, n in sorted(other_modes.items()))
         text += (f"Only text-generation models are ranked here; left out, their token fields "
