@@ -4,14 +4,14 @@ files.
 The table is HTML written here (every cell escaped: catalogue text is third-party), sorted by
 output price, so it reads without JavaScript, and again in each of a few other orders, a page
 each that its column's heading links to (market_sorts.py); `assets/market.js` sorts by any
-column in place,
-filtering by mode (realtime: every row; batch: the rows with batch prices), provider and text,
-and the calculator: a workload's cost and tokens per dollar per model, two columns it computes
-from the prices in the rows. Numbers carry their exact value in `data-value` for sorting; a row
-whose price depends on the hour carries its off-peak and other hours' prices, a row with batch
-input and output prices those (`data-batch`), and every priced row the build's own figures for
-each preset (`data-build-<profile>`, at batch prices `data-build-batch-<profile>`: USD, then
-tokens per USD), which the browser test holds the page's to.
+column in place, filters by mode (realtime: every row; batch: the rows with batch prices),
+provider and text, and adds the calculator: a workload's cost and tokens per dollar per model,
+two columns it computes from the prices in the rows. Numbers carry their exact value in
+`data-value` for sorting; a row whose price depends on the hour carries its off-peak and other
+hours' prices, a row with batch input and output prices those (`data-batch`), and every priced
+row the build's own figures for each preset (`data-build-<profile>`, at batch prices
+`data-build-batch-<profile>`: USD, then tokens per USD), which the browser test holds the
+page's to.
 """
 
 from __future__ import annotations
@@ -124,8 +124,8 @@ def _field(value: float) -> str:
 def calculator_html(profiles: list[WorkloadProfile], as_of: dt.date | None = None,
                     past: Sequence[dt.date] = (), up: str = "../") -> str:
     """Return the calculator's form, hidden until market.js runs: the date whose prices it
-    shows (`as_of`, the table's, then each of `past`: render/market_past.py, found `up` the
-    page's way to the site's root), a preset select,
+    shows (`as_of`, the table's, then each of `past`: render/market_past.py, whose files are
+    fetched from `up`, the page's way to the site's root), a preset select,
     the four fields, a note on how it prices, and the output region that sums up the
     workload."""
     days = ""
@@ -240,8 +240,9 @@ def market_pages_md(table: pd.DataFrame, as_of: dt.date,
     for sort in sorts:
         # Links are to the built pages' URLs, not to their Markdown files, as the rows' are:
         # mkdocs then has none to rewrite, and keeps a page whose Markdown it has rendered
-        # before (cache/page_cache.py), a megabyte-long table it reads for each link.
-        up = sort.up
+        # before (cache/page_cache.py), a megabyte-long table it reads for each link. A data
+        # file is a file of the docs to mkdocs, which it checks: from the Markdown file.
+        up, docs = sort.up, "../" if sort.slug else ""
         order = sort.order(table)
         out[sort.source] = "\n".join([
             # Full width: fourteen columns (with the calculator's two) fit beside no navigation.
@@ -261,7 +262,7 @@ def market_pages_md(table: pd.DataFrame, as_of: dt.date,
              f"curated model too). {free} models list a zero price: shown as free, never ranked. "
              f"{_left_out(held, other_modes or {}, other_billing or {}, up)}"
              f"Sorted by {sort.says}{_others(sort)}. The data is in "
-             f"[market.csv]({up}data/market.csv)."), "",
+             f"[market.csv]({docs}data/market.csv)."), "",
             calculator_html(profiles, as_of, past, up), "",
             '<div class="market-filters" hidden>'
             '<label>Mode <select id="market-mode"><option value="realtime">realtime</option>'
