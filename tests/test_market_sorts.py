@@ -28,7 +28,7 @@ class _Market(HTMLParser):
         self.rows: list[tuple[dict, list[tuple[str | None, str]]]] = []
         self.canonical: str | None = None
         self._cell: list | None = None  # [attrs, text, href]
-        self._in_table = False
+        self._in_table = self._in_body = False
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         a = dict(attrs)
@@ -38,7 +38,9 @@ class _Market(HTMLParser):
             self._in_table = True
         elif not self._in_table:
             return
-        elif tag == "tr":
+        elif tag == "tbody":
+            self._in_body = True
+        elif tag == "tr" and self._in_body:
             self.rows.append((a, []))
         elif tag in ("th", "td"):
             self._cell = [a, "", None]
@@ -51,7 +53,7 @@ class _Market(HTMLParser):
 
     def handle_endtag(self, tag: str) -> None:
         if tag == "table":
-            self._in_table = False
+            self._in_table = self._in_body = False
         elif tag in ("th", "td") and self._cell is not None:
             attrs, text, href = self._cell
             if tag == "th":
@@ -136,18 +138,21 @@ def test_each_sorted_page_has_every_row_in_its_order(pages: dict[Sort, _Market],
 
 def test_batch_input_is_market_csvs_figure_formatted_as_batch_output(
         pages: dict[Sort, _Market], bundled_site: Path) -> None:
+    # market.csv's rows are in the Market page's order (a text starting `=`, `+`, `-` or `@`
+    # written after a `'`, as a spreadsheet formula is defused).
     with (bundled_site / "data" / "market.csv").open(encoding="utf-8", newline="") as f:
-        batch = {(r["provider"], r["model"]): r["batch_input_usd_per_mtok"]
-                 for r in csv.DictReader(f)}
+        listed = list(csv.DictReader(f))
     page = pages[SORTS[0]]
     heads = [h["text"] for h in page.heads]
     at = heads.index("Batch input")
-    assert heads[at + 1] == "Batch output"
+    assert heads[at + 1] == "Batch output" and len(listed) == len(page.rows)
     shown = 0
     texts: dict[str, str] = {}
-    for attrs, cells in page.rows:
+    for row, (attrs, cells) in zip(listed, page.rows, strict=True):
+        model = row["model"][1:] if row["model"][:2] in ("'=", "'+", "'-", "'@") else row["model"]
+        assert (row["provider"], model) == (attrs["data-provider"], cells[1][1])
+        figure = row["batch_input_usd_per_mtok"]
         value, text = cells[at]
-        figure = batch[(attrs["data-provider"], cells[1][1])]
         assert (value == "") == (figure == ""), (attrs, figure)
         if figure:
             assert math.isclose(float(value), float(figure), rel_tol=1e-12), (attrs, figure)
