@@ -192,6 +192,15 @@ def test_market_page_sorts_filters_and_fits_a_phone(page, site_url: str) -> None
         return page.locator(f"#market-table tbody tr:not([hidden]) td:nth-child({n})").evaluate_all(
             "cells => cells.map(c => c.getAttribute('data-value') ?? c.textContent)")
 
+    def ranks(n: int) -> list[tuple[int, float | None]]:
+        """Each row's place in a price's order: priced (0), unpriced (1), free (2 and 3)."""
+        return [(2 * free + (v == ""), float(v) if v else None) for v, free in rows.evaluate_all(
+            f"rs => rs.map(r => [r.cells[{n - 1}].getAttribute('data-value'), "
+            "r.hasAttribute('data-free')])")]
+
+    def priced(n: int) -> list[float]:
+        return [v for r, v in ranks(n) if r == 0]
+
     # market.js puts the calculator's Cost and Tokens per $ after Model: Input is the 5th column.
     assert page.locator("#market-table th").nth(2).inner_text() == "Cost, $"
     # Without a click the order is the build's: output price ascending, free models last.
@@ -202,13 +211,25 @@ def test_market_page_sorts_filters_and_fits_a_phone(page, site_url: str) -> None
     outputs = [float(v) for v, f in zip(column(7), free) if v and not f]
     assert outputs == sorted(outputs) and outputs[0] > 0
     shot(page, "20-market-by-output", full_page=False)  # 3,000 rows: the top
-    page.locator("#market-table th").nth(4).locator("button").click()  # Input, ascending
-    inputs = [float(v) for v in column(5) if v]
-    assert inputs == sorted(inputs)
-    page.locator("#market-table th").nth(4).locator("button").click()  # and descending
-    inputs = [float(v) for v in column(5) if v]
-    assert inputs == sorted(inputs, reverse=True)
+    # Input's heading links to the table sorted by input (market/by-input/, for a reader
+    # without JavaScript): market.js sorts in place instead, each click the other way.
+    page.locator("#market-table th").nth(4).locator("a").click()  # Input, ascending
+    assert page.url == site_url + "market/"
+    assert priced(5) == sorted(priced(5))
+    page.locator("#market-table th").nth(4).locator("a").click()  # and descending
+    assert priced(5) == sorted(priced(5), reverse=True)
     assert page.locator("#market-table th").nth(4).get_attribute("aria-sort") == "descending"
+    # Batch input, beside Batch output: a button (no page of its own), the 68 rows with a
+    # batch input price first, cheapest first, free ones after them, then the rest.
+    batch = page.locator("#market-table th").nth(9)
+    assert batch.inner_text() == "Batch input"
+    batch.locator("button").click()
+    assert batch.get_attribute("aria-sort") == "ascending"
+    assert page.locator("#market-table th[aria-sort]").count() == 1
+    ranked = ranks(10)
+    assert [r for r, _ in ranked] == sorted(r for r, _ in ranked)
+    values = [v for r, v in ranked if r == 0]
+    assert values == sorted(values) and 50 < len(values) < 100
 
     page.select_option("#market-provider", "deepseek")
     providers = set(column(1))
@@ -217,7 +238,7 @@ def test_market_page_sorts_filters_and_fits_a_phone(page, site_url: str) -> None
     assert column(2) == ["deepseek-v4-flash"]
     assert count.inner_text() == f"1 of {total} models"
     # The curated record wins over the catalogues for the same model, and links its source.
-    source = page.locator("#market-table tbody tr:not([hidden]) td:nth-child(12) a")
+    source = page.locator("#market-table tbody tr:not([hidden]) td:nth-child(13) a")
     assert source.inner_text() == "DeepSeek (curated)"
     assert source.get_attribute("href").startswith("https://")
 
@@ -380,9 +401,9 @@ def test_market_calculator_prices_a_past_date_as_brief_price_does(page, site_url
     answer = price_at(sources, "gpt-4o", dt.date.fromisoformat(day), profile)
     assert len(answer) >= 2
     links = page.locator("#market-table tbody tr").evaluate_all(
-        """rs => rs.map(r => { const a = r.cells[11].querySelector('a');  // Source
+        """rs => rs.map(r => { const a = r.cells[12].querySelector('a');  // Source
                  return [r.getAttribute('data-provider'), r.cells[1].textContent,
-                         r.cells[11].textContent, a ? a.href : null]; })""")
+                         r.cells[12].textContent, a ? a.href : null]; })""")
     shown = {(p, m): (text, href) for p, m, text, href in links}
     for a in answer.itertuples(index=False):
         text, href = shown[(a.provider, a.model)]
@@ -461,14 +482,28 @@ def test_market_mode_batch_shows_the_rows_with_batch_prices_at_the_builds_batch_
                                 rel_tol=1e-9, abs_tol=0), r
 
 
-def test_market_calculator_is_hidden_without_javascript(browser, site_url: str) -> None:
+def test_market_calculator_is_hidden_and_input_sorts_without_javascript(
+        browser, site_url: str) -> None:
     context = browser.new_context(java_script_enabled=False, viewport={"width": 1280, "height": 900})
     pg = context.new_page()
     pg.goto(site_url + "market/")
     hidden = [pg.locator(f).is_hidden() for f in ("#market-calculator", ".market-filters")]
     heads = pg.locator("#market-table th").all_inner_texts()
-    context.close()
     assert hidden == [True, True] and heads[:3] == ["Provider", "Model", "Input"]
+    assert pg.locator("#market-table th").nth(4).get_attribute("aria-sort") == "ascending"
+    # Input's heading is a link to the table sorted by input price, cheapest first: priced
+    # rows, then those without an input price, then the free ones (never ranked).
+    pg.locator("#market-table th").nth(2).get_by_role("link", name="Input").click()
+    pg.wait_for_url(site_url + "market/by-input/")
+    assert pg.locator("#market-table th").nth(2).get_attribute("aria-sort") == "ascending"
+    ranked = [(2 * free + (v == ""), float(v) if v else None)
+              for v, free in pg.locator("#market-table tbody tr").evaluate_all(
+                  "rs => rs.map(r => [r.cells[2].getAttribute('data-value'), "
+                  "r.hasAttribute('data-free')])")]
+    context.close()
+    assert [r for r, _ in ranked] == sorted(r for r, _ in ranked)
+    inputs = [v for r, v in ranked if r == 0]
+    assert inputs == sorted(inputs) and len(inputs) > 2900
 
 
 _MODEL_HEADS = ["From", "Input", "Cached input", "Output", "Source"]

@@ -74,8 +74,8 @@ def test_the_market_table_shows_what_a_reader_needs_first(browser, site_url: str
     heads = page.locator("#market-table thead th")
     names = heads.all_inner_texts()
     expected = ["Provider", "Model", *(["Cost, $", "Tokens per $"] if js else []), "Input",
-                "Cached input", "Output", "Context", "Cache write", "Batch output", "List",
-                "Source", "Since", "First seen", "Released"]
+                "Cached input", "Output", "Context", "Cache write", "Batch input", "Batch output",
+                "List", "Source", "Since", "First seen", "Released"]
     assert [n.strip() for n in names] == expected
     # Every column inside the viewport at 1280 px, and no navigation or contents column.
     rights = heads.evaluate_all("hs => hs.map(h => h.getBoundingClientRect().right)")

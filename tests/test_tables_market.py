@@ -634,7 +634,7 @@ def test_the_page_says_which_listings_are_not_billed_per_token():
                                          "routers, billed at the model they pick": 15})
     assert ("2 catalogue listings are held back as implausible (far from the same model's other "
             "providers, or above the ceiling for text models): see the "
-            "[Discrepancies](discrepancies.md) page. Only text-generation models are ranked "
+            "[Discrepancies](../discrepancies/) page. Only text-generation models are ranked "
             "here; left out, their token fields not being comparable: 5 image listings. Left out "
             "too, as not billed per token (their token price, mostly zero, is no free price): 3 "
             "billed per instance hour (SageMaker); 15 routers, billed at the model they pick. "

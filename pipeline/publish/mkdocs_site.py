@@ -9,6 +9,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import urljoin
 
 from pipeline.paths import MKDOCS_CONFIG, SITE_DOCS
 from pipeline.problems import BuildError
@@ -75,6 +76,15 @@ class _Publish:
             write_or_link(dest, drawing.result(), published)
         if self.shell.pages or self.shell.entries:
             self.shell.write(self.site_dir, self.published, self.site_url)
+
+    def on_page_context(self, context: Any, *, page: Any, config: Any, nav: Any) -> Any:
+        # Material names the page's own URL as its canonical one, whatever its front matter
+        # says: a copy of another page (the Market sorted otherwise, render/market_sorts.py)
+        # names that page (`canonical:`, its path in the site) in its link and og:url. The
+        # sitemap, made before the pages, lists the copy at its own URL.
+        if page.meta.get("canonical") and config.site_url:
+            page.canonical_url = urljoin(config.site_url, str(page.meta["canonical"]))
+        return context
 
     def on_post_page(self, output: str, *, page: Any, config: Any) -> str:
         return self.shell.capture(page.file.src_uri, page.url, output)

@@ -2,14 +2,16 @@
 files.
 
 The table is HTML written here (every cell escaped: catalogue text is third-party), sorted by
-output price, so it reads without JavaScript; `assets/market.js` adds sorting by any column,
-filtering by mode (realtime: every row; batch: the rows with batch prices), provider and text,
-and the calculator: a workload's cost and tokens per dollar per model, two columns it computes
-from the prices in the rows. Numbers carry their exact value in `data-value` for sorting; a row
-whose price depends on the hour carries its off-peak and other hours' prices, a row with batch
-input and output prices those (`data-batch`), and every priced row the build's own figures for
-each preset (`data-build-<profile>`, at batch prices `data-build-batch-<profile>`: USD, then
-tokens per USD), which the browser test holds the page's to.
+output price, so it reads without JavaScript, and again in each of a few other orders, a page
+each that its column's heading links to (market_sorts.py); `assets/market.js` sorts by any
+column in place, filters by mode (realtime: every row; batch: the rows with batch prices),
+provider and text, and adds the calculator: a workload's cost and tokens per dollar per model,
+two columns it computes from the prices in the rows. Numbers carry their exact value in
+`data-value` for sorting; a row whose price depends on the hour carries its off-peak and other
+hours' prices, a row with batch input and output prices those (`data-batch`), and every priced
+row the build's own figures for each preset (`data-build-<profile>`, at batch prices
+`data-build-batch-<profile>`: USD, then tokens per USD), which the browser test holds the
+page's to.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from pipeline.models.links import is_allowed_link
 from pipeline.models.prices import WorkloadProfile
 from pipeline.models.sources import Sources
 from pipeline.render.market_past import FOLDER
+from pipeline.render.market_sorts import SORT_BY, SORTS, Sort
 from pipeline.render.verbatim import verbatim
 from pipeline.tables.catalogue_history import COLUMNS as PERIOD_COLUMNS
 from pipeline.tables.catalogue_records import MOVE_COLUMNS
@@ -50,6 +53,7 @@ SHOWN = (("provider", "Provider", False), ("model", "Model", False),
          ("output_usd_per_mtok", "Output", True),
          ("context_window_tokens", "Context", True),
          ("cache_write_usd_per_mtok", "Cache write", True),
+         ("batch_input_usd_per_mtok", "Batch input", True),
          ("batch_output_usd_per_mtok", "Batch output", True),
          ("currency", "List", False), ("source", "Source", False),
          ("last_change", "Since", False), ("first_seen", "First seen", False),
@@ -58,6 +62,10 @@ SHOWN = (("provider", "Provider", False), ("model", "Model", False),
 screen, the table is read from the left. At a phone's width assets/market.css shows provider,
 model, input and output (by position: a class on each cell made the page a third larger); the
 rest of a row is on its model's page, one tap away."""
+SHOWN_TITLES = {column: title for column, title, _ in SHOWN}
+UP = "<up>"
+"""Where a row's link starts from the site's root, until a page puts in its own way there: no
+escaped text holds `<`."""
 
 
 def _price(value: float) -> str:
@@ -107,9 +115,10 @@ def _field(value: float) -> str:
 
 
 def calculator_html(profiles: list[WorkloadProfile], as_of: dt.date | None = None,
-                    past: Sequence[dt.date] = ()) -> str:
+                    past: Sequence[dt.date] = (), up: str = "../") -> str:
     """Return the calculator's form, hidden until market.js runs: the date whose prices it
-    shows (`as_of`, the table's, then each of `past`: render/market_past.py), a preset select,
+    shows (`as_of`, the table's, then each of `past`: render/market_past.py, whose files are
+    fetched from `up`, the page's way to the site's root), a preset select,
     the four fields, a note on how it prices, and the output region that sums up the
     workload."""
     days = ""
@@ -118,7 +127,7 @@ def calculator_html(profiles: list[WorkloadProfile], as_of: dt.date | None = Non
                           for d in past)
         # Relative to the page's own URL (market/), as the rows' model links are.
         days = ('<p><label for="market-on">Prices on</label> <select id="market-on" '
-                f'data-base="../{FOLDER}/">'
+                f'data-base="{up}{FOLDER}/">'
                 f'<option value="">{as_of.isoformat()}, the newest edition</option>{options}'
                 '</select> <output id="market-on-status" aria-live="polite"></output></p>')
     presets = ['<option value="">your own</option>']
@@ -184,9 +193,25 @@ def market_page_md(table: pd.DataFrame, as_of: dt.date,
                    other_modes: Mapping[str, int] | None = None,
                    other_billing: Mapping[str, int] | None = None,
                    elsewhere: Mapping[tuple[str, str], ListMove] | None = None,
-                   anchors: Sequence[str] = (), past: Sequence[dt.date] = ()) -> str:
-    """Return the Market page: a count, how to read it, the calculator (presets: `profiles`),
-    the filters and the table; `pages`: the slug of each row's model page (models/<slug>/),
+                   anchors: Sequence[str] = (), past: Sequence[dt.date] = (),
+                   sort: Sort = SORTS[0]) -> str:
+    """Return the Market page in the order `sort` (market_pages_md, whose arguments these
+    are)."""
+    return market_pages_md(table, as_of, profiles, pages, held, other_modes, other_billing,
+                           elsewhere, anchors, past, (sort,))[sort.source]
+
+
+def market_pages_md(table: pd.DataFrame, as_of: dt.date,
+                    profiles: list[WorkloadProfile] | None = None,
+                    pages: Sequence[str] = (), held: int = 0,
+                    other_modes: Mapping[str, int] | None = None,
+                    other_billing: Mapping[str, int] | None = None,
+                    elsewhere: Mapping[tuple[str, str], ListMove] | None = None,
+                    anchors: Sequence[str] = (), past: Sequence[dt.date] = (),
+                    sorts: Sequence[Sort] = SORTS) -> dict[str, str]:
+    """Return the Market page in each order of `sorts` by its Markdown path (Sort.source): a
+    count, how to read it, the calculator (presets: `profiles`), the filters and the table,
+    whose rows are made once; `pages`: the slug of each row's model page (models/<slug>/),
     `anchors`: each row's id, in the table's order.
     `held`: the catalogue listings held back as implausible; `other_modes`: the listings of
     each mode other than text, and `other_billing` those billed otherwise than per token, by
@@ -199,14 +224,91 @@ def market_page_md(table: pd.DataFrame, as_of: dt.date,
     profiles = calculator_profiles(profiles or [])
     providers = sorted(set(table["provider"]))
     free = int(table["free"].sum())
+    # Each row made once, its links from the site's root written UP: a sorted copy sits a
+    # folder deeper than the Market page (market/by-input/).
+    rows = _rows(table, profiles, pages, anchors, elsewhere)
+    options = "".join(f'<option value="{html.escape(p)}">{html.escape(p)}</option>'
+                      for p in providers)
+    out = {}
+    for sort in sorts:
+        # Links are to the built pages' URLs, not to their Markdown files, as the rows' are:
+        # mkdocs then has none to rewrite, and keeps a page whose Markdown it has rendered
+        # before (cache/page_cache.py), a megabyte-long table it reads for each link. A data
+        # file is a file of the docs to mkdocs, which it checks: from the Markdown file.
+        up, docs = sort.up, "../" if sort.slug else ""
+        order = sort.order(table)
+        out[sort.source] = "\n".join([
+            # Full width: fourteen columns (with the calculator's two) fit beside no navigation.
+            # A sorted copy: not in the search index, its canonical page the Market's
+            # (publish/mkdocs_site.py).
+            "---", "search:", "  exclude: true", "hide:", "  - navigation", "  - toc",
+            *(["canonical: market/"] if sort.slug else []), "---", "",
+            "# Market: every model with a token price"
+            + (f", by {sort.says.partition(',')[0]}" if sort.slug else ""), "",
+            (f"{grouped(len(table))} models from {len(providers)} providers as of {as_of.isoformat()}, "
+             "in US dollars per million tokens: the rest-of-week, base-band, realtime prices "
+             "(batch beside). Our curated provider files come first and win for the same model; "
+             f"the rest are from the public catalogues listed on the [Sources]({up}sources/) "
+             "page, each as its newest snapshot by then showed it. Prices in another currency "
+             "are converted at the ECB rate of their record's date. Context is the model's "
+             "context window in input tokens, as the newest catalogue snapshot gives it (for a "
+             f"curated model too). {free} models list a zero price: shown as free, never ranked. "
+             f"{_left_out(held, other_modes or {}, other_billing or {}, up)}"
+             f"Sorted by {sort.says}{_others(sort)}. The data is in "
+             f"[market.csv]({docs}data/market.csv)."), "",
+            calculator_html(profiles, as_of, past, up), "",
+            '<div class="market-filters" hidden>'
+            '<label>Mode <select id="market-mode"><option value="realtime">realtime</option>'
+            '<option value="batch">batch</option></select></label> '
+            '<label>Provider <select id="market-provider"><option value="">all</option>'
+            f"{options}</select></label> "
+            '<label>Search <input id="market-search" type="search" placeholder="model"></label> '
+            '<output id="market-count"></output></div>', "",
+            # No class: Material then styles it as its own tables, scrolling inside its box.
+            verbatim("\n".join([f'<table id="market-table"><thead><tr>{_head(sort)}</tr></thead>'
+                                 "<tbody>", *(rows[i].replace(UP, up) for i in order),
+                                 "</tbody></table>"])), "",
+            *_since_notes(elsewhere)])
+    return out
+
+
+def _others(sort: Sort) -> str:
+    """Where the table's other orders are, said after the page's own."""
+    others = [SHOWN_TITLES[s.column] for s in SORTS if s != sort]
+    if not others:
+        return ""
+    names = f"{', '.join(others[:-1])} and {others[-1]}" if len(others) > 1 else others[0]
+    return (f". The headings {names} link to the table sorted by their column; with "
+            "JavaScript, every heading sorts it in place")
+
+
+def _head(sort: Sort) -> str:
+    """The table's heading cells: a link to the page of each order that has one (market.js
+    sorts in place instead), the column's name for the rest (market.js makes it a button);
+    the page's own order marked."""
+    cells = []
+    for column, title, number in SHOWN:
+        own = SORT_BY.get(column)
+        name = (f'<a href="{own.href(sort)}">{html.escape(title)}</a>' if own
+                else html.escape(title))
+        marked = ""
+        if column == sort.column:
+            marked = f' aria-sort="{"ascending" if sort.ascending else "descending"}"'
+        # data-column: market.js finds the prices it prices a workload with by it, not by
+        # position.
+        cells.append(f'<th scope="col" data-kind="{"number" if number else "text"}" '
+                     f'data-column="{column}"{marked}>{name}</th>')
+    return "".join(cells)
+
+
+def _rows(table: pd.DataFrame, profiles: list[WorkloadProfile], pages: Sequence[str],
+          anchors: Sequence[str], elsewhere: Mapping[tuple[str, str], ListMove]) -> list[str]:
+    """Return each row of the table as HTML, in the table's order, UP standing for the way
+    from the page to the site's root."""
     figures = preset_figures(table, profiles)
     columns = [(f"{prefix}{p.id}", figures[f"{p.id}{infix}_usd_per_mtok"].to_numpy(),
                 figures[f"{p.id}{infix}_tokens_per_usd"].to_numpy())
                for prefix, infix in (("", ""), ("batch-", "_batch")) for p in profiles]
-    # data-column: market.js finds the prices it prices a workload with by it, not by position.
-    head = "".join(f'<th scope="col" data-kind="{"number" if number else "text"}" '
-                   f'data-column="{column}"><button type="button">'
-                   f"{html.escape(title)}</button></th>" for column, title, number in SHOWN)
     rows = []
     for i, row in enumerate(table.itertuples(index=False)):
         cells = []
@@ -216,12 +318,12 @@ def market_page_md(table: pd.DataFrame, as_of: dt.date,
                 cells.append(_tokens(value))
             elif column == "provider":
                 # Its page: every listing of the provider, its moves and held-back prices.
-                cells.append(f'<td><a href="../{provider_path(str(value))}">'
+                cells.append(f'<td><a href="{UP}{provider_path(str(value))}">'
                              f"{html.escape(str(value))}</a></td>")
             elif column == "model" and pages:
                 # Its page across providers: every price of the row, one tap away on a phone
                 # (the HTML is raw: the built page's URL).
-                cells.append(f'<td><a href="../models/{html.escape(pages[i])}/">'
+                cells.append(f'<td><a href="{UP}models/{html.escape(pages[i])}/">'
                              f"{html.escape(str(value))}</a></td>")
             elif number:
                 cells.append(_price(value))
@@ -243,35 +345,7 @@ def market_page_md(table: pd.DataFrame, as_of: dt.date,
         attrs = _row_attributes(row, [(k, usd[i], tokens[i]) for k, usd, tokens in columns])
         anchor = f' id="{html.escape(anchors[i])}"' if anchors else ""
         rows.append(f'<tr{anchor} {attrs}>{"".join(cells)}</tr>')
-    options = "".join(f'<option value="{html.escape(p)}">{html.escape(p)}</option>'
-                      for p in providers)
-    return "\n".join([
-        # Full width: thirteen columns (with the calculator's two) fit beside no navigation.
-        "---", "search:", "  exclude: true", "hide:", "  - navigation", "  - toc", "---", "",
-        "# Market: every model with a token price", "",
-        (f"{grouped(len(table))} models from {len(providers)} providers as of {as_of.isoformat()}, in "
-         "US dollars per million tokens: the rest-of-week, base-band, realtime prices (batch "
-         "beside). Our curated provider files come first and win for the same model; the rest "
-         "are from the public catalogues listed on the [Sources](sources.md) page, each as its "
-         "newest snapshot by then showed it. Prices in another currency are converted at the "
-         "ECB rate of their record's date. Context is the model's context window in input "
-         "tokens, as the newest catalogue snapshot gives it (for a curated model too). "
-         f"{free} models list a zero price: shown as free, never ranked. "
-         f"{_left_out(held, other_modes or {}, other_billing or {})}Sorted by output price; "
-         "the data is in "
-         "[market.csv](data/market.csv)."), "",
-        calculator_html(profiles, as_of, past), "",
-        '<div class="market-filters" hidden>'
-        '<label>Mode <select id="market-mode"><option value="realtime">realtime</option>'
-        '<option value="batch">batch</option></select></label> '
-        '<label>Provider <select id="market-provider"><option value="">all</option>'
-        f"{options}</select></label> "
-        '<label>Search <input id="market-search" type="search" placeholder="model"></label> '
-        '<output id="market-count"></output></div>', "",
-        # No class: Material then styles it as its own tables, scrolling inside its box.
-        verbatim("\n".join([f'<table id="market-table"><thead><tr>{head}</tr></thead><tbody>',
-                             *rows, "</tbody></table>"])), "",
-        *_since_notes(elsewhere)])
+    return rows
 
 
 def _since_notes(elsewhere: Mapping[tuple[str, str], ListMove]) -> list[str]:
@@ -286,13 +360,14 @@ def _since_notes(elsewhere: Mapping[tuple[str, str], ListMove]) -> list[str]:
 
 
 def _left_out(held: int, other_modes: Mapping[str, int],
-              other_billing: Mapping[str, int]) -> str:
-    """Return the sentences saying which catalogue listings are not in the table, and why."""
+              other_billing: Mapping[str, int], up: str = "../") -> str:
+    """Return the sentences saying which catalogue listings are not in the table, and why;
+    `up`: the way from the page's URL to the site's root."""
     text = ""
     if held:
         text += (f"{grouped(held)} catalogue listing{'s are' if held != 1 else ' is'} held back as "
                  "implausible (far from the same model's other providers, or above the ceiling "
-                 "for text models): see the [Discrepancies](discrepancies.md) page. ")
+                 f"for text models): see the [Discrepancies]({up}discrepancies/) page. ")
     if other_modes:
         modes = ", ".join(f"{grouped(n)} {mode}" for mode, n in sorted(other_modes.items()))
         text += (f"Only text-generation models are ranked here; left out, their token fields "
@@ -308,24 +383,21 @@ def market_files(sources: Sources, as_of: dt.date, changes: pd.DataFrame,
                  table: pd.DataFrame | None, pages: Sequence[str] = (),
                  anchors: Sequence[str] = (),
                  past: Sequence[dt.date] = ()) -> dict[str, str | bytes]:
-    """Return the Market page of `table` (market_table_of) and its data files as of the newest
-    edition (a page that says so when there is no table); `changes`: every move of the published
-    catalogues with their commits (tables/catalogue_records.committed_moves), for
-    data/changes.csv; `pages` and
-    `anchors`: each row's model page and id, `past`: the calculator's earlier dates
-    (market_page_md)."""
+    """Return the Market page of `table` (market_table_of), its sorted copies (market_sorts.py)
+    and its data files as of the newest edition (a page that says so when there is no table);
+    `changes`: every move of the published catalogues with their commits
+    (tables/catalogue_records.committed_moves), for data/changes.csv; `pages` and `anchors`:
+    each row's model page and id, `past`: the calculator's earlier dates (market_pages_md)."""
     if table is None:
         return {"market.md": "# Market\n\nNo prices in this repository.\n"}
     published = sources.published_catalogues()
     held = sum(held_per_catalogue(sources.held_prices).values())
     elsewhere = (newest_list_moves(sources.prices, sources.rates, day_end(as_of))
                  if sources.prices and sources.rates is not None else {})
-    page = market_page_md(table, as_of, sources.series.profiles, pages, held,
-                          sources.other_modes, sources.other_billing, elsewhere, anchors,
-                          past)
-    files: dict[str, str | bytes] = {"market.md": page,
-                                     "data/market.csv": market_csv(table),
-                                     "data/market.json": market_json(table)}
+    files: dict[str, str | bytes] = dict(market_pages_md(
+        table, as_of, sources.series.profiles, pages, held, sources.other_modes,
+        sources.other_billing, elsewhere, anchors, past))
+    files.update({"data/market.csv": market_csv(table), "data/market.json": market_json(table)})
     if published:
         histories = [sources.price_histories[c.id].assign(catalogue=c.id) for c in published]
         files["data/price-history.csv"] = csv_bytes(pd.concat(histories, ignore_index=True),

@@ -2,8 +2,9 @@
 // workload (the calculator: two columns, Cost and Tokens per $). Mode batch keeps the rows with
 // batch prices (data-batch) and prices the workload at them. "Prices on" swaps in the table as
 // it stood on a past date (data/market-on/<date>.json, render/market_past.py), rows made as the
-// build makes the page's. Without JavaScript the table is whole and sorted by output price; the
-// filters and the calculator stay hidden.
+// build makes the page's. Without JavaScript the table is whole and sorted by output price, and
+// a few headings link to pages with the table sorted by their column; the filters and the
+// calculator stay hidden.
 (function () {
   "use strict";
   function setUp() {
@@ -27,7 +28,9 @@
       return th.getAttribute("data-kind") === "number";
     });
     var today = rows, addCells = null, reprice = null;
-    var sorted = null;  // [column, ascending] of the last sort: kept as the workload changes
+    // [column, ascending] of the last sort, or the build's (aria-sort): kept as the workload
+    // changes and for a past date's rows.
+    var sorted = null;
     var form = document.getElementById("market-calculator");
     if (form) { setUpCalculator(); }
 
@@ -300,28 +303,37 @@
       });
     }
 
-    function key(row, column, kind) {
-      var cell = row.cells[column];
+    // A row's place in a column's order: [rank, value]. Rows without a value rank after those
+    // with one either way, and in a price's order free models after the priced ones (shown as
+    // free, never ranked), as the build orders its pages (tables/market.py, market_sorts.py).
+    function key(row, column, kind, price) {
+      var cell = row.cells[column], value;
       if (kind === "number") {
-        var value = cell.getAttribute("data-value");
-        return value === "" ? null : parseFloat(value);
+        value = cell.getAttribute("data-value");
+        value = value === "" ? null : parseFloat(value);
+      } else {
+        value = cell.textContent.toLowerCase() || null;
       }
-      return cell.textContent.toLowerCase();
+      return [(price && row.hasAttribute("data-free") ? 2 : 0) + (value === null ? 1 : 0), value];
     }
 
     function sortBy(column, ascending) {
       var th = headers[column];
       var kind = th.getAttribute("data-kind");
+      var price = /_usd_per_mtok$/.test(th.getAttribute("data-column"));
       sorted = [column, ascending];
       for (var i = 0; i < headers.length; i++) { headers[i].removeAttribute("aria-sort"); }
       th.setAttribute("aria-sort", ascending ? "ascending" : "descending");
-      rows.sort(function (a, b) {
-        var x = key(a, column, kind), y = key(b, column, kind);
-        if (x === y) { return 0; }
-        if (x === null) { return 1; }   // no price: last either way
-        if (y === null) { return -1; }
-        return (x < y ? -1 : 1) * (ascending ? 1 : -1);
+      // Each row's key read once, not at each of the sort's comparisons; ties keep their order.
+      var keyed = rows.map(function (row) { return [key(row, column, kind, price), row]; });
+      keyed.sort(function (a, b) {
+        var x = a[0], y = b[0];
+        if (x[0] !== y[0]) { return x[0] - y[0]; }
+        if (x[1] === y[1] || x[1] === null) { return 0; }
+        return (x[1] < y[1] ? -1 : 1) * (ascending ? 1 : -1);
       });
+      // In place: `today` and a loaded date's list are this same array.
+      keyed.forEach(function (k, i) { rows[i] = k[1]; });
       refill();
     }
 
@@ -347,8 +359,25 @@
       count.textContent = shown + " of " + rows.length + " models";
     }
 
+    // A heading that links to the table sorted by its column (a page of its own, for a reader
+    // without JavaScript: render/market_sorts.py) sorts in place instead; a heading without
+    // one becomes a button. A second click reverses the order, as from the page's own.
     Array.prototype.forEach.call(headers, function (th, column) {
-      th.querySelector("button").addEventListener("click", function () {
+      var control = th.querySelector("a, button");
+      if (!control) {
+        control = document.createElement("button");
+        control.type = "button";
+        control.textContent = th.textContent;
+        th.textContent = "";
+        th.appendChild(control);
+      }
+      if (th.hasAttribute("aria-sort")) {  // the build's order: a past date's rows sort alike
+        sorted = [column, th.getAttribute("aria-sort") === "ascending"];
+      }
+      control.addEventListener("click", function (event) {
+        // A new tab or window: the link's page, as without JavaScript.
+        if (event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) { return; }
+        event.preventDefault();
         sortBy(column, th.getAttribute("aria-sort") !== "ascending");
       });
     });
