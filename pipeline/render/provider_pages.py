@@ -10,13 +10,12 @@ import html
 import math
 from collections.abc import Iterable
 
-from pipeline.compose.numbers import money
+from pipeline.compose.numbers import catalogue_usd, count, grouped, money
 from pipeline.compose.provider_pages import ProviderPage, ProviderPages
 from pipeline.models.links import is_allowed_link
 from pipeline.normalize.units import METER_TITLES
 from pipeline.render.changes_page import month_path
 from pipeline.render.escape import md_cell
-from pipeline.render.model_groups import count
 from pipeline.render.shell_page import ShellPage
 
 ROOT = "../../"
@@ -31,8 +30,7 @@ def usd_cell(value: float | None) -> str:
     """A price as the Market's table shows it, with its exact figure in `data-value`."""
     if value is None or math.isnan(value):
         return '<td class="brief-num" data-value=""></td>'
-    text = "free" if value == 0 else (f"${value:.4g}" if value < 0.1 else f"${value:,.2f}")
-    return f'<td class="brief-num" data-value="{value!r}">{text}</td>'
+    return f'<td class="brief-num" data-value="{value!r}">{catalogue_usd(value)}</td>'
 
 
 def _table(heads: Iterable[str], rows: Iterable[str]) -> str:
@@ -135,7 +133,7 @@ def _catalogues(page: ProviderPage) -> list[str]:
         return [*out, "<p>No catalogue we follow lists it at the newest edition's date.</p>"]
     rows = [f"<tr><td>{_source(c.name, c.page)}</td>"
             f"<td>{'published' if c.published else 'cross-check only'}</td>"
-            f'<td class="brief-num">{c.listings:,}</td>'
+            f'<td class="brief-num">{grouped(c.listings)}</td>'
             f'<td class="brief-date">{html.escape(c.newest_snapshot[:10])}</td>'
             f'<td class="brief-date">{html.escape(c.last_read[:10]) or "never"}</td></tr>'
             for c in page.catalogues]
@@ -168,7 +166,7 @@ def provider_page(page: ProviderPage, as_of: str) -> ShellPage:
 def providers_index_md(pages: ProviderPages) -> str:
     """Return `providers/index.md`: every provider with its counts, each linked to its page."""
     lines = ["---", "search:", "  exclude: true", "---", "", "# Providers", "",
-             (f"{len(pages.pages):,} providers that our curated files or the catalogues we "
+             (f"{grouped(len(pages.pages))} providers that our curated files or the catalogues we "
               f"follow name, as of {pages.as_of.isoformat()}: how many listings each has on "
               "the Market, how many of their prices moved in the catalogues' histories, how "
               "many are held back as implausible, and how many catalogues list it. Each "
@@ -177,8 +175,8 @@ def providers_index_md(pages: ProviderPages) -> str:
              "| Provider | Listings | Price moves | Held back | Catalogues |",
              "|---|---|---|---|---|"]
     for p in pages.pages:
-        lines.append(f"| [{md_cell(p.name)}]({p.slug}/) | {len(p.listings):,} | "
-                     f"{len(p.moves):,} | {len(p.held):,} | {len(p.catalogues):,} |")
+        lines.append(f"| [{md_cell(p.name)}]({p.slug}/) | {grouped(len(p.listings))} | "
+                     f"{grouped(len(p.moves))} | {grouped(len(p.held))} | {grouped(len(p.catalogues))} |")
     return "\n".join([*lines, ""])
 
 
