@@ -4,7 +4,7 @@ barest SVG matplotlib draws, in one process (issue 38).
 Six drawings, each drawn once in turn per run (so a busy machine slows all three alike), after
 one warm-up draw of each:
 
-- edition: an edition's chart as the build draws it (render/chart_figures.drawn), of the bundled
+- edition: an edition's chart as the build draws it (render/chart_figures.spec_svg), of the bundled
   sources' edition of `--date` (2026-09-12 by default: eight bars and a note under them, the
   fullest legend of the bundled editions);
 - model: a tracked model's chart (render/model_page.chart_svg), of the bundled model page with
@@ -58,10 +58,10 @@ def bare_svg_text() -> bytes:
 
 def drawings(day: dt.date) -> dict[str, Callable[[], object]]:
     """Return the drawings to time, by name, from the bundled sources."""
+    from pipeline.compose.edition_tables import EditionTables
     from pipeline.compose.model_pages import model_page, tracked_models
-    from pipeline.compose.parts import Parts
     from pipeline.load.sources import load_sources
-    from pipeline.render.chart_figures import drawn
+    from pipeline.render.chart_figures import spec_svg
     from pipeline.render.hardware_page import interactivity_chart, tokens_per_dollar_chart
     from pipeline.render.model_page import chart_svg
 
@@ -69,7 +69,7 @@ def drawings(day: dt.date) -> dict[str, Callable[[], object]]:
     dates = [d for d in sources.series.edition_dates(day) if d <= day]
     if not dates or dates[-1] != day:
         raise SystemExit(f"{day} is not an edition date of the bundled sources")
-    spec = Parts(sources, dates).cheapest_spec(day, dates[-2] if len(dates) > 1 else None)
+    spec = EditionTables(sources, dates).cheapest_spec(day, dates[-2] if len(dates) > 1 else None)
     pages = [model_page(sources, provider, model, day) for provider, model in tracked_models(sources)]
     page = max((p for p in pages if p.lists), key=lambda p: (
         len(p.chart.marks), sum(len(points) for _, points in p.chart.lines)))
@@ -79,7 +79,7 @@ def drawings(day: dt.date) -> dict[str, Callable[[], object]]:
           f"model chart: {page.slug} ({len(page.chart.lines)} lines, {len(page.chart.marks)} marks); "
           f"hardware bars: {' '.join(key)} ({sum(len(per) for _, per in bars)} bars); "
           f"hardware scatter: {len(rows)} points")
-    return {"edition": lambda: drawn(spec), "model": lambda: chart_svg(page.chart),
+    return {"edition": lambda: spec_svg(spec), "model": lambda: chart_svg(page.chart),
             "hw bars": lambda: tokens_per_dollar_chart(key, bars),
             "hw scatter": lambda: interactivity_chart(rows, "dsr1", "8192/1024"),
             "bare": bare_svg, "bare, text": bare_svg_text}

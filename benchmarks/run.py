@@ -126,7 +126,7 @@ def floor(root: str, today: str, draw: bool = True) -> None:
     from pipeline.load.sources import load_sources
     from pipeline.orchestrate.charts import ChartCache
     from pipeline.orchestrate.files import site_files
-    from pipeline.render.drawing import ready
+    from pipeline.render.chart_image import ready
 
     class Undrawn:
         def submit(self, fn, *args, then=None):

@@ -1,5 +1,5 @@
 """A file of the site kept on disk until its bytes are needed (beside bytes in memory and drawings
-still being drawn, render/drawing.py). Below every stage: the store opens these, render and
+still being drawn, render/chart_image.py). Below every stage: the store opens these, render and
 publish read them, and neither side may import the other."""
 
 from __future__ import annotations

@@ -21,14 +21,14 @@ from pipeline.cache.store import BLOB_MIN_BYTES, Store
 from pipeline.compose.charts import ChartNote, ChartSeries, ChartSpec
 from pipeline.compose.prices_page import PriceHistory
 from pipeline.orchestrate import charts as build_charts
+from pipeline.orchestrate.chart_workers import ChartWorkers
 from pipeline.orchestrate.charts import ChartCache
-from pipeline.orchestrate.drawer import Drawer
 from pipeline.orchestrate.site import build_site
 from pipeline.problems import BuildError
 from pipeline.render import chart_figures, charts
 from pipeline.render.chart_figures import draw
+from pipeline.render.chart_image import ready
 from pipeline.render.charts import alt_text, chart_csv
-from pipeline.render.drawing import ready
 from pipeline.render.model_page import chart_svg
 
 PRICES = ChartSpec(
@@ -158,19 +158,19 @@ OTHER_HISTORY = PriceHistory(
 def test_a_reused_figure_draws_what_a_new_one_draws() -> None:
     # The edition and model charts are drawn on one figure per process, cleared between charts:
     # a chart drawn after others has the bytes of the same chart drawn first, in a new process.
-    code = ("import pickle, sys; from pipeline.render.chart_figures import drawn; "
+    code = ("import pickle, sys; from pipeline.render.chart_figures import spec_svg; "
             "from pipeline.render.model_page import chart_svg; "
             "bars, history = pickle.loads(sys.stdin.buffer.read()); "
-            "sys.stdout.buffer.write(pickle.dumps((drawn(bars), chart_svg(history))))")
+            "sys.stdout.buffer.write(pickle.dumps((spec_svg(bars), chart_svg(history))))")
     proc = subprocess.run([sys.executable, "-c", code], cwd=REPO, input=pickle.dumps((BARS, HISTORY)),
                           capture_output=True, check=True, env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"})
     first_bars, first_history = pickle.loads(proc.stdout)
-    chart_figures.drawn(NOTED)
+    chart_figures.spec_svg(NOTED)
     chart_figures.png(NOTED)
     chart_svg(OTHER_HISTORY)
-    assert chart_figures.drawn(BARS) == first_bars
+    assert chart_figures.spec_svg(BARS) == first_bars
     assert chart_svg(HISTORY) == first_history
-    assert chart_figures.drawn(NOTED) != first_bars  # what was drawn between was another chart
+    assert chart_figures.spec_svg(NOTED) != first_bars  # what was drawn between was another chart
 
 
 def test_markdown_links_image_alt_and_csv() -> None:
@@ -192,7 +192,7 @@ def test_cache_draws_a_chart_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     def no_drawing(spec: ChartSpec):
         raise AssertionError("drew a chart whose data had not changed")
 
-    monkeypatch.setattr(build_charts, "drawn_of", no_drawing)
+    monkeypatch.setattr(build_charts, "spec_svg", no_drawing)
     again = ChartCache(Store(tmp_path, {})).chart(MONTHS)
     assert again == first
     changed = ChartSpec(**{**MONTHS.__dict__, "series": (ChartSeries("Editions", (1.0, 3.0, 2.0)),)})
@@ -228,7 +228,7 @@ def test_charts_drawn_by_workers_are_the_charts_drawn_here(tmp_path: Path) -> No
     specs = [ChartSpec(**{**MONTHS.__dict__, "name": f"m{i}",
                           "series": (ChartSeries("Editions", (1.0, float(i), 2.0)),)})
              for i in range(6)]
-    with Drawer(2) as drawer:
+    with ChartWorkers(2) as drawer:
         store = Store(tmp_path, {})
         cache = ChartCache(store, drawer)
         assert cache.is_empty()
@@ -276,12 +276,12 @@ def _fails(spec: ChartSpec) -> bytes:
 
 
 def test_a_drawing_that_fails_fails_where_it_is_asked_for() -> None:
-    with Drawer(1) as drawer:
+    with ChartWorkers(1) as drawer:
         drawing = drawer.submit(_fails, MONTHS)
         with pytest.raises(ValueError, match="cannot draw editions-per-month"):
             drawing.result()
     with pytest.raises(ValueError, match="cannot draw"):
-        Drawer(0).submit(_fails, MONTHS)
+        ChartWorkers(0).submit(_fails, MONTHS)
 
 
 def _dies(spec: ChartSpec) -> bytes:
@@ -294,7 +294,7 @@ def _sigint_handler() -> object:
 
 
 def test_a_worker_that_dies_is_a_build_error_not_a_traceback() -> None:
-    with Drawer(1) as drawer:
+    with ChartWorkers(1) as drawer:
         drawing = drawer.submit(_dies, MONTHS)
         with pytest.raises(BuildError, match="chart-drawing worker died"):
             drawing.result()
@@ -303,7 +303,7 @@ def test_a_worker_that_dies_is_a_build_error_not_a_traceback() -> None:
 def test_handing_a_chart_to_a_dead_worker_is_a_build_error_too() -> None:
     # The build hands out every chart before it asks for any: a worker killed meanwhile breaks
     # the pool, and the next hand-over must say so as plainly as a result does.
-    with Drawer(1) as drawer:
+    with ChartWorkers(1) as drawer:
         drawing = drawer.submit(_dies, MONTHS)
         with pytest.raises(BuildError):
             drawing.result()
@@ -313,13 +313,13 @@ def test_handing_a_chart_to_a_dead_worker_is_a_build_error_too() -> None:
 
 def test_workers_leave_ctrl_c_to_the_build() -> None:
     # Ctrl-C reaches the whole process group; the build stops its workers as it unwinds.
-    with Drawer(1) as drawer:
+    with ChartWorkers(1) as drawer:
         assert drawer.submit(_sigint_handler).result() == signal.SIG_IGN
 
 
 def test_a_drawing_pickles_as_what_it_drew(tmp_path: Path) -> None:
-    with Drawer(1) as drawer:
-        chart = charts.chart_of(MONTHS, drawer.submit(chart_figures.drawn, MONTHS))
+    with ChartWorkers(1) as drawer:
+        chart = charts.chart_of(MONTHS, drawer.submit(chart_figures.spec_svg, MONTHS))
         copy = pickle.loads(pickle.dumps(chart))
     assert copy == chart and copy.svg == draw(MONTHS).svg  # no worker needed any more
     # The store keeps a drawing as plain bytes, a large one in a file of its own.
@@ -336,7 +336,7 @@ def _site_drawings() -> dict[str, bytes]:
     from pipeline.render import prices_page
 
     week = tuple(0.5 if 8 <= h % 24 < 20 else 0.25 for h in range(168))
-    return {"edition": chart_figures.drawn(NOTED), "model": chart_svg(HISTORY),
+    return {"edition": chart_figures.spec_svg(NOTED), "model": chart_svg(HISTORY),
             "price history": prices_page.svg(OTHER_HISTORY),
             "hour of week": prices_page.svg(HourOfWeek("input", (("acme-alpha (USD)", week),),
                                                        ("USD",)))}
@@ -355,7 +355,7 @@ def test_every_site_drawing_is_transparent_5_in_wide_with_12_pt_text() -> None:
 def test_an_email_png_keeps_its_white_background() -> None:
     from PIL import Image
 
-    chart_figures.drawn(BARS)  # the SVG drawn first, transparent, on the same figure
+    chart_figures.spec_svg(BARS)  # the SVG drawn first, transparent, on the same figure
     with Image.open(io.BytesIO(chart_figures.png(BARS))) as png:
         assert png.convert("RGBA").getpixel((0, 0)) == (255, 255, 255, 255)
 

@@ -20,7 +20,7 @@ ELSEWHERE = {
     "utils/process_result.py",  # InferenceX
     "tools/submission/submission_checker.py",  # mlcommons/inference
 }
-# `render/drawing.py`, `cli/main.py`, `keys.py`: a path not inside another path or a dotted name.
+# `render/chart_image.py`, `cli/main.py`, `keys.py`: a path not inside another path or a dotted name.
 NAMED = re.compile(r"(?<![\w/.-])((?:[\w-]+/)*[\w-]+\.py)\b")
 
 

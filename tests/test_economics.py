@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.cache.keys import LaneKeys
+from pipeline.cache.keys import InputDigests
 from pipeline.compose.economics import (
     cost_table,
     economics_figures,
@@ -18,9 +18,9 @@ from pipeline.compose.economics import (
     market_economics,
     ratio,
 )
+from pipeline.compose.edition_tables import EditionTables
 from pipeline.compose.lanes import LANES
 from pipeline.compose.numbers import change_words
-from pipeline.compose.parts import Parts
 from pipeline.load.parse import parse_file
 from pipeline.load.sources import load_sources
 from pipeline.normalize.items import md_text
@@ -116,12 +116,12 @@ def test_an_edition_reads_only_its_own_date(bundled):
 def test_the_lane_key_ignores_entries_and_follows_prices(bundled, tmp_path):
     sources, editions, _ = bundled
     lane = next(lane for lane in LANES if lane.name == "economics")
-    keys = LaneKeys(sources, editions, Parts(sources, editions))
+    keys = InputDigests(sources, editions, EditionTables(sources, editions))
     before = keys.lane(lane, editions[-1], editions[-2])
     sources.entries = sources.entries[:-1]  # an entry edited away
-    assert LaneKeys(sources, editions, Parts(sources, editions)).lane(
+    assert InputDigests(sources, editions, EditionTables(sources, editions)).lane(
         lane, editions[-1], editions[-2]) == before
     history = next(iter(sources.price_histories))
     sources.price_histories[history] = sources.price_histories[history].iloc[:-1]
-    assert LaneKeys(sources, editions, Parts(sources, editions)).lane(
+    assert InputDigests(sources, editions, EditionTables(sources, editions)).lane(
         lane, editions[-1], editions[-2]) != before

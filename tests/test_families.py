@@ -10,10 +10,10 @@ import datetime as dt
 import pytest
 from conftest import REPO
 
-from pipeline.cache.keys import LaneKeys
+from pipeline.cache.keys import InputDigests
 from pipeline.cache.store import Store
 from pipeline.compose.edition import compose_editions
-from pipeline.compose.parts import Parts
+from pipeline.compose.edition_tables import EditionTables
 from pipeline.load.sources import load_sources
 from pipeline.models.sources import Sources
 from pipeline.orchestrate.charts import ChartCache
@@ -27,7 +27,7 @@ from pipeline.orchestrate.families import (
     tables_view,
 )
 from pipeline.paths import TEMPLATES
-from pipeline.render.drawing import ready
+from pipeline.render.chart_image import ready
 
 TODAY = dt.date(2026, 11, 30)
 
@@ -50,13 +50,13 @@ class Anything:
 
 
 @pytest.fixture(scope="module")
-def bundled() -> tuple[Sources, Parts, Site]:
+def bundled() -> tuple[Sources, EditionTables, Site]:
     sources = load_sources(REPO)
     editions = compose_editions(sources, sources.series.edition_dates(TODAY))
     dates = [e.date for e in editions]
-    parts = Parts(sources, dates)
+    parts = EditionTables(sources, dates)
     charts = ChartCache(drawer=Undrawn())
-    site = Site(editions, Store(None, {}), LaneKeys(sources, dates, parts), charts.drawer,
+    site = Site(editions, Store(None, {}), InputDigests(sources, dates, parts), charts.drawer,
                 charts.chart, TEMPLATES)
     return sources, parts, site
 
@@ -65,15 +65,15 @@ def family(name: str) -> Family:
     return next(f for f in FAMILIES if f.name == name)
 
 
-def views(declared: Family, bundled: tuple[Sources, Parts, Site]) -> tuple:
+def views(declared: Family, bundled: tuple[Sources, EditionTables, Site]) -> tuple:
     """Return the family's views, its tables built over its view of the sources: what its
     tables read of them counts as its reads."""
     sources, _, site = bundled
     seen = sources_view(sources, declared)
-    return seen, tables_view(Parts(seen, site.dates), declared)
+    return seen, tables_view(EditionTables(seen, site.dates), declared)
 
 
-def files_of(declared: Family, bundled: tuple[Sources, Parts, Site]) -> dict:
+def files_of(declared: Family, bundled: tuple[Sources, EditionTables, Site]) -> dict:
     return family_files(declared, *views(declared, bundled), bundled[2])
 
 

@@ -10,8 +10,8 @@ from pathlib import Path
 from pipeline.formats.inferencex import read_inferencex_rows
 from pipeline.load.hardware import load_hardware
 from pipeline.normalize.accelerators import compiled_patterns
-from pipeline.orchestrate.drawer import Drawer
-from pipeline.render.drawing import NOW, Drawing, Draws
+from pipeline.orchestrate.chart_workers import ChartWorkers
+from pipeline.render.chart_image import IN_PROCESS, ChartDrawer, ChartImage
 from pipeline.render.hardware_page import hardware_page, md_text
 from pipeline.tables.hardware import FileInfo, is_public, normalize_records
 from pipeline.tables.hardware_costs import costed_table, rows_table
@@ -22,11 +22,11 @@ ROOT = Path(__file__).resolve().parents[1]
 class Undrawn:
     """Gives every chart as empty bytes: for the tests that read only the Markdown."""
 
-    def submit(self, fn, *args, then=None) -> Drawing:
-        return Drawing(value=b"")
+    def submit(self, fn, *args, then=None) -> ChartImage:
+        return ChartImage(value=b"")
 
 
-def build(drawer: Draws = NOW, models: tuple[str, ...] = ()):
+def build(drawer: ChartDrawer = IN_PROCESS, models: tuple[str, ...] = ()):
     hw, rows, _ = load_hardware(ROOT)
     rows = [r for r in rows if is_public(r, dt.date(2026, 9, 12))
             and (not models or r.model in models)]
@@ -114,7 +114,7 @@ def test_charts_are_byte_identical_across_builds():
 
 
 def test_charts_drawn_by_a_worker_are_the_charts_drawn_here():
-    with Drawer(1) as drawer:
+    with ChartWorkers(1) as drawer:
         assert build(drawer, ("deepseek-r1", "dsr1")) == build(models=("deepseek-r1", "dsr1"))
 
 

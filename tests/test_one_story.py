@@ -11,7 +11,7 @@ from pathlib import Path
 import pandas as pd
 
 from pipeline.compose.edition import compose_editions, edition_inputs, windows
-from pipeline.compose.parts import FIRST_EDITION_LOOKBACK, Parts
+from pipeline.compose.edition_tables import FIRST_EDITION_LOOKBACK, EditionTables
 from pipeline.load.sources import load_sources
 from pipeline.render.changes_page import changes_files
 from pipeline.tables.catalogue_history import CHANGE_COLUMNS, day_changes
@@ -88,7 +88,7 @@ def test_every_price_record_an_edition_links_is_among_its_moves() -> None:
     a move the edition computed and its figures cite: never a story the figures call no move."""
     sources = load_sources(REPO)
     dates = sorted(sources.series.edition_dates(dt.date(2026, 12, 31)))
-    parts = Parts(sources, dates)
+    parts = EditionTables(sources, dates)
     editions = compose_editions(sources, dates, {d: edition_inputs(parts, d, p)
                                                  for d, p in windows(dates)})
     checked = 0

@@ -23,7 +23,7 @@ from pipeline.models.sourced import Sourced
 from pipeline.normalize.fx import table_from_eur_rates
 from pipeline.orchestrate.prices import price_files
 from pipeline.render import prices_page
-from pipeline.render.drawing import drawn
+from pipeline.render.chart_image import finished
 from pipeline.render.prices_page import prices_page_md
 from pipeline.tables.cost import day_end
 from pipeline.tables.quotes import quotes
@@ -215,7 +215,7 @@ def test_charts_are_reused_while_what_they_plot_is_unchanged(copy_repo_sources,
     again.keep()
     assert after["charts/price-history.svg"] != before["charts/price-history.svg"]
     for path in ("prices.md", "charts/hour-of-week.svg", "charts/cheapest.svg"):
-        assert drawn(after[path]) == drawn(before[path]), path
+        assert finished(after[path]) == finished(before[path]), path
 
     # The cheapest model's price changes: the charts that plot it are drawn again, the
     # hour-of-week one (DeepSeek's windows) is not; all as a build without a memo draws them.
@@ -229,12 +229,12 @@ def test_charts_are_reused_while_what_they_plot_is_unchanged(copy_repo_sources,
     redrawn = price_files(changed, later, third)
     assert third.computed == {"render": 1, "charts": 1}  # the price tables, the cheapest chart
     # glm-4.5-air has one record: its price never changed, so the history has no line of it.
-    assert drawn(redrawn["charts/price-history.svg"]) == drawn(after["charts/price-history.svg"])
-    assert drawn(redrawn["charts/cheapest.svg"]) != drawn(after["charts/cheapest.svg"])
-    assert drawn(redrawn["charts/hour-of-week.svg"]) == drawn(after["charts/hour-of-week.svg"])
+    assert finished(redrawn["charts/price-history.svg"]) == finished(after["charts/price-history.svg"])
+    assert finished(redrawn["charts/cheapest.svg"]) != finished(after["charts/cheapest.svg"])
+    assert finished(redrawn["charts/hour-of-week.svg"]) == finished(after["charts/hour-of-week.svg"])
     assert redrawn["prices.md"] != after["prices.md"]
     cold = price_files(changed, later)
-    assert {p: drawn(b) for p, b in redrawn.items()} == {p: drawn(b) for p, b in cold.items()}
+    assert {p: finished(b) for p, b in redrawn.items()} == {p: finished(b) for p, b in cold.items()}
 
 
 def test_prices_page_module_does_not_import_matplotlib() -> None:

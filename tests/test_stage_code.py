@@ -14,7 +14,7 @@ from pipeline.cache.page_cache import MKDOCS
 from pipeline.cache.parse_cache import PARSER
 from pipeline.cache.stamp import Code
 
-COMPUTED_BY = {"load": PARSER, "compose": "pipeline.compose.parts",
+COMPUTED_BY = {"load": PARSER, "compose": "pipeline.compose.edition_tables",
                "render": "pipeline.orchestrate.families",
                "charts": "pipeline.render.chart_figures", "publish": MKDOCS}
 """What computes each stage's values in a build: the parser, the editions' parts, the page

@@ -11,7 +11,7 @@ import pytest
 from pipeline.cache.bytecode import StoreBytecode
 from pipeline.cache.store import BLOB_MIN_BYTES, Store
 from pipeline.publish.output import DiskBody, body_bytes
-from pipeline.render.drawing import ready
+from pipeline.render.chart_image import ready
 
 BIG = b"x" * BLOB_MIN_BYTES
 CODES = {"render": "r1", "compose": "c1"}

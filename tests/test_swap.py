@@ -14,7 +14,7 @@ import pytest
 
 from pipeline.disk_bodies import DiskBody
 from pipeline.publish import output
-from pipeline.render.drawing import Drawing
+from pipeline.render.chart_image import ChartImage
 
 
 def folder(path: Path, name: str) -> int:
@@ -81,7 +81,7 @@ def test_holds_compares_a_kept_file_by_its_known_digest_without_reading_it(
 def test_holds_hashes_bytes_and_what_a_drawing_drew() -> None:
     sha = hashlib.sha256(BYTES).hexdigest()
     assert output.holds(BYTES, sha) and not output.holds(BYTES, DIGEST)
-    assert output.holds(Drawing(value=BYTES), sha)
-    assert not output.holds(Drawing(value=BYTES), DIGEST)
+    assert output.holds(ChartImage(value=BYTES), sha)
+    assert not output.holds(ChartImage(value=BYTES), DIGEST)
     # What a drawing drew that is not bytes (a batch's tuple, nothing) is no file's content.
-    assert not output.holds(Drawing(value=None), hashlib.sha256(b"").hexdigest())
+    assert not output.holds(ChartImage(value=None), hashlib.sha256(b"").hexdigest())

@@ -12,7 +12,7 @@ from pipeline.orchestrate.site import build_site
 from pipeline.paths import SITE_DOCS
 from pipeline.publish import output
 from pipeline.publish.output import write_or_link
-from pipeline.render.drawing import Drawing
+from pipeline.render.chart_image import ChartImage
 
 BODY = b"x" * 100_000
 
@@ -171,4 +171,4 @@ def test_body_bytes_reads_a_kept_file_and_waits_for_a_drawing(tmp_path: Path) ->
     finally:
         body.close()
     assert output.body_bytes(b"bytes") == b"bytes"
-    assert output.body_bytes(Drawing(value=b"<svg/>")) == b"<svg/>"
+    assert output.body_bytes(ChartImage(value=b"<svg/>")) == b"<svg/>"

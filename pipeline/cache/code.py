@@ -7,7 +7,7 @@ and every module of `pipeline` that module imports (inside functions too), trans
 templates for what is rendered, the mkdocs project (and the Markdown extensions it names from
 `pipeline`) for what mkdocs makes; and the versions of Python and of the libraries that read,
 compute, render and draw. No table says which code is whose: a parsed file is kept by
-load/parse.py and what it imports, a lane's items by compose/parts.py and what it imports, a
+load/parse.py and what it imports, a lane's items by compose/edition_tables.py and what it imports, a
 page family's files by orchestrate/families.py and what it imports. So a template change
 re-renders without recomposing, and a change to a compose module recomposes without parsing the
 sources again.

@@ -16,7 +16,7 @@ An edition is its curated entries (cheap, always recomposed) plus five computed 
 
 The store adds to every key the digest of the code that computes the part (cache/code.py:
 compose/ and what it imports), so a change to how a part is computed recomputes it. A lane with
-no key of its own here (`LaneKeys`) is keyed by every source file the build read.
+no key of its own here (`InputDigests`) is keyed by every source file the build read.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from pydantic import BaseModel
 if TYPE_CHECKING:
     import pandas as pd
 
-from pipeline.compose.parts import FeedAsk, Parts
+from pipeline.compose.edition_tables import EditionTables, FeedAsk
 from pipeline.compose.rank import FIRST_EDITION_DAYS
 from pipeline.models.sources import Sources
 from pipeline.paths import CATALOGUES, FEED_SNAPSHOTS, price_history_path
@@ -44,7 +44,7 @@ def model_digest(model: BaseModel) -> str:
     return hashlib.sha256(model.model_dump_json().encode()).hexdigest()
 
 
-class ModelDigests:
+class RecordDigests:
     """The digest of each price record's and feed item's JSON: what keys know them by.
 
     Serializing them was most of computing the keys (~0.1 s for a year's 15,000 price records,
@@ -107,7 +107,7 @@ def prefix_digests(items: Iterable[tuple[dt.date, str]], dates: Sequence[dt.date
 def price_keys(sources: Sources, dates: Sequence[dt.date],
                json: Callable[[BaseModel], str]) -> list[str]:
     """Return the key of the price part of each edition of `dates` (sorted); `json` gives a
-    record's digest (ModelDigests)."""
+    record's digest (RecordDigests)."""
     profiles = repr(sources.series.profiles)
     items = []
     for provider, sourced in sorted(sources.prices.items()):
@@ -226,20 +226,20 @@ def hardware_files_key(sources: Sources, as_of: dt.date, hardware_key_: str | No
     return f"hardware-files {key} {seen} {costs}"
 
 
-class LaneKeys:
+class InputDigests:
     """The inputs of each computed part of the editions of `dates`, as digests, for the store
     (store.py): each lane's items, the feed stories an edition asks for and its chart's spec.
 
     `parts`: the editions' tables (the catalogue lane's key reads its window's moves);
-    `json`: each record's and item's digest (ModelDigests); `file_key`: the key each source
+    `json`: each record's and item's digest (RecordDigests); `file_key`: the key each source
     file was read under (ParseCache.file_key)."""
 
-    def __init__(self, sources: Sources, dates: Sequence[dt.date], parts: Parts,
-                 json: ModelDigests | None = None,
+    def __init__(self, sources: Sources, dates: Sequence[dt.date], parts: EditionTables,
+                 json: RecordDigests | None = None,
                  file_key: Callable[[str], str | None] = lambda name: None) -> None:
         self.sources, self._parts, self._file_key = sources, parts, file_key
         self._reads: dict[str, str] = {}
-        self.json = json or ModelDigests(sources)
+        self.json = json or RecordDigests(sources)
         # One more date, after every other: the key of all price records, for the price tables.
         keys = price_keys(sources, [*dates, dt.date.max], self.json) if (
             sources.prices and sources.rates is not None) else []
@@ -317,7 +317,7 @@ class LaneKeys:
         return ("feeds", window, ask.local, ask.limit, sorted(ask.exclude_urls))
 
 
-def _histories(k: LaneKeys) -> str:
+def _histories(k: InputDigests) -> str:
     # As the parse cache read each history file (its bytes and the code), else the tables.
     names = [price_history_path(Path(), c.id).as_posix() for c in k.sources.catalogues.catalogues
              if c.id in k.sources.price_histories] if k.sources.catalogues else []
@@ -335,7 +335,7 @@ def _json(value: BaseModel | None) -> str:
     return _digest(value.model_dump_json() if value is not None else None)
 
 
-SOURCE_DIGESTS: dict[str, Callable[[LaneKeys], str]] = {
+SOURCE_DIGESTS: dict[str, Callable[[InputDigests], str]] = {
     "root": lambda k: _digest(str(k.sources.root)),
     "series": lambda k: _json(k.sources.series),
     "entries": lambda k: _digest([(c.path, c.entry.model_dump_json())

@@ -1,4 +1,4 @@
-"""Reuse the HTML of edition pages whose Markdown did not change, inside one mkdocs build.
+"""BuildCache the HTML of edition pages whose Markdown did not change, inside one mkdocs build.
 
 mkdocs has no incremental build of its own (`--dirty` goes by file times and warns that links go
 stale), and at a year of editions the pages themselves are most of its time: Markdown conversion,

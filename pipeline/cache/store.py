@@ -41,7 +41,7 @@ BLOB_MIN_BYTES = 64 * 1024
 @runtime_checkable
 class Pending(Protocol):
     """A value still being made when it is handed to the store (a chart a worker is drawing,
-    render/drawing.py): kept as what `result()` gives, so the store needs to know no stage."""
+    render/chart_image.py): kept as what `result()` gives, so the store needs to know no stage."""
 
     def result(self) -> Any: ...
 

@@ -172,7 +172,7 @@ def market_at(prices: pd.DataFrame, date: dt.date) -> pd.DataFrame:
 def economics_as_of(econ: Economics | None, cost_table_at: Callable[[dt.date], pd.DataFrame],
                     as_of: dt.date) -> tuple[Economics | None, pd.DataFrame]:
     """Return the economics the Market economics page shows as of `as_of`: the index and the
-    cost to serve then (`cost_table_at`, compose/parts.Parts.cost_table), an empty table when
+    cost to serve then (`cost_table_at`, compose/parts.EditionTables.cost_table), an empty table when
     there is no index (no prices)."""
     return econ, cost_table_at(as_of) if econ else pd.DataFrame()
 

@@ -2,7 +2,7 @@
 
 Data in (validated sources, the edition dates, what each edition is made of), data out (Edition
 values); no files, no clock. The lanes (compose/lanes.py) and the feed stories contribute items
-computed from the tables of compose/parts.py; this module puts them, with the curated entries of
+computed from the tables of compose/edition_tables.py; this module puts them, with the curated entries of
 the window, in the series' sections and order.
 """
 
@@ -14,8 +14,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from pipeline.compose.corrections import figure_corrections
+from pipeline.compose.edition_tables import EditionTables, FeedAsk, LaneItems
 from pipeline.compose.lanes import present_lanes
-from pipeline.compose.parts import FeedAsk, LaneItems, Parts
 from pipeline.compose.radar import radar_section
 from pipeline.compose.round_notes import noted
 from pipeline.compose.types import (
@@ -58,7 +58,7 @@ class EditionInputs:
     """What an edition is made of besides the series: its window's curated entries, each
     lane's items (compose/lanes.py), the feed stories of each of its asks, and the hardware
     results by value, which its stories' figures are looked up in (compose/round_notes.py;
-    made once for all the editions, Parts.results_by_value)."""
+    made once for all the editions, EditionTables.results_by_value)."""
 
     entries: list[CuratedEntry]
     lanes: dict[str, LaneItems]
@@ -79,7 +79,7 @@ def feed_asks(sources: Sources, chosen: list[CuratedEntry]) -> list[FeedAsk]:
     return asks
 
 
-def edition_inputs(parts: Parts, date: dt.date, previous: dt.date | None) -> EditionInputs:
+def edition_inputs(parts: EditionTables, date: dt.date, previous: dt.date | None) -> EditionInputs:
     """Return what the edition of the window (previous, date] is made of, each part computed
     now (a build reuses the parts it computed before: orchestrate/compose.py)."""
     chosen = parts.entries_in(date, previous)
@@ -95,7 +95,7 @@ def compose_edition(sources: Sources, date: dt.date, previous: dt.date | None,
     """Return the edition of `date`: its window's entries, by section, in the series' order.
 
     `inputs`: what it is made of (computed from the sources when not given)."""
-    inputs = inputs if inputs is not None else edition_inputs(Parts(sources, [date]), date,
+    inputs = inputs if inputs is not None else edition_inputs(EditionTables(sources, [date]), date,
                                                               previous)
     series = sources.series
     chosen = inputs.entries
@@ -146,9 +146,9 @@ def numbered_sources(sections: Iterable[SectionContent]) -> tuple[Citation, ...]
 def compose_editions(sources: Sources, dates: list[dt.date],
                      inputs: dict[dt.date, EditionInputs] | None = None) -> list[Edition]:
     """Return every edition of `dates` (sorted), each with its window; `inputs`: what each
-    is made of, by date (computed here from one `Parts` of the sources when not given)."""
+    is made of, by date (computed here from one `EditionTables` of the sources when not given)."""
     if inputs is None:
-        parts = Parts(sources, dates)
+        parts = EditionTables(sources, dates)
         inputs = {date: edition_inputs(parts, date, previous)
                   for date, previous in windows(dates)}
     return [compose_edition(sources, date, previous, inputs[date])

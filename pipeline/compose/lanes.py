@@ -1,6 +1,6 @@
 """Pure: the lanes, each a kind of item an edition computes from data, registered here.
 
-A lane is a function from the editions' tables (`Parts`) and an edition window (previous, date]
+A lane is a function from the editions' tables (`EditionTables`) and an edition window (previous, date]
 to the lane's items: (Context & numbers, On the radar). It runs only when the sources hold its
 data; each of its items carries the lane's name, which the per-topic feeds select by. Adding a
 lane is its module and one line below (ARCHITECTURE.md, "Adding a lane").
@@ -13,12 +13,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from pipeline.compose.parts import LaneItems, Parts
+from pipeline.compose.edition_tables import EditionTables, LaneItems
 from pipeline.models.sources import Sources
 
 
 class ReadDigests(Protocol):
-    """The digests a lane's key is made of (cache/keys.py LaneKeys computes them; compose/ knows
+    """The digests a lane's key is made of (cache/keys.py InputDigests computes them; compose/ knows
     only their names)."""
 
     hardware: str
@@ -35,7 +35,7 @@ class Lane:
     name: str
     present: Callable[[Sources], bool]
     """Do the sources hold this lane's data?"""
-    items: Callable[[Parts, dt.date, dt.date | None], LaneItems]
+    items: Callable[[EditionTables, dt.date, dt.date | None], LaneItems]
     key: Callable[[ReadDigests, dt.date, dt.date | None], str]
     """The digest of what `items` reads for the window (previous, date]: its items are kept
     under it, so an edit of anything else keeps them."""
@@ -43,15 +43,15 @@ class Lane:
 
 LANES = (
     # The records known by the edition's date and the rates up to it.
-    Lane("prices", lambda s: bool(s.prices) and s.rates is not None, Parts.prices,
+    Lane("prices", lambda s: bool(s.prices) and s.rates is not None, EditionTables.prices,
          key=lambda k, date, previous: k.prices_by(date)),
-    Lane("catalogues", lambda s: bool(s.published_catalogues()), Parts.catalogues,
+    Lane("catalogues", lambda s: bool(s.published_catalogues()), EditionTables.catalogues,
          key=lambda k, date, previous: k.catalogue_window(date, previous)),
     # All hardware sources and the rates their costs are converted at.
-    Lane("hardware", lambda s: s.hardware is not None, Parts.hardware,
+    Lane("hardware", lambda s: s.hardware is not None, EditionTables.hardware,
          key=lambda k, date, previous: k.hardware),
     Lane("economics", lambda s: bool(s.published_catalogues())
-         or (bool(s.prices) and s.rates is not None), Parts.economics,
+         or (bool(s.prices) and s.rates is not None), EditionTables.economics,
          key=lambda k, date, previous: k.economics_to(date, previous)),
 )
 """In the order their items appear in a section."""

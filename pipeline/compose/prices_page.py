@@ -289,7 +289,7 @@ def prices_page(files: Mapping[str, Sourced[PriceFile]], rates: RateTable | None
                 profiles: list[WorkloadProfile], dates: Sequence[dt.date], source_url: str,
                 table: Quotes) -> PricesPage | None:
     """Return the Prices page's value as of the newest of `dates` (None without prices or
-    rates); `table`: the blended prices at every edition date (compose.parts.Parts.quotes)."""
+    rates); `table`: the blended prices at every edition date (compose.parts.EditionTables.quotes)."""
     if not files or rates is None:
         return None
     as_of = max(dates)

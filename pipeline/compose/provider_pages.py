@@ -149,7 +149,7 @@ def providers_of(sources: Sources) -> list[str]:
 
 def provider_pages(sources: Sources, changes: pd.DataFrame, as_of: dt.date) -> ProviderPages:
     """Return a page per provider as of the end of `as_of`; `changes`: every move of the
-    published catalogues (compose/parts.Parts.committed_changes)."""
+    published catalogues (compose/parts.EditionTables.committed_changes)."""
     end = snapshot_time(day_end(as_of))
     table = market_table_of(sources, as_of)
     listings = _listings(sources, table) if table is not None else {}

@@ -62,7 +62,7 @@ class Mail(SourceModel):
         return self
 
 
-Lane = Literal["prices", "catalogues", "hardware", "economics", "feeds"]
+LaneName = Literal["prices", "catalogues", "hardware", "economics", "feeds"]
 
 
 class Topic(SourceModel):
@@ -77,7 +77,7 @@ class Topic(SourceModel):
     """What the feed is called in a feed reader: the series name, then this."""
     tags: list[str] = []
     """Editors' entries with any of these tags belong to it."""
-    lanes: list[Lane] = []
+    lanes: list[LaneName] = []
     """Computed items of these lanes belong to it: prices, catalogues, hardware, economics,
     feeds."""
     sections: list[SectionId] = []

@@ -7,9 +7,9 @@ from functools import partial
 
 from pipeline.cache.store import Store
 from pipeline.compose.charts import ChartSpec
-from pipeline.render.chart_figures import drawn as drawn_of
+from pipeline.render.chart_figures import spec_svg
+from pipeline.render.chart_image import IN_PROCESS, ChartDrawer, ChartImage, ready
 from pipeline.render.charts import Chart, chart_of
-from pipeline.render.drawing import NOW, Drawing, Draws, ready
 
 
 def spec_digest(spec: ChartSpec) -> str:
@@ -19,7 +19,7 @@ def spec_digest(spec: ChartSpec) -> str:
 
 
 class ChartCache:
-    """Draws charts, each drawing kept in `store`'s charts stage under the digest of its spec
+    """ChartDrawer charts, each drawing kept in `store`'s charts stage under the digest of its spec
     (and of the drawing code, which the store adds to every key), so it is drawn once.
 
     A missing drawing goes to `drawer` (its workers draw it while the build goes on; without one
@@ -27,7 +27,7 @@ class ChartCache:
     built); what no build asked for is pruned with the rest of the store. Only the site's SVGs
     are kept: an e-mail's PNG is drawn when the e-mail is made."""
 
-    def __init__(self, store: Store | None = None, drawer: Draws = NOW) -> None:
+    def __init__(self, store: Store | None = None, drawer: ChartDrawer = IN_PROCESS) -> None:
         self.store = store if store is not None else Store(None, {})
         self.drawer = drawer
 
@@ -37,6 +37,6 @@ class ChartCache:
 
     def chart(self, spec: ChartSpec) -> Chart:
         """Return the chart of `spec`, its drawing kept or handed to the drawer."""
-        drawing = self.store.cached("charts", partial(self.drawer.submit, drawn_of, spec),
-                                    ("edition-chart", spec_digest(spec)), by=drawn_of)
-        return chart_of(spec, drawing if isinstance(drawing, Drawing) else ready(drawing))
+        drawing = self.store.cached("charts", partial(self.drawer.submit, spec_svg, spec),
+                                    ("edition-chart", spec_digest(spec)), by=spec_svg)
+        return chart_of(spec, drawing if isinstance(drawing, ChartImage) else ready(drawing))

@@ -1,8 +1,8 @@
 """The editions' computed parts, each from the store when what it reads is unchanged.
 
 Each lane's items, the feed stories an edition asks for and its chart spec are computed from the
-editions' tables (compose/parts.py) under the digest of exactly what they read (cache/keys.py
-LaneKeys), so a reused part is the part a fresh computation would give, and one new edition does
+editions' tables (compose/edition_tables.py) under the digest of exactly what they read (cache/keys.py
+InputDigests), so a reused part is the part a fresh computation would give, and one new edition does
 not recompose a year of them.
 """
 
@@ -11,16 +11,16 @@ from __future__ import annotations
 import datetime as dt
 from functools import partial
 
-from pipeline.cache.keys import LaneKeys
+from pipeline.cache.keys import InputDigests
 from pipeline.cache.store import Store
 from pipeline.compose.charts import ChartSpec
 from pipeline.compose.edition import EditionInputs, feed_asks, windows
+from pipeline.compose.edition_tables import EditionTables
 from pipeline.compose.lanes import present_lanes
-from pipeline.compose.parts import Parts
 
 
-def edition_inputs(parts: Parts, dates: list[dt.date], store: Store,
-                   keys: LaneKeys) -> dict[dt.date, EditionInputs]:
+def edition_inputs(parts: EditionTables, dates: list[dt.date], store: Store,
+                   keys: InputDigests) -> dict[dt.date, EditionInputs]:
     """Return what each edition of `dates` is made of, by date."""
     spans = windows(dates)
     lanes = present_lanes(parts.sources)
@@ -43,8 +43,8 @@ def edition_inputs(parts: Parts, dates: list[dt.date], store: Store,
     return inputs
 
 
-def chart_spec(parts: Parts, store: Store, keys: LaneKeys, date: dt.date,
+def chart_spec(parts: EditionTables, store: Store, keys: InputDigests, date: dt.date,
                previous: dt.date | None) -> ChartSpec:
-    """Return the spec of an edition's chart (Parts.cheapest_spec), kept in the store."""
+    """Return the spec of an edition's chart (EditionTables.cheapest_spec), kept in the store."""
     return store.cached("compose", partial(parts.cheapest_spec, date, previous),
                         keys.chart(date, previous))

@@ -18,13 +18,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pipeline.cache.keys import LaneKeys, hardware_files_key
+from pipeline.cache.keys import InputDigests, hardware_files_key
 from pipeline.cache.store import Store
 from pipeline.compose.charts import ChartSpec
 from pipeline.compose.discrepancies import discrepancies
 from pipeline.compose.economics import economics_as_of
+from pipeline.compose.edition_tables import EditionTables, changes_pages
 from pipeline.compose.hardware import hardware_shown
-from pipeline.compose.parts import Parts, changes_pages
 from pipeline.compose.provider_pages import provider_pages
 from pipeline.compose.sources_page import sources_shown
 from pipeline.compose.types import Edition
@@ -35,9 +35,9 @@ from pipeline.orchestrate.models import market_model_files, market_of
 from pipeline.orchestrate.prices import kept_price_files, prices_of
 from pipeline.render.changes_page import changes_files
 from pipeline.render.channels import editions_per_month
+from pipeline.render.chart_image import ChartDrawer
 from pipeline.render.charts import Chart
 from pipeline.render.discrepancies_page import discrepancies_page_md
-from pipeline.render.drawing import Draws
 from pipeline.render.economics_page import economics_files
 from pipeline.render.hardware_page import hardware_files
 from pipeline.render.pages import archive_page
@@ -78,8 +78,8 @@ class Site:
 
     editions: list[Edition]
     store: Store
-    keys: LaneKeys
-    drawer: Draws
+    keys: InputDigests
+    drawer: ChartDrawer
     chart: Callable[[ChartSpec], Chart]
     templates: Path
     dates: list[dt.date] = field(default_factory=list)
@@ -104,7 +104,7 @@ class Site:
 class Family:
     """One page family: `reads`, the `Sources` attributes it reads (its compose, render and key
     alike; a method of Sources reads through the view, so it names what the method reads);
-    `tables`, the editions' tables it reads (compose/parts.Parts methods), whose own reads of
+    `tables`, the editions' tables it reads (compose/parts.EditionTables methods), whose own reads of
     the sources its `reads` name too; `compose`, its value (None: its render/ module still
     composes what it shows); `render`, that value → its files.
 
@@ -116,7 +116,7 @@ class Family:
     name: str
     reads: frozenset[str]
     render: Callable[[Sources, Any, Site], Files]
-    compose: Callable[[Sources, Parts, Site], Any] | None = None
+    compose: Callable[[Sources, EditionTables, Site], Any] | None = None
     tables: frozenset[str] = frozenset()
     key: Callable[[Sources, Site], tuple] | None = None
     kept: bool = True
@@ -154,7 +154,7 @@ def sources_view(sources: Sources, family: Family) -> Any:
     return _View(sources, family.name, family.reads, "source")
 
 
-def tables_view(parts: Parts, family: Family) -> Any:
+def tables_view(parts: EditionTables, family: Family) -> Any:
     """Return the editions' tables as `family` may read them (its declared tables only)."""
     return _View(parts, family.name, family.tables, "table")
 
@@ -185,7 +185,7 @@ def family_files(family: Family, sources: Any, tables: Any, site: Site) -> Files
     return site.store.cached("render", made, family_key(family, sources, unread))
 
 
-def _edition_specs(s: Sources, t: Parts, site: Site) -> dict[dt.date, ChartSpec]:
+def _edition_specs(s: Sources, t: EditionTables, site: Site) -> dict[dt.date, ChartSpec]:
     # Each edition's chart (the most tokens per dollar then), kept by what its price part reads.
     if not s.prices or s.rates is None:
         return {}

@@ -7,10 +7,10 @@ import datetime as dt
 from collections.abc import Callable
 from pathlib import Path
 
-from pipeline.cache.keys import LaneKeys
+from pipeline.cache.keys import InputDigests
 from pipeline.cache.store import Store
 from pipeline.compose.charts import ChartSpec
-from pipeline.compose.parts import Parts
+from pipeline.compose.edition_tables import EditionTables
 from pipeline.compose.types import Edition
 from pipeline.models.sources import Sources
 from pipeline.orchestrate.charts import ChartCache
@@ -19,10 +19,10 @@ from pipeline.paths import TEMPLATES
 from pipeline.problems import BuildError
 from pipeline.publish import output
 from pipeline.render.chart_figures import draw
+from pipeline.render.chart_image import IN_PROCESS, ChartImage
 from pipeline.render.charts import Chart
 from pipeline.render.datasets import DATA_FILES, DataFile, data_page, published_data
 from pipeline.render.datasets_lanes import LANE_DATA_FILES
-from pipeline.render.drawing import NOW, Drawing
 from pipeline.render.prices_page import cheapest_chart_data, history_chart_data
 
 
@@ -34,13 +34,13 @@ def edition_charts(sources: Sources, editions: list[Edition],
 
     Each chart is computed as of its edition's date, so a later source never changes an earlier
     edition. `spec_of` gives an edition's chart spec when composing already knows it
-    (compose.parts.Parts.cheapest_spec).
+    (compose.parts.EditionTables.cheapest_spec).
     """
     charts: dict[dt.date, list[Chart]] = {e.date: [] for e in editions}
     if not sources.prices or sources.rates is None or chart is None:
         return charts
     # Without the composition's parts, one table of blended prices for all the editions.
-    spec_of = spec_of or Parts(sources, [e.date for e in editions]).cheapest_spec
+    spec_of = spec_of or EditionTables(sources, [e.date for e in editions]).cheapest_spec
     specs = [spec_of(e.date, e.previous) for e in editions]
     for e, spec in zip(editions, specs):
         charts[e.date].append(chart(spec))
@@ -57,12 +57,12 @@ def edition_chart_data(sources: Sources) -> tuple[DataFile, ...]:
 
 
 def site_files(sources: Sources, editions: list[Edition], store: Store | None = None,
-               charts: ChartCache | None = None, parts: Parts | None = None,
-               keys: LaneKeys | None = None, templates: Path = TEMPLATES,
-               ) -> dict[str, bytes | output.DiskBody | Drawing]:
+               charts: ChartCache | None = None, parts: EditionTables | None = None,
+               keys: InputDigests | None = None, templates: Path = TEMPLATES,
+               ) -> dict[str, bytes | output.DiskBody | ChartImage]:
     """Return every generated file of the site's docs (pages as Markdown), by path in the docs;
     large data files kept from an earlier build stay on disk until published (output.DiskBody),
-    and charts may still be being drawn (drawing.Drawing).
+    and charts may still be being drawn (drawing.ChartImage).
 
     Each page family (families.py) is composed and rendered in turn, then the Data page.
     `store` keeps what an earlier build rendered and drew (nothing kept without one); `charts`
@@ -73,9 +73,9 @@ def site_files(sources: Sources, editions: list[Edition], store: Store | None = 
     store = store if store is not None else Store(None, {})
     if not editions:
         raise BuildError("no editions to build: editions.yaml lists no date up to today")
-    parts = parts if parts is not None else Parts(sources, [e.date for e in editions])
-    keys = keys if keys is not None else LaneKeys(sources, [e.date for e in editions], parts)
-    site = Site(editions, store, keys, charts.drawer if charts else NOW,
+    parts = parts if parts is not None else EditionTables(sources, [e.date for e in editions])
+    keys = keys if keys is not None else InputDigests(sources, [e.date for e in editions], parts)
+    site = Site(editions, store, keys, charts.drawer if charts else IN_PROCESS,
                 charts.chart if charts else draw, templates)
     files: dict[str, str | bytes] = {}
     for family in FAMILIES:

@@ -1,7 +1,7 @@
 """A build with something to do: load → tables → compose → render → publish, once each, in order.
 
-What `.cache/` keeps is opened before the stages and kept again after them by `Reuse` (reuse.py);
-the stages never see it: the editions' parts and the site's files are computed through its store
+What `.cache/` keeps is opened before the stages and kept again after them by `BuildCache` (build_cache.py);
+the stages never see it: the editions' tables and the site's files are computed through its store
 (compose.py, files.py). Everything is gathered and computed first; files are written only when
 all of it succeeded, into a scratch folder that replaces the output in one rename
 (publish/output.py).
@@ -21,25 +21,25 @@ from pathlib import Path
 
 from pipeline.cache import stamp as build_stamp
 from pipeline.compose.edition import compose_editions
-from pipeline.compose.parts import Parts
+from pipeline.compose.edition_tables import EditionTables
 from pipeline.compose.types import Edition
 from pipeline.limits import MAX_EDITIONS
 from pipeline.load.sources import load_sources
 from pipeline.models.sources import Sources
+from pipeline.orchestrate.build_cache import BuildCache
+from pipeline.orchestrate.chart_workers import ChartWorkers, workers_for
 from pipeline.orchestrate.charts import ChartCache
 from pipeline.orchestrate.compose import edition_inputs
-from pipeline.orchestrate.drawer import Drawer, workers_for
 from pipeline.orchestrate.files import site_files
 from pipeline.orchestrate.result import BuildResult
-from pipeline.orchestrate.reuse import Reuse
 from pipeline.paths import SERIES, SITE_DOCS
 from pipeline.problems import BuildError
 from pipeline.publish import output
 from pipeline.publish.mkdocs_site import build_mkdocs
-from pipeline.render.drawing import Drawing
+from pipeline.render.chart_image import ChartImage
 from pipeline.render.shell_page import SearchEntry, ShellPage, shell_page_md
 
-Files = dict[str, bytes | output.DiskBody | Drawing | ShellPage | SearchEntry]
+Files = dict[str, bytes | output.DiskBody | ChartImage | ShellPage | SearchEntry]
 
 
 def write_docs(docs: Path, files: Files) -> None:
@@ -87,21 +87,23 @@ def build_full(root: Path, out: Path, today: dt.date, cache: Path | None, inputs
                published: Callable[[], None] | None = None) -> BuildResult:
     """Build the site of `root` into `out`, reusing what `cache` keeps; return what was built
     (build_site says what the arguments are)."""
-    with Reuse(cache, code, files_apart_from) as reuse, \
-            Drawer(workers_for(cold=reuse.store.is_empty("charts"))) as drawer:
+    with BuildCache(cache, code, files_apart_from) as build_cache, \
+            ChartWorkers(workers_for(cold=build_cache.store.is_empty("charts"))) as workers:
         # The chart workers start first, while this process is small to fork: they import
         # matplotlib while the sources load, and stay until the site is swapped in (mkdocs
         # writes the charts last, as they are drawn).
         with long_lived_objects():
-            sources = load_sources(root, reuse.parse, strict=strict, derive=reuse.parsed.derive)
+            sources = load_sources(root, build_cache.parse, strict=strict,
+                                   derive=build_cache.parsed.derive)
             dates = edition_dates(sources, today)
-            parts = Parts(sources, dates)  # the editions' tables, each built when first read
-            keys = reuse.keys(sources, dates, parts)
+            tables = EditionTables(sources, dates)  # each built when first read
+            keys = build_cache.keys(sources, dates, tables)
             editions = compose_editions(sources, dates,
-                                        edition_inputs(parts, dates, reuse.store, keys))
-        files = site_files(sources, editions, reuse.store, ChartCache(reuse.store, drawer),
-                           parts, keys, templates=code.templates)
-        publish(files, sources, editions, out, reuse, kept, inputs, published)
+                                        edition_inputs(tables, dates, build_cache.store, keys))
+        files = site_files(sources, editions, build_cache.store,
+                           ChartCache(build_cache.store, workers), tables, keys,
+                           templates=code.templates)
+        publish(files, sources, editions, out, build_cache, kept, inputs, published)
     return BuildResult(editions=len(editions), files=len(files), out=out,
                        warnings=tuple(sources.warnings))
 
@@ -116,7 +118,7 @@ def edition_dates(sources: Sources, today: dt.date) -> list[dt.date]:
     return dates
 
 
-def publish(files: Files, sources: Sources, editions: list[Edition], out: Path, reuse: Reuse,
+def publish(files: Files, sources: Sources, editions: list[Edition], out: Path, build_cache: BuildCache,
             kept: dict[str, list], inputs: str,
             published: Callable[[], None] | None = None) -> None:
     """Build the site of `files` with mkdocs aside, swap it in for `out`, keep what the next
@@ -136,7 +138,7 @@ def publish(files: Files, sources: Sources, editions: list[Edition], out: Path, 
                            for t in sources.series.topics]
             build_mkdocs(files, built, site_url=str(sources.series.site_url),
                          epoch=epoch_of(editions), published=out, kept=kept,
-                         plugins={"brief-page-cache": reuse.page_plugin(
+                         plugins={"brief-page-cache": build_cache.page_plugin(
                              sources, files, out, topic_feeds)},
                          extra={"topic_feeds": topic_feeds})
             output.refuse_oversized_site(built)
@@ -144,11 +146,11 @@ def publish(files: Files, sources: Sources, editions: list[Edition], out: Path, 
             output.swap_in(built, out, scratch)
             if published is not None:
                 published()  # the new pages are in place: a preview reloads them now
-            kept_digests = reuse.keep()
-            reuse.prune()
+            kept_digests = build_cache.keep()
+            build_cache.prune()
         finally:
             shutil.rmtree(scratch, ignore_errors=True)
-        build_stamp.write_stamp(reuse.cache, out, build_stamp.Stamp(
+        build_stamp.write_stamp(build_cache.cache, out, build_stamp.Stamp(
             inputs=inputs, output=build_stamp.output_signature(out),
             editions=len(editions), files=len(files),
             warnings=[dataclasses.asdict(p) for p in sources.warnings],

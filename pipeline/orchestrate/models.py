@@ -14,7 +14,7 @@ from pipeline.cache.store import Store
 from pipeline.compose.market import GroupInputs, Market, market, past_market
 from pipeline.compose.model_groups import ModelGroup
 from pipeline.models.sources import Sources
-from pipeline.render.drawing import NOW, Draws
+from pipeline.render.chart_image import IN_PROCESS, ChartDrawer
 from pipeline.render.market_family import Files, market_family_files
 from pipeline.render.market_past import past_market_json
 from pipeline.render.model_page import chart_path, chart_svg, model_page_md
@@ -37,7 +37,7 @@ def market_of(sources: Sources, as_of: dt.date, changes: pd.DataFrame, store: St
 
 
 def market_model_files(sources: Sources, value: Market, store: Store,
-                       drawer: Draws = NOW) -> Files:
+                       drawer: ChartDrawer = IN_PROCESS) -> Files:
     """Return the Market family's files of `value`, reusing the past Markets' files and the
     tracked models' pages and charts an earlier build made of the same."""
     tracked: Files = {}

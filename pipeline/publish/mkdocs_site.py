@@ -15,7 +15,7 @@ from pipeline.paths import MKDOCS_CONFIG, SITE_DOCS
 from pipeline.problems import BuildError
 from pipeline.publish.output import DiskBody, kill_point, link_unchanged, write_or_link
 from pipeline.publish.shell_pages import ShellPages
-from pipeline.render.drawing import Drawing
+from pipeline.render.chart_image import ChartImage
 from pipeline.render.shell_page import SearchEntry, ShellPage
 
 
@@ -65,7 +65,7 @@ class _Publish:
         self.kept = kept or {}
         """What the last build published from DiskBody files, by path (output.published_state)."""
         self.made: set[str] = set()
-        self.drawings: list[tuple[Path, Drawing, Path | None]] = []
+        self.drawings: list[tuple[Path, ChartImage, Path | None]] = []
 
     def finish(self) -> None:
         """Write the charts, after mkdocs built everything else: the drawer's workers draw them
@@ -102,7 +102,7 @@ class _Publish:
                 raise BuildError(f"the build generates {path}, which site/docs already holds")
             if isinstance(body, DiskBody):
                 files.append(File.generated(config, path, abs_src_path=str(body.path)))
-            elif isinstance(body, Drawing):
+            elif isinstance(body, ChartImage):
                 files.append(_drawing_file().generated(config, path, content=body))
             else:
                 files.append(File.generated(config, path, content=body))
@@ -126,7 +126,7 @@ class _Publish:
                 self.made.add(folder)
             published = self.published / file.dest_uri if self.published else None
             body = self.files.get(file.src_uri) if file.generated_by is not None else None
-            if isinstance(body, Drawing):  # written last: see `finish`
+            if isinstance(body, ChartImage):  # written last: see `finish`
                 self.drawings.append((Path(dest), body, published))
             elif isinstance(body, DiskBody):
                 if published is not None and link_unchanged(

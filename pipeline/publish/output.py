@@ -25,7 +25,7 @@ from pathlib import Path
 from pipeline.disk_bodies import DiskBody
 from pipeline.limits import MAX_DATA_FILE_BYTES, MAX_PAGE_BYTES, MAX_SITE_BYTES
 from pipeline.problems import BuildError
-from pipeline.render.drawing import Drawing, drawn
+from pipeline.render.chart_image import ChartImage, finished
 from pipeline.render.shell_page import ShellPage
 
 _RENAME_EXCHANGE = 2
@@ -128,16 +128,16 @@ def _link_if(published: Path, target: Path, same: Callable[[os.stat_result], boo
     return True
 
 
-def body_bytes(body: bytes | DiskBody | Drawing) -> bytes:
+def body_bytes(body: bytes | DiskBody | ChartImage) -> bytes:
     """Return the bytes of a file of the site: read when on disk, waited for when being drawn."""
-    return body.read() if isinstance(body, DiskBody) else drawn(body)
+    return body.read() if isinstance(body, DiskBody) else finished(body)
 
 
-def holds(body: bytes | DiskBody | Drawing, digest: str) -> bool:
+def holds(body: bytes | DiskBody | ChartImage, digest: str) -> bool:
     """Are these the bytes of `digest`? (A DiskBody knows its digest; bytes are hashed.)"""
     if isinstance(body, DiskBody):
         return body.digest == digest
-    body = drawn(body)
+    body = finished(body)
     return isinstance(body, bytes) and hashlib.sha256(body).hexdigest() == digest
 
 
@@ -171,7 +171,7 @@ def write_or_link(target: Path, body: bytes, published: Path | None) -> None:
         target.write_bytes(body)
 
 
-def refuse_oversized(files: Mapping[str, bytes | str | DiskBody | Drawing | ShellPage]) -> None:
+def refuse_oversized(files: Mapping[str, bytes | str | DiskBody | ChartImage | ShellPage]) -> None:
     """Raise BuildError for the first generated file over its limit (pipeline/limits.py:
     MAX_DATA_FILE_BYTES for a data file, MAX_PAGE_BYTES for the rest), naming it, its size and
     the limit. Kept data files (DiskBody) passed when they were made, and charts are small: the

@@ -16,6 +16,7 @@ from typing import Any
 
 from pipeline.compose.charts import ChartSpec
 from pipeline.compose.numbers import figures
+from pipeline.render.chart_image import ready
 from pipeline.render.charts import (
     FIGSIZE_IN,
     FONT_PT,
@@ -33,7 +34,6 @@ from pipeline.render.charts import (
     svg_bytes,
     window_words,
 )
-from pipeline.render.drawing import ready
 
 PAD_PT = 3.0
 """Space left at each edge of the figure (constrained layout's default pad)."""
@@ -324,7 +324,7 @@ def _laid_out(spec: ChartSpec):
     return fig
 
 
-def drawn(spec: ChartSpec) -> bytes:
+def spec_svg(spec: ChartSpec) -> bytes:
     """Return the SVG of a spec, for the site: what a worker of the drawer sends back."""
     # Transparent (svg_bytes), on the page's own background.
     return svg_bytes(_laid_out(spec))
@@ -339,4 +339,4 @@ def png(spec: ChartSpec) -> bytes:
 
 def draw(spec: ChartSpec) -> Chart:
     """Return the drawn chart of a spec, with its CSV and alt text."""
-    return chart_of(spec, ready(drawn(spec)))
+    return chart_of(spec, ready(spec_svg(spec)))

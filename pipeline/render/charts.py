@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 from pipeline.compose.charts import ChartSpec
 from pipeline.compose.numbers import plain_number
-from pipeline.render.drawing import Drawing
+from pipeline.render.chart_image import ChartImage
 from pipeline.tables.frames import text_cell
 
 # Okabe & Ito, "Color Universal Design" (2008): eight colours told apart with every common form of
@@ -84,10 +84,10 @@ def figure_size_in(spec: ChartSpec) -> tuple[float, float]:
 @dataclass(frozen=True)
 class Chart:
     """A chart: the files it publishes and the text that describes it. Its SVG may still be
-    being drawn (render/drawing.py); `svg` waits for it."""
+    being drawn (render/chart_image.py); `svg` waits for it."""
 
     spec: ChartSpec
-    drawing: Drawing
+    drawing: ChartImage
     """The SVG's bytes, when asked for."""
     csv: bytes
     alt: str
@@ -110,7 +110,7 @@ class Chart:
     def csv_path(self) -> str:
         return f"data/{self.spec.name}.csv"
 
-    def files(self) -> dict[str, bytes | Drawing]:
+    def files(self) -> dict[str, bytes | ChartImage]:
         """Return the files this chart publishes, by path relative to the site root; the SVG as
         its drawing, which may still be being drawn."""
         return {self.svg_path: self.drawing, self.csv_path: self.csv}
@@ -260,7 +260,7 @@ def svg_bytes(fig) -> bytes:
     return buf.getvalue()
 
 
-def chart_of(spec: ChartSpec, drawing: Drawing) -> Chart:
+def chart_of(spec: ChartSpec, drawing: ChartImage) -> Chart:
     """Return the chart of a spec whose drawing is `drawing` (ready, or being drawn)."""
     return Chart(spec=spec, drawing=drawing, csv=chart_csv(spec), alt=alt_text(spec))
 

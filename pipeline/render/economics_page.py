@@ -27,7 +27,7 @@ from pipeline.compose.numbers import (
     share_percent,
 )
 from pipeline.normalize.items import md_link
-from pipeline.render.drawing import NOW, Drawing, Draws
+from pipeline.render.chart_image import IN_PROCESS, ChartDrawer, ChartImage
 from pipeline.render.economics_anchors import LAUNCH_CHART, anchors_section, launch_points
 from pipeline.render.economics_charts import cost_chart, index_chart, launch_chart
 from pipeline.render.escape import md_cell
@@ -338,8 +338,8 @@ def fitted(lines: list[str]) -> list[str]:
 
 
 def economics_files(econ: Economics | None, costs: pd.DataFrame, as_of: dt.date,
-                    previous: dt.date | None, drawer: Draws = NOW
-                    ) -> dict[str, str | bytes | Drawing]:
+                    previous: dt.date | None, drawer: ChartDrawer = IN_PROCESS
+                    ) -> dict[str, str | bytes | ChartImage]:
     """Return the Market economics page, its charts and data files as of `as_of` (the newest
     edition; `previous`: the one before it); `costs`: the cost to serve as of `as_of`."""
     if econ is None:
@@ -353,7 +353,7 @@ def economics_files(econ: Economics | None, costs: pd.DataFrame, as_of: dt.date,
            "the file it comes from, as [index-prices.csv](data/index-prices.csv).", "",
            *index_section(econ, as_of, previous), *anchors_section(econ, as_of),
            *cost_section(costs, as_of)]
-    files: dict[str, str | bytes | Drawing] = {
+    files: dict[str, str | bytes | ChartImage] = {
         "economics.md": "\n".join(fitted(out)),
         "data/index.csv": csv_bytes(econ.index.assign(date=econ.index["date"].astype(str)),
                                     pi.INDEX_COLUMNS),

@@ -3,7 +3,7 @@
 Per model and scenario: tokens per dollar by accelerator for each cost basis (headline results
 only: closed, available, measured, official); marked results listed apart; InferenceX throughput
 per GPU against interactivity. The charts (render/hardware_charts.py) are deterministic (fixed
-hash salt, no date metadata), and drawn by the build's chart workers (orchestrate/drawer.py), so
+hash salt, no date metadata), and drawn by the build's chart workers (orchestrate/chart_workers.py), so
 matplotlib is imported only where they are.
 """
 
@@ -19,7 +19,7 @@ from pipeline.compose.hardware import HardwareShown
 from pipeline.compose.numbers import fixed, grouped, money, three_figures
 from pipeline.models.hardware_results import HardwareRow
 from pipeline.normalize.items import md_link
-from pipeline.render.drawing import NOW, Drawing, Draws
+from pipeline.render.chart_image import IN_PROCESS, ChartDrawer, ChartImage
 from pipeline.render.hardware_charts import Bar, interactivity_chart, tokens_per_dollar_chart
 from pipeline.tables.hardware import (
     TOKEN_UNITS,
@@ -108,9 +108,9 @@ def _round_over_round_section(rows: Sequence[HardwareRow],
 
 def hardware_page(costed: pd.DataFrame, rows: Sequence[HardwareRow],
                   skipped: Sequence[tuple[str, int, str, int]] = (),
-                  drawer: Draws = NOW, unreadable: Sequence[tuple[str, str]] = (),
+                  drawer: ChartDrawer = IN_PROCESS, unreadable: Sequence[tuple[str, str]] = (),
                   waiting: Sequence[tuple[str, str, str, int]] = (),
-                  ) -> tuple[str, dict[str, Drawing]]:
+                  ) -> tuple[str, dict[str, ChartImage]]:
     """Return (the Hardware page's Markdown, {chart file name: SVG drawing}).
 
     `costed` and `rows` hold only results whose round is published (tables.hardware.is_public).
@@ -119,7 +119,7 @@ def hardware_page(costed: pd.DataFrame, rows: Sequence[HardwareRow],
     benchmark files that could not be read at all, whose results are missing from the page;
     `waiting` lists (suite and round, file, its source URL, results) of the rounds whose
     publication date is not set, whose results are in no figure."""
-    charts: dict[str, Drawing] = {}
+    charts: dict[str, ChartImage] = {}
     out = ["# Hardware: tokens per dollar", "",
            "Tokens per dollar = tokens per second per accelerator × 3600 ÷ US dollars per "
            "accelerator-hour, for each cost basis. Results are compared only within one round, "
@@ -196,7 +196,7 @@ def hardware_page(costed: pd.DataFrame, rows: Sequence[HardwareRow],
 
 
 def hardware_files(shown: HardwareShown | None,
-                   drawer: Draws = NOW) -> dict[str, str | bytes | Drawing]:
+                   drawer: ChartDrawer = IN_PROCESS) -> dict[str, str | bytes | ChartImage]:
     """Return the Hardware page of `shown` (compose/hardware.py), its charts (drawn by `drawer`)
     and the hardware data files: results of rounds published by the newest edition only, in the
     page and in the data files alike."""
@@ -205,7 +205,7 @@ def hardware_files(shown: HardwareShown | None,
     page, charts = hardware_page(shown.costed, shown.rows, shown.skipped, drawer=drawer,
                                  unreadable=shown.unreadable, waiting=shown.waiting)
     table = hardware_table(shown.costed)
-    files: dict[str, str | bytes | Drawing] = {"hardware.md": page,
+    files: dict[str, str | bytes | ChartImage] = {"hardware.md": page,
                                                "data/hardware.csv": hardware_csv(table),
                                                "data/hardware.json": hardware_json(table)}
     files.update({f"charts/{name}": svg for name, svg in charts.items()})

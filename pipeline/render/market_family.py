@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from pipeline.compose.market import Market
 from pipeline.compose.numbers import grouped
 from pipeline.models.sources import Sources
-from pipeline.render.drawing import Drawing
+from pipeline.render.chart_image import ChartImage
 from pipeline.render.market_page import market_files
 from pipeline.render.market_past import file_path
 from pipeline.render.model_group_page import chart_path, group_page, groups_index_md, page_path
@@ -18,11 +18,11 @@ from pipeline.render.model_page import tracked_table_md
 from pipeline.render.shell_page import SearchEntry, ShellPage
 from pipeline.render.step_chart import step_svg
 
-Files = dict[str, str | bytes | Drawing | ShellPage | SearchEntry]
+Files = dict[str, str | bytes | ChartImage | ShellPage | SearchEntry]
 
 
 def market_family_files(sources: Sources, market: Market, past: Mapping[dt.date, bytes],
-                        tracked: Mapping[str, str | Drawing]) -> Files:
+                        tracked: Mapping[str, str | ChartImage]) -> Files:
     """Return the files of `market`: `past`, each past Market's file by its day
     (market_past.past_market_json); `tracked`, the tracked models' pages and charts by path
     (model_page.py)."""

@@ -37,11 +37,11 @@ from pipeline.models.prices import PriceFile, PriceList, PriceRecord, WorkloadPr
 from pipeline.models.rates import RateTable
 from pipeline.models.sourced import Sourced, line_of
 from pipeline.render.chart_figures import LABEL_PAD_PT, LEGEND_GAP_PT, PAD_PT, line_height_pt
+from pipeline.render.chart_image import ChartDrawer, ChartImage
 from pipeline.render.chart_layout import legend_below, legend_height_pt, place_axes, x_ticks_pt
 from pipeline.render.charts import FONT_PT, PALETTE, TEXT, WIDTH_IN, svg_bytes
 from pipeline.render.datasets import EDITION_DATE, Column, DataFile
 from pipeline.render.date_ticks import set_date_axis
-from pipeline.render.drawing import Drawing, Draws
 from pipeline.render.escape import md_code, md_text
 from pipeline.tables.cost import day_end, tier_price
 from pipeline.tables.frames import csv_bytes, text_cell
@@ -142,8 +142,8 @@ def kept_charts(page: PricesPage) -> dict[str, PricesChart]:
     return {HOURS_SVG: page.hours, CHEAPEST_SVG: page.cheapest}
 
 
-def prices_files(page: PricesPage, kept: Mapping[str, bytes | Drawing],
-                 drawer: Draws) -> dict[str, str | bytes | Drawing]:
+def prices_files(page: PricesPage, kept: Mapping[str, bytes | ChartImage],
+                 drawer: ChartDrawer) -> dict[str, str | bytes | ChartImage]:
     """Return the Prices page of `page`, its price-history chart and data, `kept` (the drawings
     of kept_charts) and data/blended.csv."""
     return {

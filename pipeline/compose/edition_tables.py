@@ -54,7 +54,7 @@ class FeedAsk:
     exclude_urls: frozenset[str]
 
 
-class Parts:
+class EditionTables:
     """The tables the parts of editions are computed from (blended prices, price moves, the
     hardware and feed indexes, the catalogue moves), each built once, when first needed, and
     the parts themselves: each lane's items (compose/lanes.py), feed stories and each edition's
@@ -271,7 +271,7 @@ class ChangesPages:
     """What the Changes pages show as of an edition (render/changes_page.changes_files)."""
 
     moves: pd.DataFrame
-    """Every move with its commit (Parts.committed_changes)."""
+    """Every move with its commit (EditionTables.committed_changes)."""
     catalogues: list[Catalogue]
     """The published catalogues, each page in the navigation written even when it has none."""
     curated: set[tuple[str, str]]
@@ -279,6 +279,6 @@ class ChangesPages:
 
 
 def changes_pages(sources: Sources, moves: pd.DataFrame, as_of: dt.date) -> ChangesPages:
-    """Return what the Changes pages show as of `as_of`: `moves` (Parts.committed_changes),
+    """Return what the Changes pages show as of `as_of`: `moves` (EditionTables.committed_changes),
     the published catalogues and the models curated by then."""
     return ChangesPages(moves, sources.published_catalogues(), curated_models(sources, as_of))

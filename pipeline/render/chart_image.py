@@ -1,10 +1,10 @@
-"""A chart's drawing, drawn already or still being drawn, and what draws one (`Draws`).
+"""A chart's drawing, drawn already or still being drawn, and what draws one (`ChartDrawer`).
 
 Nothing in the build needs a drawing's bytes until the files are written out: pages only name a
 chart's path, and its CSV and alt text come from the numbers, not the picture. So the stages hand
-their drawing functions to a `Draws`, and get back a `Drawing`: the bytes once asked for
+their drawing functions to a `ChartDrawer`, and get back a `ChartImage`: the bytes once asked for
 (`result`), waiting for the drawing only then. It pickles as its bytes, so a kept value holding
-one saves what was drawn. The build draws in worker processes (orchestrate/drawer.py).
+one saves what was drawn. The build draws in worker processes (orchestrate/chart_workers.py).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ WORKER_DIED = ("a chart-drawing worker died before it finished (out of memory, k
                "could not start); nothing was written")
 
 
-class Drawing:
+class ChartImage:
     """The result of one drawing: ready, or being drawn by a worker.
 
     `then`, if given, is called once with the result when it is first asked for, in the caller's
@@ -46,7 +46,7 @@ class Drawing:
 
     def __eq__(self, other: object) -> bool:
         # Two drawings are equal when they drew the same bytes, however they got them.
-        return isinstance(other, Drawing) and self.result() == other.result()
+        return isinstance(other, ChartImage) and self.result() == other.result()
 
     def __hash__(self) -> int:
         return hash(self.result())
@@ -56,12 +56,12 @@ class Drawing:
         return ready, (self.result(),)
 
 
-class Draws(Protocol):
-    """What draws charts for the stages: in this process (`NOW`), or in the build's worker
-    processes (orchestrate/drawer.py)."""
+class ChartDrawer(Protocol):
+    """What draws charts for the stages: in this process (`IN_PROCESS`), or in the build's worker
+    processes (orchestrate/chart_workers.py)."""
 
     def submit(self, fn: Callable[..., Any], *args: Any,
-               then: Callable[[Any], None] | None = None) -> Drawing:
+               then: Callable[[Any], None] | None = None) -> ChartImage:
         """Return the drawing of `fn(*args)`; `then(result)` is called once it is drawn.
         `fn` and `args` must pickle (module-level functions, plain data)."""
         ...
@@ -69,22 +69,22 @@ class Draws(Protocol):
 
 class _Now:
     def submit(self, fn: Callable[..., Any], *args: Any,
-               then: Callable[[Any], None] | None = None) -> Drawing:
+               then: Callable[[Any], None] | None = None) -> ChartImage:
         value = fn(*args)
         if then is not None:
             then(value)
-        return Drawing(value=value)
+        return ChartImage(value=value)
 
 
-NOW: Draws = _Now()
-"""Draws each chart right away, in this process."""
+IN_PROCESS: ChartDrawer = _Now()
+"""ChartDrawer each chart right away, in this process."""
 
 
-def drawn(value: Any) -> Any:
+def finished(value: Any) -> Any:
     """Return `value`, or what it drew if it is a drawing (waiting for it if need be)."""
-    return value.result() if isinstance(value, Drawing) else value
+    return value.result() if isinstance(value, ChartImage) else value
 
 
-def ready(value: Any) -> Drawing:
+def ready(value: Any) -> ChartImage:
     """Return a drawing that is already drawn (read from a cache)."""
-    return Drawing(value=value)
+    return ChartImage(value=value)

@@ -1,6 +1,6 @@
 """The chart workers: charts drawn in forked processes while the rest of the build goes on.
 
-matplotlib takes about 0.3 s to import and 0.05–0.15 s a chart. So the build starts a `Drawer`
+matplotlib takes about 0.3 s to import and 0.05–0.15 s a chart. So the build starts a `ChartWorkers`
 first thing, forked while the process is still small; its worker imports matplotlib while the
 sources load, then draws each chart as the build hands it over, on the other core.
 """
@@ -13,7 +13,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Self
 
 from pipeline.problems import BuildError
-from pipeline.render.drawing import NOW, WORKER_DIED, Drawing
+from pipeline.render.chart_image import IN_PROCESS, WORKER_DIED, ChartImage
 
 
 def _warm() -> None:
@@ -34,7 +34,7 @@ def _ready() -> None:
     """A job that does nothing: submitting it makes the pool start its workers now."""
 
 
-class Drawer:
+class ChartWorkers:
     """Runs drawing functions in `workers` forked processes; with 0 workers, right away.
 
     Use it as a context manager: leaving it cancels what was not asked for and stops the
@@ -56,13 +56,13 @@ class Drawer:
                 self.close()
 
     def submit(self, fn: Callable[..., Any], *args: Any,
-               then: Callable[[Any], None] | None = None) -> Drawing:
+               then: Callable[[Any], None] | None = None) -> ChartImage:
         """Return the drawing of `fn(*args)`: `fn` and `args` must pickle (module-level
         functions, plain data)."""
         if self._pool is None:
-            return NOW.submit(fn, *args, then=then)
+            return IN_PROCESS.submit(fn, *args, then=then)
         try:
-            return Drawing(self._pool.submit(fn, *args), then=then)
+            return ChartImage(self._pool.submit(fn, *args), then=then)
         except BrokenProcessPool:  # a worker died while earlier charts were being drawn
             raise BuildError(WORKER_DIED) from None
 

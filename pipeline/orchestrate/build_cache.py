@@ -17,11 +17,11 @@ from typing import Any, Self
 from pipeline.cache import stamp as build_stamp
 from pipeline.cache.bytecode import StoreBytecode
 from pipeline.cache.code import CodeDigests
-from pipeline.cache.keys import LaneKeys, ModelDigests
+from pipeline.cache.keys import InputDigests, RecordDigests
 from pipeline.cache.page_cache import MKDOCS, PageStore, ReusePages, site_key
 from pipeline.cache.parse_cache import ParseCache
 from pipeline.cache.store import Store
-from pipeline.compose.parts import Parts
+from pipeline.compose.edition_tables import EditionTables
 from pipeline.load.parse import Parse
 from pipeline.models.sources import Sources
 from pipeline.paths import MKDOCS_CONFIG, STORE, THEME_OVERRIDES
@@ -29,7 +29,7 @@ from pipeline.publish.output import link_published
 from pipeline.render.pages import environment
 
 
-class Reuse:
+class BuildCache:
     """The kept values of one build of `code`'s checkout under `cache` (nothing kept when None).
 
     Use it as a context manager around the stages: leaving it closes the kept files it opened."""
@@ -63,10 +63,10 @@ class Reuse:
         """Parse one source file, or return what an earlier build parsed of the same bytes."""
         return self.parsed.parse(job)
 
-    def keys(self, sources: Sources, dates: list[dt.date], parts: Parts) -> LaneKeys:
+    def keys(self, sources: Sources, dates: list[dt.date], parts: EditionTables) -> InputDigests:
         """Return what each computed part of the editions of `dates` reads, as digests
         (cache/keys.py), from what the parse cache read (call once the sources are loaded)."""
-        return LaneKeys(sources, dates, parts, ModelDigests(sources, self.parsed.derived),
+        return InputDigests(sources, dates, parts, RecordDigests(sources, self.parsed.derived),
                         self.parsed.file_key)
 
     def page_plugin(self, sources: Sources, files: dict[str, Any], published: Path,
