@@ -10,13 +10,15 @@ An edition is its curated entries (cheap, always recomposed) plus five computed 
   digest is a running digest's state at its date and a price change only touches the editions
   from the change on;
 - hardware figures and radar: all hardware sources (they change a few times a year);
-- catalogue figures: the catalogue moves first seen in the edition's window;
+- catalogue figures: the catalogues' histories, names and health, and the curated prices known
+  by the edition's date (the curated models are left out of its window's moves);
 - market economics: the curated prices, rates and hardware, the published catalogues' histories
   and the edition dates up to the edition's (`economics_key`).
 
-The store adds to every key the digest of the code that computes the part (cache/code.py:
-compose/ and what it imports), so a change to how a part is computed recomputes it. A lane with
-no key of its own here (`InputDigests`) is keyed by every source file the build read.
+The store adds to every key the digest of the code that computes the part (cache/code.py: the
+module of the function and what it imports), so a change to how a part is computed recomputes
+it. Each lane's declaration names the digest it is kept under (compose/lanes.py); a page family
+is kept under the digests of the `Sources` attributes it declares it reads (`SOURCE_DIGESTS`).
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ from pydantic import BaseModel
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from pipeline.models.rates import RateTable
 
 from pipeline.compose.edition_tables import EditionTables, FeedAsk
 from pipeline.compose.rank import FIRST_EDITION_DAYS
@@ -178,16 +182,6 @@ def feed_items_by_day(sources: Sources, json: Callable[[BaseModel], str],
     return days, digests, settings
 
 
-def catalogue_key(row_hashes: pd.Series, columns: list[str], named: object, date: dt.date,
-                  previous: dt.date | None) -> str:
-    """Return the key of an edition's catalogue figures: the moves of its window (pandas'
-    hash of each of their rows, every column, and the columns' names), the catalogues' names and
-    pages (`named`), the window and the code."""
-    # Every value of every row, hashed by pandas (writing them out as CSV took ten times as long).
-    rows = hashlib.sha256(row_hashes.to_numpy().tobytes())
-    return _digest("catalogues", date, previous, named, columns, rows.hexdigest())
-
-
 def economics_key(sources: Sources, prices_key: str, hardware_key_: str,
                   file_key: Callable[[str], str | None] = lambda name: None) -> str:
     """Return the digest of what the market's economics read (compose/economics.py), without
@@ -252,7 +246,6 @@ class InputDigests:
         self._feeds_by_day = (feed_items_by_day(sources, self.json) if sources.feeds
                               else ([], [], ""))
         self._windows: dict[tuple[dt.date, dt.date | None], str] = {}
-        self._changes_hashes: pd.Series | None = None
         self._dates = sorted(dates)
         self.economics = economics_key(sources, self.prices, self.hardware, file_key)
         """The digest of what the price index and the cost to serve read, all dates."""
@@ -267,13 +260,13 @@ class InputDigests:
         return self._price[date]
 
     def catalogue_window(self, date: dt.date, previous: dt.date | None) -> str:
-        """Return the digest of the catalogue moves of the window (previous, date] (what is
-        left after the curated models) and how the catalogues are named: a snapshot outside the
-        window leaves the window's figures as they were."""
-        moves = self._parts.catalogue_window(date, previous)
-        named = [(c.id, c.name, str(c.page)) for c in self.sources.published_catalogues()]
-        return catalogue_key(self._moves_hashes(moves), list(moves.columns), named, date,
-                             previous)
+        """Return the digest of what the catalogue moves of the window (previous, date] are
+        made of: the published catalogues' histories and how they are named, when each became
+        whole, and the curated prices known by `date` (their models are left to the price
+        lane). Not the window's moves themselves: finding them took a second a build."""
+        return _digest("catalogue-window", date, previous, self.read("price_histories"),
+                       self.read("catalogues"), self.read("catalogue_health"),
+                       self.prices_by(date))
 
     def economics_to(self, date: dt.date, previous: dt.date | None) -> str:
         """Return the digest of the index's grid up to `date`: its weeks from the histories'
@@ -292,17 +285,6 @@ class InputDigests:
                                "cache/keys.py SOURCE_DIGESTS")
             self._reads[name] = digest(self)
         return self._reads[name]
-
-    def _moves_hashes(self, moves: pd.DataFrame) -> pd.Series:
-        """Return pandas' hash of each row of a window's `moves`, a part of catalogue_changes()
-        with its index: the rows of the whole table hashed once a build, where each of a year's
-        windows hashed its own (a row's hash depends on that row alone)."""
-        import pandas as pd
-
-        if self._changes_hashes is None:
-            self._changes_hashes = pd.util.hash_pandas_object(self._parts.catalogue_changes(),
-                                                              index=False)
-        return self._changes_hashes.loc[moves.index]
 
     def chart(self, date: dt.date, previous: dt.date | None) -> tuple:
         """Return the inputs of an edition's chart spec: what its price part reads."""
@@ -327,6 +309,20 @@ def _histories(k: InputDigests) -> str:
     return _digest("price_histories", read_as)
 
 
+def _rates(rates: RateTable | None) -> str:
+    # Each currency's days and rates as arrays: their repr took ~0.3 s a build.
+    import numpy as np
+
+    if rates is None:
+        return "no rates"
+    digest = hashlib.sha256()
+    for currency in sorted(rates.days):
+        digest.update(currency.encode() + b"\0")
+        digest.update(np.array([d.toordinal() for d in rates.days[currency]], np.int64).tobytes())
+        digest.update(np.array(rates.usd_per_unit[currency], np.float64).tobytes())
+    return digest.hexdigest()
+
+
 def _frames(frames: dict[str, pd.DataFrame]) -> str:
     return _digest(sorted((name, frame_digest(f)) for name, f in frames.items()))
 
@@ -343,7 +339,7 @@ SOURCE_DIGESTS: dict[str, Callable[[InputDigests], str]] = {
     "warnings": lambda k: _digest(k.sources.warnings),
     # Every record and the rates of their currencies; the hardware part's key holds its rates.
     "prices": lambda k: k.prices,
-    "rates": lambda k: _digest(k.sources.rates),
+    "rates": lambda k: _rates(k.sources.rates),
     "hardware": lambda k: k.hardware,
     "hardware_rows": lambda k: k.hardware,
     "feeds": lambda k: _json(k.sources.feeds),

@@ -60,8 +60,10 @@ def page_key(site: str, src_uri: str, markdown: bytes, links: list[tuple] | None
                           + markdown).hexdigest()
 
 
-_MD_LINK = re.compile(rb"[^\s()\[\]<>\"'`]+?\.md(?=[#)\s\"'>?]|$)")
-"""Anything that may be a link to a Markdown file (`2026-09-05.md`, `../models/x.md#top`)."""
+_MD_END = re.compile(rb"\.md(?=[#)\s\"'>?]|$)")
+"""Where a link to a Markdown file may end (`2026-09-05.md`, `../models/x.md#top`)."""
+_LINK_START = re.compile(rb"[\s()\[\]<>\"'`][^\s()\[\]<>\"'`]*\Z")
+"""The character before a link, and the link up to its end."""
 
 
 def linked_pages(markdown: bytes, src_uri: str, site_files: Collection[str]) -> list[tuple]:
@@ -71,8 +73,15 @@ def linked_pages(markdown: bytes, src_uri: str, site_files: Collection[str]) -> 
     Markdown, its path and these, not on the rest of the site."""
     folder = posixpath.dirname(src_uri)
     found = set()
-    for target in _MD_LINK.findall(markdown):
-        path = posixpath.normpath(posixpath.join(folder, target.decode("utf-8", "replace")))
+    for end in _MD_END.finditer(markdown):
+        # Back from each `.md` to the character before the link: found forwards, a pattern
+        # tried every long run of text from each of its characters (5 s on the Market's page).
+        head = markdown[max(0, end.start() - 2048):end.start()]
+        start = _LINK_START.search(head)
+        target = head[start.start() + 1:] if start else head
+        if not target:
+            continue
+        path = posixpath.normpath(posixpath.join(folder, (target + b".md").decode("utf-8", "replace")))
         found.add((path, path in site_files))
     return sorted(found)
 
