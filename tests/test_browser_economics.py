@@ -88,6 +88,9 @@ def test_economics_page_shows_its_files_figures_and_fits_a_desktop_and_a_phone(
             box = charts.nth(n).bounding_box()
             assert box and box["x"] >= 0 and box["x"] + box["width"] <= width
         shot(pg, f"40-economics-{width}px-{scheme}", full_page=False)
+        # The segments' table: its figures whole, the table in its own box on a phone.
+        pg.locator("article table").first.scroll_into_view_if_needed()
+        shot(pg, f"40-economics-table-{width}px-{scheme}", full_page=False)
     context.close()
     assert errors == []
 

@@ -85,6 +85,8 @@ def test_every_email_page_of_the_site_fits_a_phone(browser, site_url: str,  # no
     for width in (390, 1280):
         page.set_viewport_size({"width": width, "height": 900})
         shot(page, f"31-email-2026-08-21-site-{width}-{scheme}", full_page=False)
+        addresses.last.scroll_into_view_if_needed()
+        shot(page, f"31-email-2026-08-21-site-sources-{width}-{scheme}", full_page=False)
     context.close()
 
 
