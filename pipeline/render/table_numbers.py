@@ -34,17 +34,15 @@ def nobr_numbers(escaped: str) -> str:
     return NUMBER.sub(lambda m: f'<span class="{CLASS}">{m[0]}</span>', escaped)
 
 
-def _spans(parent: Element, text: str, at: int) -> tuple[str, int]:
-    """Put the numbers of `text` into spans inserted in `parent` from child `at` on; return the
-    text before the first number and the index after the last span."""
+def _spans(parent: Element, text: str, at: int) -> str:
+    """Put each number of `text` and the text after it into a span inserted into `parent`
+    from child `at` on; return the text before the first number."""
     parts = NUMBER.split(text)
-    numbers = NUMBER.findall(text)
-    for number, after in zip(numbers, parts[1:], strict=True):
+    for n, (number, after) in enumerate(zip(NUMBER.findall(text), parts[1:], strict=True)):
         span = Element("span", {"class": CLASS})
         span.text, span.tail = number, after
-        parent.insert(at, span)
-        at += 1
-    return parts[0], at
+        parent.insert(at + n, span)
+    return parts[0]
 
 
 def _mark(element: Element) -> None:
@@ -53,11 +51,11 @@ def _mark(element: Element) -> None:
         return
     children = list(element)
     if element.text and NUMBER.search(element.text):
-        element.text, _ = _spans(element, element.text, 0)
+        element.text = _spans(element, element.text, 0)
     for child in children:
         _mark(child)
         if child.tail and NUMBER.search(child.tail):
-            child.tail, _ = _spans(element, child.tail, list(element).index(child) + 1)
+            child.tail = _spans(element, child.tail, list(element).index(child) + 1)
 
 
 class _TableNumbers(Treeprocessor):
