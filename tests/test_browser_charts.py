@@ -206,3 +206,32 @@ def test_every_value_axis_names_its_unit(browser, site_url: str) -> None:  # noq
     for name, unit in units.items():
         texts = {t for t, *_ in _laid_out(browser, f"{site_url}charts/{name}.svg")["texts"]}
         assert unit in texts, (name, unit)
+
+
+# Each <text> of a price-path chart: its text, its width as laid out and its box, in the
+# drawing's units (the SVG opened by itself, at its own size).
+STEP_TEXTS = """() => [...document.querySelectorAll('text')].map(t => {
+    const b = t.getBBox();
+    return [t.textContent, t.getComputedTextLength(), t.getAttribute('transform') !== null,
+            b.x, b.x + b.width];
+})"""
+
+
+@pytest.mark.parametrize("name", ["o4-mini", "gpt-oss-120b", "claude-opus-4-6-fast"])
+def test_a_price_path_charts_width_estimate_holds_in_chromium(browser, site_url: str,  # noqa: F811
+                                                              name: str) -> None:
+    """render/step_chart.py places its labels by an upper bound of their widths, which
+    test_step_chart.py checks for every bundled chart: here the bound holds for the font
+    Chromium uses, and every label is whole inside the drawing."""
+    from pipeline.render.step_chart import WIDTH, text_width_px
+
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto(f"{site_url}charts/models/{name}.svg")
+    texts = page.evaluate(STEP_TEXTS)
+    context.close()
+    assert len(texts) > 8
+    for text, length, rotated, left, right in texts:
+        assert 0 < length <= text_width_px(text), (text, length, text_width_px(text))
+        if not rotated:  # a rotated label's box is in its own turned coordinates
+            assert left >= -0.5 and right <= WIDTH + 0.5, (text, left, right)

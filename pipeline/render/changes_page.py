@@ -33,6 +33,7 @@ from pipeline.compose.catalogue_moves import change_share, tier_words, usd_text
 from pipeline.compose.numbers import count, grouped, percent
 from pipeline.models.catalogues import Catalogue
 from pipeline.render.shell_page import ShellPage
+from pipeline.render.table_numbers import nobr_numbers
 from pipeline.tables.catalogue_history import day_changes, snapshot_time
 from pipeline.tables.cost import day_end
 
@@ -277,7 +278,8 @@ _TIER = ("meter", "ttl_minutes", "window_utc", "context_above_tokens", "mode", "
 
 @functools.cache
 def _tier(key: tuple[str, ...]) -> str:
-    return escape(tier_words(SimpleNamespace(**dict(zip(_TIER, key, strict=True)))))
+    # A tier's words wrap in a narrow column; its dates and token counts do not.
+    return nobr_numbers(escape(tier_words(SimpleNamespace(**dict(zip(_TIER, key, strict=True))))))
 
 
 @functools.cache

@@ -12,6 +12,7 @@ import re
 # As in site/mkdocs.yml; toc without its permalink "¶" anchors, which mean nothing in a mail or a
 # feed reader.
 EXTENSIONS = ("toc", "tables", "attr_list", "md_in_html", "admonition", "pipeline.render.verbatim",
+              "pipeline.render.table_numbers",
               "pipeline.render.safe_links")
 EXTENSION_CONFIGS = {"toc": {"permalink": False}}
 

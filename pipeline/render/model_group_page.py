@@ -48,7 +48,7 @@ def _row(item: Listing) -> str:
         source = f'<a href="{html.escape(item.source_url)}">{source}</a>'
     cells = [f'<th scope="row"><a href="../../{provider_path(item.provider)}">'
              f"{html.escape(item.provider)}</a></th>", _cell(model),
-             _cell(html.escape(item.variant)),
+             f'<td class="brief-words">{html.escape(item.variant)}</td>',
              *(_cell(_usd(v), True) for v in item.usd_per_mtok),
              _cell(context_tokens(item.context_tokens), True),
              *(_cell(_usd(v), True) for v in item.blends),

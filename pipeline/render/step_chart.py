@@ -21,12 +21,15 @@ WIDTH = 480
 """As wide as the matplotlib charts (5 in at 96 px), so text shows as large on a phone."""
 PLOT_H = 240
 LEFT, RIGHT, TOP = 66, 14, 16
+UNIT_W = 22
+"""What the rotated unit label at the left edge takes (its baseline at FONT + 2, its descent
+beyond); the value labels start right of it."""
 AXIS_H = 44
 LEGEND_ROW = 20
 LEGEND_COL_W = 205
 FONT = 14
-LABEL_CHARS = 22
-"""A legend label's length at most, to fit its column."""
+LABEL_W = LEGEND_COL_W - 28 - 4
+"""A legend label's width at most (by `text_width_px`), to fit its column beside its line."""
 PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
            "#7f7f7f", "#bcbd22", "#17becf")
 """matplotlib's default colours, as the site's other charts use."""
@@ -54,6 +57,17 @@ def _months(first: dt.datetime, last: dt.datetime) -> list[dt.datetime]:
     return out[::every]
 
 
+def text_width_px(text: str, size: float = FONT) -> float:
+    """Return an upper bound of `text`'s width at `size` px in a sans-serif (DejaVu Sans, the
+    widest of the usual ones): an SVG shown as an image cannot be measured, and a label past the
+    viewBox is cut (issue 52: "Nov 2026" at the right edge)."""
+    def em(ch: str) -> float:
+        return (0.4 if ch in " .,:;'|!il()[]/" else 1.0 if ch in "mwMW%@"
+                else 0.8 if ch.isupper() else 0.65)
+    return size * sum(em(ch) for ch in text)
+
+
+
 def step_svg(chart: PriceHistory) -> bytes:
     """Return the SVG of `chart`: each line's steps to `chart.end`, labelled in a legend."""
     points = [p for _, line in chart.lines for p in line]
@@ -62,11 +76,14 @@ def step_svg(chart: PriceHistory) -> bytes:
     top = max((v for _, v in points if v == v), default=0.0)
     step = _nice_step(top * 1.05) if top > 0 else 1.0
     y_max = step * math.ceil(top * 1.05 / step) if top > 0 else 1.0
-    plot_w = WIDTH - LEFT - RIGHT
+    ticks = [step * i for i in range(int(round(y_max / step)) + 1)]
+    # Wide enough for the widest value label beside the unit label: "$800.00" passed the edge.
+    left = max(LEFT, math.ceil(UNIT_W + 5 + max(text_width_px(axis_usd(v)) for v in ticks)))
+    plot_w = WIDTH - left - RIGHT
     span = (end - first).total_seconds()
 
     def x(at: dt.datetime) -> float:
-        return LEFT + plot_w * (at - first).total_seconds() / span
+        return left + plot_w * (at - first).total_seconds() / span
 
     def y(usd: float) -> float:
         return TOP + PLOT_H * (1 - usd / y_max)
@@ -79,20 +96,24 @@ def step_svg(chart: PriceHistory) -> bytes:
            f'width="{WIDTH}" height="{height}" role="img" font-family="sans-serif" '
            f'font-size="{FONT}"><title>{escape(chart.title)}</title>',
            f'<rect width="{WIDTH}" height="{height}" fill="#ffffff"/>']
-    ticks = [step * i for i in range(int(round(y_max / step)) + 1)]
     for usd in ticks:
-        out.append(f'<line x1="{LEFT}" x2="{LEFT + plot_w}" y1="{y(usd):.1f}" '
+        out.append(f'<line x1="{left}" x2="{left + plot_w}" y1="{y(usd):.1f}" '
                    f'y2="{y(usd):.1f}" stroke="{GRID}"/>'
-                   f'<text x="{LEFT - 5}" y="{y(usd) + 5:.1f}" text-anchor="end" '
+                   f'<text x="{left - 5}" y="{y(usd) + 5:.1f}" text-anchor="end" '
                    f'fill="{INK}">{escape(axis_usd(usd))}</text>')
     for at in _months(first, end):
+        # The tick at its date, its label moved in from an edge to be whole inside the drawing.
+        half = text_width_px(f"{at:%b %Y}") / 2
+        label_x = min(max(x(at), half), WIDTH - half)
         out.append(f'<line x1="{x(at):.1f}" x2="{x(at):.1f}" y1="{TOP + PLOT_H}" '
                    f'y2="{TOP + PLOT_H + 4}" stroke="{INK}"/>'
-                   f'<text x="{x(at):.1f}" y="{TOP + PLOT_H + 17}" text-anchor="middle" '
+                   f'<text x="{label_x:.1f}" y="{TOP + PLOT_H + 17}" text-anchor="middle" '
                    f'fill="{INK}">{at:%b %Y}</text>')
-    out.append(f'<text x="12" y="{TOP + PLOT_H / 2:.1f}" text-anchor="middle" fill="{INK}" '
-               f'transform="rotate(-90 12 {TOP + PLOT_H / 2:.1f})">{escape(chart.unit)}</text>')
-    out.append(f'<path d="M{LEFT} {TOP}V{TOP + PLOT_H}H{LEFT + plot_w}" fill="none" '
+    # Turned a quarter left, its glyphs rise leftward of its baseline: a font size in from the edge.
+    out.append(f'<text x="{FONT + 2}" y="{TOP + PLOT_H / 2:.1f}" text-anchor="middle" '
+               f'fill="{INK}" transform="rotate(-90 {FONT + 2} {TOP + PLOT_H / 2:.1f})">'
+               f'{escape(chart.unit)}</text>')
+    out.append(f'<path d="M{left} {TOP}V{TOP + PLOT_H}H{left + plot_w}" fill="none" '
                f'stroke="{INK}"/>')
     for i, (label, line) in enumerate(chart.lines):
         colour, dash = PALETTE[i % len(PALETTE)], DASHES[i // len(PALETTE) % len(DASHES)]
@@ -121,6 +142,10 @@ def step_svg(chart: PriceHistory) -> bytes:
     return "".join(out).encode()
 
 
-def _short(label: str, limit: int = LABEL_CHARS) -> str:
+def _short(label: str) -> str:
     """Return a legend label cut to fit its column."""
-    return label if len(label) <= limit else label[:limit - 1] + "…"
+    if text_width_px(label) <= LABEL_W:
+        return label
+    while text_width_px(label + "…") > LABEL_W:
+        label = label[:-1]
+    return label + "…"
