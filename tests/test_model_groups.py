@@ -37,7 +37,9 @@ class Group:
 
 
 def _text(cell: str) -> str:
-    return html.unescape(" ".join(re.sub(r"<[^>]+>", " ", cell).split()))
+    # A span (a number kept whole, render/table_numbers.py) is inline: no space in its place.
+    inline = re.sub(r"</?span[^>]*>", "", cell)
+    return html.unescape(" ".join(re.sub(r"<[^>]+>", " ", inline).split()))
 
 
 def groups_of(page: Path) -> dict[str, list[Group]]:

@@ -16,6 +16,7 @@ from pipeline.models.links import is_allowed_link
 from pipeline.models.prices import WorkloadProfile
 from pipeline.render.escape import md_cell
 from pipeline.render.shell_page import ShellPage
+from pipeline.render.table_numbers import nobr_numbers
 
 HEADS = ("Input", "Cached input", "Cache write", "Output", "Batch input", "Batch output")
 MARKET = "../../market/"
@@ -48,7 +49,7 @@ def _row(item: Listing) -> str:
         source = f'<a href="{html.escape(item.source_url)}">{source}</a>'
     cells = [f'<th scope="row"><a href="../../{provider_path(item.provider)}">'
              f"{html.escape(item.provider)}</a></th>", _cell(model),
-             f'<td class="brief-words">{html.escape(item.variant)}</td>',
+             f'<td class="brief-words">{nobr_numbers(html.escape(item.variant))}</td>',
              *(_cell(_usd(v), True) for v in item.usd_per_mtok),
              _cell(context_tokens(item.context_tokens), True),
              *(_cell(_usd(v), True) for v in item.blends),
@@ -126,7 +127,7 @@ def group_body(group: ModelGroup, profiles: Sequence[WorkloadProfile], as_of: dt
 def _moves_table(group: ModelGroup) -> str:
     """The chart's numbers: each moved price from the snapshot that first showed it."""
     assert group.history is not None
-    rows = "".join(f"<tr><td>{html.escape(label)}</td><td>{at:%Y-%m-%d}</td>"
+    rows = "".join(f'<tr><td>{html.escape(label)}</td><td class="brief-date">{at:%Y-%m-%d}</td>'
                    f'<td class="brief-num">{_usd(usd)}</td></tr>'
                    for label, points in group.history.lines for at, usd in points)
     return ('<div class="brief-scroll"><table><thead><tr><th scope="col">Listing, meter</th>'

@@ -17,6 +17,7 @@ from pipeline.normalize.units import METER_TITLES
 from pipeline.render.changes_page import month_path
 from pipeline.render.escape import md_cell
 from pipeline.render.shell_page import ShellPage
+from pipeline.render.table_numbers import nobr_numbers
 
 ROOT = "../../"
 """The site's root from a provider's page (providers/<slug>/)."""
@@ -44,6 +45,12 @@ def _table(heads: Iterable[str], rows: Iterable[str]) -> str:
 def _source(name: str, url: str) -> str:
     text = html.escape(name)
     return f'<a href="{html.escape(url)}">{text}</a>' if is_allowed_link(url) else text
+
+
+def _words(text: str) -> str:
+    """A cell of words: wrapped between them, never inside one, each number kept whole (the
+    ids of these tables may break anywhere on a phone; assets/market.css)."""
+    return f'<td class="brief-words">{nobr_numbers(html.escape(text))}</td>'
 
 
 def _listings(page: ProviderPage, as_of: str) -> list[str]:
@@ -90,7 +97,7 @@ def _moves(page: ProviderPage) -> list[str]:
         rows.append(
             f'<tr><td class="brief-date"><a href="{ROOT}{month}">'
             f"{html.escape(m.at[:10])}</a></td><td>{html.escape(m.catalogue)}</td>"
-            f"<td>{html.escape(m.model)}</td><td>{html.escape(m.price)}</td>"
+            f"<td>{html.escape(m.model)}</td>{_words(m.price)}"
             f"{usd_cell(old)}{usd_cell(new)}<td class=\"brief-num\">{share}</td></tr>")
     out.append(f"<p>{count(len(page.moves), 'price move')} of its listings in the published "
                "catalogues' histories, newest first, each dated by the catalogue version that "
@@ -112,10 +119,10 @@ def _held(page: ProviderPage) -> list[str]:
         # the table on a phone (axe: scrollable-region-focusable).
         rows.append(f"<tr><td>{_source(h.catalogue, h.catalogue_page)}</td>"
                     f"<td>{html.escape(h.model)}</td>"
-                    f"<td>{html.escape(METER_TITLES.get(h.meter, h.meter))}</td>"
+                    f"{_words(METER_TITLES.get(h.meter, h.meter))}"
                     f"{usd_cell(h.usd_per_mtok)}<td class=\"brief-num\">{median}</td>"
                     f'<td class="brief-date">{html.escape(h.first_seen[:10])}{until}</td>'
-                    f"<td>{html.escape(h.cause)}</td></tr>")
+                    f"{_words(h.cause)}</tr>")
     return ["<h2>Held back</h2>",
             f"<p>{count(len(page.held), 'price')} of its listings held back as implausible "
             "and so on no other page: far from the median of the same model's other "

@@ -20,8 +20,9 @@ from markdown.treeprocessors import Treeprocessor
 
 CLASS = "brief-nobr"
 NUMBER = re.compile(
-    # Not the tail of an id, of a longer number, or of Markdown's placeholder ("\x02wzxhzdk:3").
-    r"(?<![\w.,:/\-−+$€¥£\x02])"
+    # Not the tail of an id (`jamba-1.5-mini@001`), of a longer number, or of Markdown's
+    # placeholder ("\x02wzxhzdk:3").
+    r"(?<![\w.,:/@\-−+$€¥£\x02])"
     r"(?:\d{4}-\d{2}(?:-\d{2})?"                                # a date, or a month
     r"|[~≈<>≤≥]?(?:[−+\-]?[$€¥£]?\d[\d,.]*\d|[−+\-]?[$€¥£]\d|[−+\-]\d)"  # a figure; not "8"
     r"(?:[ \u00a0\u202f]?[%×])?"                                 # with its unit
