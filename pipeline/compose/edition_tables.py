@@ -36,6 +36,7 @@ from pipeline.tables.catalogue_history import catalogue_changes
 from pipeline.tables.catalogue_records import committed_moves
 from pipeline.tables.cost import day_end
 from pipeline.tables.hardware import usd_at_ecb_rates
+from pipeline.tables.market import market_table_of
 from pipeline.tables.moves import Moves, meter_moves
 from pipeline.tables.quotes import Quotes, instant, micros, quotes
 from pipeline.tables.round_quotes import ByValue, by_value
@@ -84,6 +85,7 @@ class EditionTables:
         self._economics: Economics | None = None
         self._economics_done = False
         self._costs: dict[dt.date, pd.DataFrame] = {}
+        self._markets: dict[dt.date, pd.DataFrame | None] = {}
 
     def quotes(self, *dates: dt.date) -> Quotes:
         """Return the blended prices at the end of each edition date and of the week before the
@@ -164,6 +166,13 @@ class EditionTables:
         """Return the same-model index and cost-to-serve figures of the edition of `date`."""
         return economics_figures(self.sources, self.market_economics(), date, previous,
                                  self.cost_table), []
+
+    def market_table(self, as_of: dt.date) -> pd.DataFrame | None:
+        """Return the Market's table as of the end of `as_of` (tables/market.market_table_of),
+        computed once a date: the Market and the providers' pages show the same rows."""
+        if as_of not in self._markets:
+            self._markets[as_of] = market_table_of(self.sources, as_of)
+        return self._markets[as_of]
 
     def catalogue_changes(self) -> pd.DataFrame:
         """Return every move of the published catalogues' histories, computed once."""

@@ -23,7 +23,6 @@ from pipeline.compose.model_pages import model_slug, slug, tracked_models
 from pipeline.models.sources import Sources
 from pipeline.tables.catalogue_history import snapshot_time
 from pipeline.tables.cost import day_end
-from pipeline.tables.market import market_table_of
 
 PRICE_MOVES = ("cut", "rise")
 """The moves a provider's page lists one by one; new and removed listings are counted."""
@@ -147,11 +146,12 @@ def providers_of(sources: Sources) -> list[str]:
     return sorted(found)
 
 
-def provider_pages(sources: Sources, changes: pd.DataFrame, as_of: dt.date) -> ProviderPages:
+def provider_pages(sources: Sources, changes: pd.DataFrame, as_of: dt.date,
+                   table: pd.DataFrame | None) -> ProviderPages:
     """Return a page per provider as of the end of `as_of`; `changes`: every move of the
-    published catalogues (compose/parts.EditionTables.committed_changes)."""
+    published catalogues (compose/edition_tables.EditionTables.committed_changes); `table`:
+    the Market's table then (EditionTables.market_table)."""
     end = snapshot_time(day_end(as_of))
-    table = market_table_of(sources, as_of)
     listings = _listings(sources, table) if table is not None else {}
     shown = changes[(changes["at"] <= end) & (changes["provider"] != "")]
     moves = _moves(shown[shown["kind"].isin(PRICE_MOVES)], sources)

@@ -232,8 +232,9 @@ FAMILIES: tuple[Family, ...] = (
     Family("market", frozenset({"prices", "rates", "series", "catalogues", "price_histories",
                                 "held_prices", "model_facts", "other_modes", "other_billing",
                                 "catalogue_commits", "catalogue_health"}),
-           tables=frozenset({"committed_changes"}),
-           compose=lambda s, t, site: market_of(s, site.as_of, t.committed_changes(), site.store),
+           tables=frozenset({"committed_changes", "market_table"}),
+           compose=lambda s, t, site: market_of(s, site.as_of, t.committed_changes(), site.store,
+                                                t.market_table(site.as_of)),
            render=lambda s, market, site: market_model_files(s, market, site.store, site.drawer)),
     # Each page in the navigation is written, saying so where the repository has nothing for it.
     Family("changes", frozenset({"catalogues", "price_histories", "prices", "catalogue_commits",
@@ -248,8 +249,9 @@ FAMILIES: tuple[Family, ...] = (
     Family("providers", frozenset({"prices", "rates", "catalogues", "price_histories",
                                    "held_prices", "catalogue_health", "model_facts",
                                    "catalogue_commits"}),
-           tables=frozenset({"committed_changes"}),
-           compose=lambda s, t, site: provider_pages(s, t.committed_changes(), site.as_of),
+           tables=frozenset({"committed_changes", "market_table"}),
+           compose=lambda s, t, site: provider_pages(s, t.committed_changes(), site.as_of,
+                                                     t.market_table(site.as_of)),
            render=lambda s, pages, site: provider_files(pages)),
     # By what the index and the cost to serve read and the edition dates: an entry's edit keeps
     # the page, its charts and data files.
