@@ -13,7 +13,7 @@ An edition is its curated entries (cheap, always recomposed) plus five computed 
 - catalogue figures: the catalogues' histories, names and health, and the curated prices known
   by the edition's date (the curated models are left out of its window's moves);
 - market economics: the curated prices, rates and hardware, the published catalogues' histories
-  and the edition dates up to the edition's (`economics_key`).
+  and the edition dates up to the edition's (`InputDigests.economics`).
 
 The store adds to every key the digest of the code that computes the part (cache/code.py: the
 module of the function and what it imports), so a change to how a part is computed recomputes
@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 from pipeline.compose.edition_tables import EditionTables, FeedAsk
 from pipeline.compose.rank import FIRST_EDITION_DAYS
 from pipeline.models.sources import Sources
-from pipeline.paths import CATALOGUES, FEED_SNAPSHOTS, price_history_path
+from pipeline.paths import FEED_SNAPSHOTS, price_history_path
 
 
 def model_digest(model: BaseModel) -> str:
@@ -182,30 +182,6 @@ def feed_items_by_day(sources: Sources, json: Callable[[BaseModel], str],
     return days, digests, settings
 
 
-def economics_key(sources: Sources, prices_key: str, hardware_key_: str,
-                  file_key: Callable[[str], str | None] = lambda name: None) -> str:
-    """Return the digest of what the market's economics read (compose/economics.py), without
-    the dates: the curated prices and rates (`prices_key`), the published catalogues' histories
-    as the parse cache read them, `sources/catalogues.yaml` (the held-back listings, the
-    makers), when each catalogue became whole, and the hardware (`hardware_key_`)."""
-    names = [CATALOGUES.as_posix(), *(
-        price_history_path(Path(), c.id).as_posix() for c in sources.published_catalogues())]
-    read_as = [file_key(name) for name in names]
-    if None in read_as:  # read without a cache: the tables and the file themselves
-        read_as = [repr(sources.catalogues),
-                   *(frame_digest(sources.price_histories[c.id])
-                     for c in sources.published_catalogues())]
-    # When each catalogue became whole and was last read (the index's start, the editions'
-    # "last read"), its commit log (when it was read) and its model facts (release dates).
-    whole = sorted((c, str(h.whole_since), str(h.last_success))
-                   for c, h in sources.catalogue_health.items())
-    held = frame_digest(sources.held_prices)
-    records = [(c.id, frame_digest(sources.catalogue_commits.get(c.id)),
-                frame_digest(sources.model_facts.get(c.id)))
-               for c in sources.published_catalogues()]
-    return _digest("economics", prices_key, hardware_key_, read_as, whole, held, records)
-
-
 def hardware_files_key(sources: Sources, as_of: dt.date, hardware_key_: str | None) -> str:
     """Return the digest of what the hardware files read: all hardware sources (the key
     composing computed), and which results and costs are public by `as_of` (not `as_of` itself:
@@ -247,8 +223,6 @@ class InputDigests:
                               else ([], [], ""))
         self._windows: dict[tuple[dt.date, dt.date | None], str] = {}
         self._dates = sorted(dates)
-        self.economics = economics_key(sources, self.prices, self.hardware, file_key)
-        """The digest of what the price index and the cost to serve read, all dates."""
 
     def lane(self, lane: Any, date: dt.date, previous: dt.date | None) -> tuple:
         """Return the inputs of `lane`'s items in the window (previous, date]: what its
@@ -272,8 +246,13 @@ class InputDigests:
         """Return the digest of the index's grid up to `date`: its weeks from the histories'
         start (in `economics`) and the edition dates up to this one; a later edition changes
         no earlier one."""
-        return _digest("economics-lane", self.economics, date, previous,
+        return _digest("economics-lane", self.economics(), date, previous,
                        [d for d in self._dates if d <= date], str(self.sources.series.site_url))
+
+    def economics(self) -> str:
+        """Return the digest of what the price index and the cost to serve read
+        (compose/economics.py), all dates: the sources the economics page family declares."""
+        return _digest("economics", [self.read(name) for name in ECONOMICS_READS])
 
     def read(self, name: str) -> str:
         """Return the digest of the `Sources` attribute `name` as this build read it (what a
@@ -330,6 +309,11 @@ def _frames(frames: dict[str, pd.DataFrame]) -> str:
 def _json(value: BaseModel | None) -> str:
     return _digest(value.model_dump_json() if value is not None else None)
 
+
+ECONOMICS_READS = ("prices", "rates", "catalogues", "price_histories", "catalogue_commits",
+                   "catalogue_health", "model_facts", "hardware")
+"""What the market's economics read of the sources (the economics family's reads, one digest
+for the hardware files and their rows)."""
 
 SOURCE_DIGESTS: dict[str, Callable[[InputDigests], str]] = {
     "root": lambda k: _digest(str(k.sources.root)),
