@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import fcntl
 import hashlib
 import io
 import os
@@ -172,11 +173,20 @@ BUILD_DAY = __import__("datetime").date(2026, 11, 30)
 
 @pytest.fixture(scope="session")
 def bundled_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The site of the bundled sources, built once per session (per xdist worker); read only."""
+    """The site of the bundled sources, built once per test run and shared by the xdist workers
+    (the first to ask builds it, under a lock the others wait on); read only."""
     from pipeline.orchestrate.site import build_site
 
-    out = tmp_path_factory.mktemp("bundled") / "public"
-    build_site(REPO, out, today=BUILD_DAY)
+    # xdist gives each worker a basetemp of its own under one folder of this run.
+    run = tmp_path_factory.getbasetemp()
+    shared = (run.parent if os.environ.get("PYTEST_XDIST_WORKER") else run) / "bundled-site"
+    shared.mkdir(exist_ok=True)
+    out = shared / "public"
+    with (shared / "lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (shared / "built").exists():
+            build_site(REPO, out, today=BUILD_DAY)
+            (shared / "built").touch()
     return out
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from test_browser import _SCROLLING_TABLES, EDITIONS, browser, shot, site_url  # noqa: F401
 from test_browser_charts import _assert_readable, _laid_out
-from test_browser_tables import SPLIT
+from test_browser_layout import SPLIT
 
 from pipeline.tables.cost_to_serve import COLUMNS as COST_COLUMNS
 from pipeline.tables.index_readings import CONTRIBUTION_COLUMNS

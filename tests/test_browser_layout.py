@@ -1,9 +1,16 @@
-"""Issue 39's layout acceptance in headless Chromium: at 1280 and 390 px, light and dark, with
-JavaScript and without, no page scrolls sideways (wide content only inside a scroller of its
-own, such as a table's), and the Market page shows every column at 1280 px and model, input and
-output at 390 px. Screenshots go to test-artifacts/screenshots/."""
+"""Issues 39 and 52's layout acceptance in headless Chromium, at 1280 and 390 px, with
+JavaScript and without: no page scrolls sideways (wide content only inside a scroller of its
+own, such as a table's); with JavaScript, no number of a table's cell is split over two lines
+("$0.1 / 26" read as $0.1), no word of a cell that holds figures is broken inside ("unchang /
+ed"), and a table wider than its column scrolls in a box of its own that a keyboard reaches and a
+screen reader names; and the Market page shows every column at 1280 px and model, input and
+output at 390 px. Layout is checked in the light scheme only: the dark one changes colours and
+nothing else (extra.css, Material's palette), and axe checks its contrast (test_browser.py).
+Screenshots, in both schemes, go to test-artifacts/screenshots/."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 from test_browser import EDITIONS, browser, shot, site_url  # noqa: F401  (fixtures)
@@ -14,6 +21,14 @@ PAGES = ["", f"briefings/{EDITIONS[2]}/", "prices/", "market/", "changes/", "dis
 
 SHOWN = {"models/deepseek-r1-0528/", "models/deepseek-deepseek-v4-flash/", "hardware/",
          "discrepancies/"}
+
+SAMPLED = {"models": 12, "providers": 6, "changes": 3, "market": 0}
+"""Of the pages one renderer makes many of (a page a model, a provider, a month of changes, a
+sorted copy of the Market), the ones checked, those with the most table rows: 1,762 model pages
+of two renderers (a model across its providers, a tracked model) and 157 provider pages at two
+widths took minutes. tests/test_table_numbers.py checks the markup of every model and provider
+page; a month of changes puts its figures in cells and dates that nowrap keeps whole (market.css),
+and the largest months have the longest commit lines and names."""
 
 # Each element drawn past the viewport's right edge that no scroller of its own holds: an
 # element inside a box that scrolls sideways (overflow-x auto or scroll) and itself fits is a
@@ -40,35 +55,113 @@ OUTSIDE = """() => {
 }"""
 
 
+# Each number (a date, or a figure with its sign, currency and unit) and each word of letters
+# of a cell with a digit, that the browser drew on more than one line; then the boxes that
+# scroll sideways without being focusable and named.
+SPLIT = r"""() => {
+  const NUMBER = /^[~≈<>≤≥]?[−+\-]?[$€¥£]?\d[\d,.]*%?$|^\d{4}-\d{2}(-\d{2})?$/;
+  const WORD = /^\p{L}+$/u;
+  // Lines a range's boxes take: a box that starts below the last line's bottom starts a line.
+  const lines = rects => {
+    let n = 0, bottom = -Infinity;
+    for (const r of [...rects].filter(r => r.width > 0).sort((a, b) => a.top - b.top)) {
+      if (r.top >= bottom - 2) { n++; bottom = r.bottom; } else bottom = Math.max(bottom, r.bottom);
+    }
+    return n;
+  };
+  const split = [];
+  for (const cell of document.querySelectorAll('article :is(td, th)')) {
+    if (!/\d/.test(cell.textContent) || !cell.checkVisibility()) continue;
+    const whole = document.createRange();
+    whole.selectNodeContents(cell);
+    if (lines(whole.getClientRects()) < 2) continue;  // on one line: nothing in it is split
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+      for (const m of t.data.matchAll(/\S+/g)) {
+        const token = m[0].replace(/^[(\[]+/, '').replace(/[)\],;:.]+$/, '');
+        if (!NUMBER.test(token) && !WORD.test(token)) continue;
+        const range = document.createRange();
+        range.setStart(t, m.index + m[0].indexOf(token));
+        range.setEnd(t, m.index + m[0].indexOf(token) + token.length);
+        if (lines(range.getClientRects()) > 1) split.push(token);
+      }
+    }
+  }
+  const unreachable = [...document.querySelectorAll('article *')].filter(box => {
+    const x = getComputedStyle(box).overflowX;
+    return (x === 'auto' || x === 'scroll') && box.scrollWidth > box.clientWidth + 1 &&
+      box.checkVisibility() && !(box.tabIndex === 0 && box.getAttribute('role') === 'region' &&
+                                 box.getAttribute('aria-label'));
+  }).map(box => box.tagName + '.' + box.className);
+  const root = document.documentElement;
+  return {split: split.slice(0, 8), count: split.length, unreachable,
+          wide: root.scrollWidth - root.clientWidth};
+}"""
+
+
+def table_pages(site: Path) -> list[str]:
+    """Return the paths of the pages with a table: each page of its own, and SAMPLED of the
+    pages of a renderer that makes many."""
+    pages, many = [], {family: [] for family in SAMPLED}
+    for page in sorted(site.rglob("index.html")):
+        html = page.read_text("utf-8")
+        if "<table" not in html:
+            continue
+        path = page.parent.relative_to(site).as_posix()
+        path = "" if path == "." else f"{path}/"
+        family = path.split("/")[0]
+        if family in SAMPLED and path.count("/") > 1:
+            many[family].append((-html.count("<tr"), path))
+        else:
+            pages.append(path)
+    return pages + [path for family, rows in many.items()
+                    for _, path in sorted(rows)[:SAMPLED[family]]]
+
+
+@pytest.fixture(scope="module")
+def checked_pages(bundled_site: Path) -> list[str]:
+    tables = table_pages(bundled_site)
+    assert {"economics/", "prices/", "market/", "hardware/", "changes/2026-03/"} <= set(tables)
+    assert sum(path.startswith("providers/") for path in tables) > SAMPLED["providers"]
+    return PAGES + [path for path in tables if path not in PAGES]
+
+
 @pytest.mark.parametrize("js", [True, False], ids=["js", "nojs"])
-@pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("width", [1280, 390])
-def test_no_page_scrolls_sideways(browser, site_url: str, width: int, scheme: str,  # noqa: F811
-                                  js: bool) -> None:
+def test_no_page_scrolls_sideways_and_no_table_splits_a_number(
+        browser, site_url: str, checked_pages: list[str], width: int, js: bool) -> None:  # noqa: F811
     context = browser.new_context(viewport={"width": width, "height": 900},
-                                  color_scheme=scheme, java_script_enabled=js)
+                                  java_script_enabled=js)
     page = context.new_page()
+    if js:  # charts and fonts take no part in a table's layout (no font is fetched: font: false)
+        page.route("**/*.{svg,png}", lambda route: route.abort())
     found = {}
-    for path in PAGES:
+    for path in checked_pages:
         page.goto(site_url + path)
-        outside = page.evaluate(OUTSIDE)
-        wide = page.evaluate("document.documentElement.scrollWidth - "
-                             "document.documentElement.clientWidth")
-        if outside or wide > 0:
-            found[path] = (wide, outside)
-        if js and path in SHOWN:  # for the closing note
-            shot(page, f"32-{path.strip('/').replace('/', '-')}-{width}-{scheme}",
-                 full_page=False)
+        got = {"outside": page.evaluate(OUTSIDE),
+               "wide": page.evaluate("document.documentElement.scrollWidth - "
+                                     "document.documentElement.clientWidth")}
+        if js:
+            tables = page.evaluate(SPLIT)
+            got |= {"split": tables["split"], "count": tables["count"],
+                    "unreachable": tables["unreachable"]}
+        if any(got.values()):
+            found[path] = got
+        if not js and path in SHOWN:  # for the closing note, with its charts
+            for scheme in ("light", "dark"):
+                page.emulate_media(color_scheme=scheme)
+                shot(page, f"32-{path.strip('/').replace('/', '-')}-{width}-{scheme}",
+                     full_page=False)
+            page.emulate_media(color_scheme="light")
     context.close()
     assert found == {}
 
 
 @pytest.mark.parametrize("js", [True, False], ids=["js", "nojs"])
-@pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_the_market_table_shows_what_a_reader_needs_first(browser, site_url: str,  # noqa: F811
-                                                          scheme: str, js: bool) -> None:
+                                                          js: bool) -> None:
     context = browser.new_context(viewport={"width": 1280, "height": 900},
-                                  color_scheme=scheme, java_script_enabled=js)
+                                  java_script_enabled=js)
     page = context.new_page()
     page.goto(site_url + "market/")
     heads = page.locator("#market-table thead th")
@@ -87,7 +180,9 @@ def test_the_market_table_shows_what_a_reader_needs_first(browser, site_url: str
                            ).evaluate_all("cs => cs.map(c => c.getAttribute('data-value'))")
     prices = [float(v) for v in outputs if v]
     assert prices == sorted(prices) and len(prices) > 150
-    shot(page, f"30-market-1280-{scheme}-{'js' if js else 'nojs'}", full_page=False)
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        shot(page, f"30-market-1280-{scheme}-{'js' if js else 'nojs'}", full_page=False)
     page.set_viewport_size({"width": 390, "height": 844})
     visible = [h.strip() for h, shown in zip(heads.all_inner_texts(), heads.evaluate_all(
         "hs => hs.map(h => h.offsetWidth > 0)"), strict=True) if shown]
@@ -96,6 +191,8 @@ def test_the_market_table_shows_what_a_reader_needs_first(browser, site_url: str
     href = page.locator("#market-table tbody tr td:nth-child(2) a").first.get_attribute("href")
     assert href.startswith("../models/")
     page.locator("#market-table").scroll_into_view_if_needed()
-    shot(page, f"31-market-390-{scheme}-{'js' if js else 'nojs'}", full_page=False)
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        shot(page, f"31-market-390-{scheme}-{'js' if js else 'nojs'}", full_page=False)
     context.close()
 

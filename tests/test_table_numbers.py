@@ -71,7 +71,7 @@ class _LooseNumbers(HTMLParser):
 
 def test_every_model_and_provider_page_keeps_each_number_of_its_tables_whole(
         bundled_site: Path) -> None:
-    # Chromium checks a dozen model pages at two widths (test_browser_tables.py); here every
+    # Chromium checks a dozen model pages at two widths (test_browser_layout.py); here every
     # one of them, and every provider page, holds each number of a cell in what keeps it whole.
     pages = [*sorted((bundled_site / "models").glob("*/index.html")),
              *sorted((bundled_site / "providers").glob("*/index.html"))]
