@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_browser import EDITIONS, browser, shot, site_url  # noqa: F401  (fixtures)
+from test_browser import EDITIONS, browser, shot, site_url, switch_scheme  # noqa: F401
 
 PAGES = ["", f"briefings/{EDITIONS[2]}/", "prices/", "market/", "changes/", "discrepancies/",
          "models/", "models/deepseek-r1-0528/", "models/deepseek-deepseek-v4-flash/",
@@ -133,8 +133,6 @@ def test_no_page_scrolls_sideways_and_no_table_splits_a_number(
     context = browser.new_context(viewport={"width": width, "height": 900},
                                   java_script_enabled=js)
     page = context.new_page()
-    if js:  # charts and fonts take no part in a table's layout (no font is fetched: font: false)
-        page.route("**/*.{svg,png}", lambda route: route.abort())
     found = {}
     for path in checked_pages:
         page.goto(site_url + path)
@@ -147,12 +145,12 @@ def test_no_page_scrolls_sideways_and_no_table_splits_a_number(
                     "unreachable": tables["unreachable"]}
         if any(got.values()):
             found[path] = got
-        if not js and path in SHOWN:  # for the closing note, with its charts
+        if js and path in SHOWN:  # for the closing note
             for scheme in ("light", "dark"):
-                page.emulate_media(color_scheme=scheme)
+                switch_scheme(page, scheme)
                 shot(page, f"32-{path.strip('/').replace('/', '-')}-{width}-{scheme}",
                      full_page=False)
-            page.emulate_media(color_scheme="light")
+            switch_scheme(page, "light")
     context.close()
     assert found == {}
 
@@ -181,7 +179,7 @@ def test_the_market_table_shows_what_a_reader_needs_first(browser, site_url: str
     prices = [float(v) for v in outputs if v]
     assert prices == sorted(prices) and len(prices) > 150
     for scheme in ("light", "dark"):
-        page.emulate_media(color_scheme=scheme)
+        switch_scheme(page, scheme)
         shot(page, f"30-market-1280-{scheme}-{'js' if js else 'nojs'}", full_page=False)
     page.set_viewport_size({"width": 390, "height": 844})
     visible = [h.strip() for h, shown in zip(heads.all_inner_texts(), heads.evaluate_all(
@@ -192,7 +190,7 @@ def test_the_market_table_shows_what_a_reader_needs_first(browser, site_url: str
     assert href.startswith("../models/")
     page.locator("#market-table").scroll_into_view_if_needed()
     for scheme in ("light", "dark"):
-        page.emulate_media(color_scheme=scheme)
+        switch_scheme(page, scheme)
         shot(page, f"31-market-390-{scheme}-{'js' if js else 'nojs'}", full_page=False)
     context.close()
 
