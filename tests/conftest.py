@@ -130,12 +130,26 @@ def tree_digest(root: Path) -> dict[str, str]:
             for p in sorted(root.rglob("*")) if p.is_file()}
 
 
+def seed_cache(root: Path) -> None:
+    """Give `root` a copy of the bundled build's cache (`.cache/` of this checkout, warm once
+    `bundled_site` has run), as CI restores one: a build of a copy of the bundled sources then
+    computes only what the test changed, not all of it cold (19 s of the bundled sources'
+    build, 9 s of the few models'). A key is a digest of what its value is computed from, so a
+    copied cache serves any tree; copied, not linked: a build appends to its logs."""
+    cache = REPO / ".cache"
+    if cache.is_dir() and not (root / ".cache").exists():
+        shutil.copytree(cache, root / ".cache", ignore=shutil.ignore_patterns("stamps"))
+
+
 @pytest.fixture
-def copy_repo_sources(tmp_path: Path):
-    """Copy the bundled sources/ into a scratch root, so tests can change them freely."""
-    def make() -> Path:
+def copy_repo_sources(tmp_path: Path, bundled_site: Path):
+    """Copy the bundled sources/ into a scratch root, so tests can change them freely; with the
+    bundled build's cache unless `cold` (a test of the cache itself)."""
+    def make(cold: bool = False) -> Path:
         root = tmp_path / "bundled"
         shutil.copytree(REPO / "sources", root / "sources")
+        if not cold:
+            seed_cache(root)
         return root
     return make
 
@@ -146,15 +160,18 @@ too, listed by many providers, some moved and some held back as implausible."""
 
 
 @pytest.fixture
-def copy_few_models_sources(tmp_path: Path):
+def copy_few_models_sources(tmp_path: Path, bundled_site: Path):
     """Copy the bundled sources into a scratch root with each catalogue's price history cut to
     the rows of the FEW_MODELS models (~700 of 9,100 rows): the same curated sources, editions,
     feeds and hardware, a Market, Changes and Discrepancies page, and ~120 model pages (written
     from the mkdocs shell, shell_pages.py) instead of ~1,600. For tests of a mechanism (the
-    cache, linking) that would otherwise build 1,600 pages again and again."""
-    def make() -> Path:
+    cache, linking) that would otherwise build 1,600 pages again and again. With the bundled
+    build's cache (seed_cache: what the cut leaves unchanged) unless `cold`."""
+    def make(cold: bool = False) -> Path:
         root = tmp_path / "few-models"
         shutil.copytree(REPO / "sources", root / "sources")
+        if not cold:
+            seed_cache(root)
         for history in (root / "sources" / "snapshots" / "prices").glob("*.csv"):
             with history.open(newline="", encoding="utf-8") as f:
                 rows = list(csv.reader(f))
