@@ -120,7 +120,10 @@ def test_incremental_builds_equal_cold_builds(copy_few_models_sources, tmp_path:
     assert tree_digest(public) == cold_digest(root, tmp_path / "cold-entry", monkeypatch, code_copy)
 
     # A changed price, a feed item's changed headline, a changed hourly cost: the editions whose
-    # computed parts read them are recomposed (cache/keys.py), and only those.
+    # computed parts read them are recomposed (cache/keys.py), and only those. Each is built in
+    # turn, and compared with a cold build once after the last (a cold build is 9 s): a page
+    # the price or the feed left stale stays stale through the later builds, but for the
+    # 09-12 edition, which both change and whose page is checked for each.
     # Prices no entry states (their claims would then be refused), or, for DeepSeek's, with
     # the entries' claims corrected too, as `brief check` would ask of an editor.
     prices = root / "sources" / "prices" / "openai.yaml"
@@ -137,13 +140,11 @@ def test_incremental_builds_equal_cold_builds(copy_few_models_sources, tmp_path:
         claimed.write_text(text.replace("    stated_per_mtok: 0.02\n", "    stated_per_mtok: 0.03\n"))
     build_site(root, public, today=TODAY)
     assert "0.03" in (public / "briefings" / "2026-09-12" / "index.html").read_text()
-    assert tree_digest(public) == cold_digest(root, tmp_path / "cold-price", monkeypatch, code_copy)
     snapshot = root / "sources" / "snapshots" / "feeds" / "mlcommons.json"
     snapshot.write_text(snapshot.read_text(encoding="utf-8").replace(
         "MLPerf Inference v6.1", "MLPerf Inference round v6.1", 1), encoding="utf-8")
     build_site(root, public, today=TODAY)
     assert "round v6.1" in (public / "briefings" / "2026-09-12" / "index.html").read_text()
-    assert tree_digest(public) == cold_digest(root, tmp_path / "cold-feed", monkeypatch, code_copy)
     costs = root / "sources" / "hardware" / "costs.yaml"
     costs.write_text(costs.read_text().replace("amount_per_hour: 1.3\n", "amount_per_hour: 1.4\n", 1))
     build_site(root, public, today=TODAY)

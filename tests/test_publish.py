@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import REPO
+from conftest import REPO, seed_cache
 
 from pipeline.cli.main import main
 
@@ -67,7 +67,7 @@ def has_command(*words: str) -> bool:
 
 
 @pytest.fixture
-def scratch(tmp_path: Path) -> tuple[Path, Path]:
+def scratch(tmp_path: Path, bundled_site: Path) -> tuple[Path, Path]:
     """Return (bare origin with the bundled sources on main, a clone of it to run the script in)."""
     seed = tmp_path / "seed"
     shutil.copytree(REPO / "sources", seed / "sources")
@@ -97,6 +97,7 @@ def pushed_commit(origin: Path) -> tuple[str, list[str], int]:
 
 
 def build_exits_0(clone: Path, tmp_path: Path) -> None:
+    seed_cache(clone)  # what the bundled build kept (the scratch fixture asks for that build)
     result = CliRunner().invoke(main, ["build", "--root", str(clone), "--out",
                                        str(tmp_path / "public"), "--today", "2026-11-30"])
     assert result.exit_code == 0, result.output

@@ -91,13 +91,8 @@ def test_a_sample_snapshot_is_labelled_and_never_adds_a_source() -> None:
     assert by_id["feed-t"].citations[0].label == "SAMPLE (sample item, not fetched)"
 
 
-def test_the_bundled_mlperf_story_is_labelled_as_sample(tmp_path) -> None:
-    from pathlib import Path
-
-    from pipeline.orchestrate.site import build_site
-    root = Path(__file__).resolve().parents[1]
-    out = tmp_path / "public"
-    build_site(root, out, today=dt.date(2026, 12, 1))
+def test_the_bundled_mlperf_story_is_labelled_as_sample(bundled_site) -> None:
+    out = bundled_site
     page = (out / "briefings" / "2026-09-12" / "index.html").read_text(encoding="utf-8")
     text = (out / "briefings" / "2026-09-12.txt").read_text(encoding="utf-8")
     assert "also reported by" not in page and "From the feeds" not in page
