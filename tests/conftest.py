@@ -144,12 +144,11 @@ def seed_cache(root: Path) -> None:
 @pytest.fixture
 def copy_repo_sources(tmp_path: Path, bundled_site: Path):
     """Copy the bundled sources/ into a scratch root, so tests can change them freely; with the
-    bundled build's cache unless `cold` (a test of the cache itself)."""
-    def make(cold: bool = False) -> Path:
+    bundled build's cache (seed_cache)."""
+    def make() -> Path:
         root = tmp_path / "bundled"
         shutil.copytree(REPO / "sources", root / "sources")
-        if not cold:
-            seed_cache(root)
+        seed_cache(root)
         return root
     return make
 
@@ -166,12 +165,11 @@ def copy_few_models_sources(tmp_path: Path, bundled_site: Path):
     feeds and hardware, a Market, Changes and Discrepancies page, and ~120 model pages (written
     from the mkdocs shell, shell_pages.py) instead of ~1,600. For tests of a mechanism (the
     cache, linking) that would otherwise build 1,600 pages again and again. With the bundled
-    build's cache (seed_cache: what the cut leaves unchanged) unless `cold`."""
-    def make(cold: bool = False) -> Path:
+    build's cache (seed_cache: what the cut leaves unchanged serves)."""
+    def make() -> Path:
         root = tmp_path / "few-models"
         shutil.copytree(REPO / "sources", root / "sources")
-        if not cold:
-            seed_cache(root)
+        seed_cache(root)
         for history in (root / "sources" / "snapshots" / "prices").glob("*.csv"):
             with history.open(newline="", encoding="utf-8") as f:
                 rows = list(csv.reader(f))
