@@ -18,8 +18,9 @@ from pipeline.load.sources import load_sources
 
 def test_generated_entries_load_without_an_error(tmp_path: Path) -> None:
     # Days enough for the synthetic entries to go through every bundled entry once (they take
-    # them in turn, ENTRIES_PER_EDITION a day), beside synthetic prices (of 2 providers: a year's 60 take 15 s to load): what an entry of a
-    # year's tree meets, without the feeds, catalogues and benchmark rows it does not read.
+    # them in turn, ENTRIES_PER_EDITION a day), beside synthetic prices (of 2 providers: a
+    # year's 60 take 15 s to load): what an entry of a year's tree meets, without the feeds,
+    # catalogues and benchmark rows it does not read.
     days = -(-len(_bundled_entries()) // ENTRIES_PER_EDITION) + 1
     write_series(tmp_path, days)
     write_entries(tmp_path, days)
