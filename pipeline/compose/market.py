@@ -73,17 +73,14 @@ class Market:
         return {(item.provider, item.model): g.slug for g in self.groups for item in g.listings}
 
 
-def market(sources: Sources, as_of: dt.date, changes: pd.DataFrame,
-           groups_of: Callable[[GroupInputs], list[ModelGroup]] = GroupInputs.groups,
-           table: pd.DataFrame | None = None) -> Market:
-    """Return the Market family's value as of `as_of`; `groups_of` makes the groups of their
-    inputs (the build's finds them kept: a year's 3,500 groups take 1.5 s); `table`, the
-    Market's table as of then when already made (market_table_of)."""
+def market(sources: Sources, as_of: dt.date, changes: pd.DataFrame, table: pd.DataFrame | None,
+           groups_of: Callable[[GroupInputs], list[ModelGroup]] = GroupInputs.groups) -> Market:
+    """Return the Market family's value as of `as_of`; `table`: the Market's table then
+    (market_table_of, None when nothing is listed); `groups_of` makes the groups of their
+    inputs (the build's finds them kept: a year's 3,500 groups take 1.5 s)."""
     pages = [model_page(sources, provider, model, as_of)
              for provider, model in tracked_models(sources)]
     tracked = {(p.provider, p.model): p.slug for p in pages}
-    if table is None:
-        table = market_table_of(sources, as_of)
     profiles = calculator_profiles(sources.series.profiles)
     if table is None:
         return Market(as_of, changes, None, profiles, [], [], [], pages, {}, [])

@@ -233,8 +233,8 @@ FAMILIES: tuple[Family, ...] = (
                                 "held_prices", "model_facts", "other_modes", "other_billing",
                                 "catalogue_commits", "catalogue_health"}),
            tables=frozenset({"committed_changes", "market_table"}),
-           compose=lambda s, t, site: market_of(s, site.as_of, t.committed_changes(), site.store,
-                                                t.market_table(site.as_of)),
+           compose=lambda s, t, site: market_of(s, site.as_of, t.committed_changes(),
+                                                t.market_table(site.as_of), site.store),
            render=lambda s, market, site: market_model_files(s, market, site.store, site.drawer)),
     # Each page in the navigation is written, saying so where the repository has nothing for it.
     Family("changes", frozenset({"catalogues", "price_histories", "prices", "catalogue_commits",

@@ -21,10 +21,10 @@ from pipeline.render.model_page import chart_path, chart_svg, model_page_md
 from pipeline.tables.market import curated_rows
 
 
-def market_of(sources: Sources, as_of: dt.date, changes: pd.DataFrame, store: Store,
-              table: pd.DataFrame | None = None) -> Market:
-    """Return the Market family's value as of `as_of`, its groups kept in `store`; `table`,
-    the Market's table then."""
+def market_of(sources: Sources, as_of: dt.date, changes: pd.DataFrame, table: pd.DataFrame | None,
+              store: Store) -> Market:
+    """Return the Market family's value as of `as_of` from its table then, its groups kept in
+    `store`."""
     def groups(made: GroupInputs) -> list[ModelGroup]:
         # By what they are made of, not the date: a new edition with no newer snapshot keeps
         # a year's 3,500 groups (1.5 s to make).
@@ -35,7 +35,7 @@ def market_of(sources: Sources, as_of: dt.date, changes: pd.DataFrame, store: St
              sorted((name, frame_digest(h)) for name, h in made.histories.items()),
              sorted(made.tracked.items()), frame_digest(made.held), made.end))
 
-    return market(sources, as_of, changes, groups, table)
+    return market(sources, as_of, changes, table, groups)
 
 
 def market_model_files(sources: Sources, value: Market, store: Store,
