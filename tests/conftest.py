@@ -158,6 +158,20 @@ FEW_MODELS = re.compile(r"deepseek|glm")
 too, listed by many providers, some moved and some held back as implausible."""
 
 
+def cut_to_few_models(root: Path) -> None:
+    """Cut each catalogue's price history under `root` to the rows of the FEW_MODELS models; a
+    replay's commit log (no `model` column) is kept whole."""
+    for history in (root / "sources" / "snapshots" / "prices").glob("*.csv"):
+        with history.open(newline="", encoding="utf-8") as f:
+            rows = list(csv.reader(f))
+        if "model" not in rows[0]:
+            continue
+        model = rows[0].index("model")
+        kept = [rows[0], *(r for r in rows[1:] if FEW_MODELS.search(r[model]))]
+        with history.open("w", newline="", encoding="utf-8") as f:
+            csv.writer(f, lineterminator="\n").writerows(kept)
+
+
 @pytest.fixture
 def copy_few_models_sources(tmp_path: Path, bundled_site: Path):
     """Copy the bundled sources into a scratch root with each catalogue's price history cut to
@@ -170,15 +184,7 @@ def copy_few_models_sources(tmp_path: Path, bundled_site: Path):
         root = tmp_path / "few-models"
         shutil.copytree(REPO / "sources", root / "sources")
         seed_cache(root)
-        for history in (root / "sources" / "snapshots" / "prices").glob("*.csv"):
-            with history.open(newline="", encoding="utf-8") as f:
-                rows = list(csv.reader(f))
-            if "model" not in rows[0]:  # a replay's commit log: kept whole
-                continue
-            model = rows[0].index("model")
-            kept = [rows[0], *(r for r in rows[1:] if FEW_MODELS.search(r[model]))]
-            with history.open("w", newline="", encoding="utf-8") as f:
-                csv.writer(f, lineterminator="\n").writerows(kept)
+        cut_to_few_models(root)
         return root
     return make
 
@@ -186,23 +192,46 @@ def copy_few_models_sources(tmp_path: Path, bundled_site: Path):
 BUILD_DAY = __import__("datetime").date(2026, 11, 30)
 
 
-@pytest.fixture(scope="session")
-def bundled_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The site of the bundled sources, built once per test run and shared by the xdist workers
-    (the first to ask builds it, under a lock the others wait on); read only."""
-    from pipeline.orchestrate.site import build_site
-
+def shared_build(tmp_path_factory: pytest.TempPathFactory, name: str,
+                 build: Callable[[Path], None]) -> Path:
+    """Return the folder `name` of this test run, made once by `build(folder)` and shared by
+    the xdist workers: the first to ask builds it, under a lock the others wait on."""
     # xdist gives each worker a basetemp of its own under one folder of this run.
     run = tmp_path_factory.getbasetemp()
-    shared = (run.parent if os.environ.get("PYTEST_XDIST_WORKER") else run) / "bundled-site"
+    shared = (run.parent if os.environ.get("PYTEST_XDIST_WORKER") else run) / name
     shared.mkdir(exist_ok=True)
-    out = shared / "public"
     with (shared / "lock").open("w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not (shared / "built").exists():
-            build_site(REPO, out, today=BUILD_DAY)
+            build(shared)
             (shared / "built").touch()
-    return out
+    return shared
+
+
+@pytest.fixture(scope="session")
+def bundled_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The site of the bundled sources, built once per test run (shared_build); read only."""
+    from pipeline.orchestrate.site import build_site
+
+    return shared_build(tmp_path_factory, "bundled-site",
+                        lambda shared: build_site(REPO, shared / "public", today=BUILD_DAY)
+                        ) / "public"
+
+
+@pytest.fixture(scope="session")
+def few_models_site(tmp_path_factory: pytest.TempPathFactory, bundled_site: Path) -> Path:
+    """The root of the bundled sources cut to the FEW_MODELS models, with their site built
+    once per test run in `public/` (shared_build); read only. For browser tests of the Market's
+    mechanisms (its sorts, filters and calculator): 666 rows to the bundled sources' 6,460,
+    which take Chromium 10 s to lay out at each load."""
+    from pipeline.orchestrate.site import build_site
+
+    def build(shared: Path) -> None:
+        shutil.copytree(REPO / "sources", shared / "sources")
+        seed_cache(shared)
+        cut_to_few_models(shared)
+        build_site(shared, shared / "public", today=BUILD_DAY)
+    return shared_build(tmp_path_factory, "few-models-site", build)
 
 
 def ecb_fixing(currency: str, day: str) -> tuple[str, float]:
