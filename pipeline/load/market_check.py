@@ -89,22 +89,27 @@ def _unmatched(curated: pd.DataFrame, files: Mapping[str, Sourced[PriceFile]],
                catalogues: CataloguesFile) -> list[Problem]:
     """Return, for each record whose model no catalogue lists, a warning at its `model`, and
     an error for each of its prices above its mode's ceiling (unless `outlier_is_real`)."""
-    problems = []
-    record = curated["loc"].map(lambda loc: ".".join(map(str, loc[:4])))
-    for (file, _), prices in curated.groupby(["file", record], sort=False):
-        sourced, first = files[file], prices.iloc[0]
-        loc = (*first["loc"][:4], "model")
-        mode = model_mode(first.model, catalogues.modes)
+    # Row by row over plain values, not a frame per record: a year of synthetic records holds
+    # thousands that no catalogue lists (a groupby's frame each took minutes). A record's rows
+    # are consecutive (_curated_prices), so its warning comes before its prices' errors.
+    mode_of = {m: model_mode(m, catalogues.modes) for m in curated["model"].unique()}
+    problems, last = [], None
+    for r in curated.itertuples(index=False):
+        sourced, mode = files[r.file], mode_of[r.model]
+        if (r.file, r.loc[:4]) != last:
+            last = (r.file, r.loc[:4])
+            loc = (*r.loc[:4], "model")
+            # The market holds text models billed per token only (tables/plausibility.py): a
+            # record of another mode or a router has no listing to be matched with, and is no
+            # slip of its id.
+            if mode == TEXT and not other_billing("", r.model, catalogues.billing):
+                problems.append(Problem(
+                    sourced.path, ".".join(map(str, loc)),
+                    f"{r.model}: no catalogue lists this model (identity {r.identity}), so its "
+                    "prices are held to the ceiling only; check the id against a catalogue's "
+                    "spelling", line=line_of(sourced.lines, loc), severity="warning"))
         ceiling = catalogues.ceilings_usd_per_mtok.get(mode, np.inf)
-        # The market holds text models billed per token only (tables/plausibility.py): a record
-        # of another mode or a router has no listing to be matched with, and is no slip of its id.
-        if mode == TEXT and not other_billing("", first.model, catalogues.billing):
-            problems.append(Problem(
-                sourced.path, ".".join(map(str, loc)),
-                f"{first.model}: no catalogue lists this model (identity {first.identity}), so "
-                "its prices are held to the ceiling only; check the id against a catalogue's "
-                "spelling", line=line_of(sourced.lines, loc), severity="warning"))
-        for r in prices[(prices["usd_per_mtok"] > ceiling) & ~prices["confirmed"]].itertuples():
+        if r.usd_per_mtok > ceiling and not r.confirmed:
             problems.append(Problem(
                 sourced.path, ".".join(map(str, r.loc)),
                 f"{r.model} {r.meter}: {_listed(r)} is above the ceiling of "
