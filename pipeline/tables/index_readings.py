@@ -104,6 +104,10 @@ def caught_up(prices: pd.DataFrame, moves: pd.DataFrame, meter: str) -> pd.DataF
            + (1 - pi.BLEND_INPUT_SHARE) * models["output_usd_per_mtok"].astype(float))
     seen = pd.DataFrame({"provider": models["provider"], "folded": models["model"].str.casefold(),
                          "other": models["source"], "seen": models["date"], "usd": usd})
+    # Only the first date each source listed each price counts: a price listed for a year of
+    # daily snapshots is one row, not 365, in the join below.
+    seen = seen.sort_values("seen", kind="stable").drop_duplicates(
+        ["provider", "folded", "other", "usd"])
     both = moves.assign(move=np.arange(len(moves)), folded=moves["model"].str.casefold()).merge(
         seen, on=["provider", "folded"])
     both = both[(both["other"] != both["source"])
