@@ -21,6 +21,7 @@ The rest is ours, where babel's output would differ from what the site prints:
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import math
 from decimal import Decimal, localcontext
 
@@ -36,9 +37,11 @@ FLOAT_DIGITS = 310
 """More digits than the whole part of the largest float (1.8e308) has."""
 
 
+@functools.lru_cache(maxsize=65_536)
 def grouped(value: float, decimals: int = 0) -> str:
     """Return `value` with thousands separated and exactly `decimals` decimals: `1,234.50`.
-    A value that is not finite is written as Python writes it (`nan`, `inf`)."""
+    A value that is not finite is written as Python writes it (`nan`, `inf`). Remembered:
+    babel takes ~45 µs a figure, and a year's pages print the same prices 190,000 times."""
     if not math.isfinite(value):
         return f"{value:,.{decimals}f}"
     # Decimal(value) is the float's exact binary value: rounded as Python's `,.2f` rounds it.
