@@ -141,16 +141,18 @@ def seed_cache(root: Path) -> None:
         shutil.copytree(cache, root / ".cache", ignore=shutil.ignore_patterns("stamps"))
 
 
+def copy_sources(root: Path) -> Path:
+    """Copy the bundled sources/ under `root`, with the bundled build's cache (seed_cache)."""
+    shutil.copytree(REPO / "sources", root / "sources")
+    seed_cache(root)
+    return root
+
+
 @pytest.fixture
 def copy_repo_sources(tmp_path: Path, bundled_site: Path):
     """Copy the bundled sources/ into a scratch root, so tests can change them freely; with the
-    bundled build's cache (seed_cache)."""
-    def make() -> Path:
-        root = tmp_path / "bundled"
-        shutil.copytree(REPO / "sources", root / "sources")
-        seed_cache(root)
-        return root
-    return make
+    bundled build's cache (copy_sources)."""
+    return lambda: copy_sources(tmp_path / "bundled")
 
 
 FEW_MODELS = re.compile(r"deepseek|glm")
@@ -181,9 +183,7 @@ def copy_few_models_sources(tmp_path: Path, bundled_site: Path):
     cache, linking) that would otherwise build 1,600 pages again and again. With the bundled
     build's cache (seed_cache: what the cut leaves unchanged serves)."""
     def make() -> Path:
-        root = tmp_path / "few-models"
-        shutil.copytree(REPO / "sources", root / "sources")
-        seed_cache(root)
+        root = copy_sources(tmp_path / "few-models")
         cut_to_few_models(root)
         return root
     return make
@@ -227,9 +227,7 @@ def few_models_site(tmp_path_factory: pytest.TempPathFactory, bundled_site: Path
     from pipeline.orchestrate.site import build_site
 
     def build(shared: Path) -> None:
-        shutil.copytree(REPO / "sources", shared / "sources")
-        seed_cache(shared)
-        cut_to_few_models(shared)
+        cut_to_few_models(copy_sources(shared))
         build_site(shared, shared / "public", today=BUILD_DAY)
     return shared_build(tmp_path_factory, "few-models-site", build)
 

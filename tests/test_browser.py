@@ -245,7 +245,7 @@ def test_no_serious_accessibility_violations(browser, site_url: str, path: str,
 # The Market's mechanisms (sorts, filters, the calculator, a past date) are tried on the site of
 # the few models' sources (conftest.few_models_site): its 666 rows come from the same code as the
 # bundled site's 6,460, which take Chromium 10 s to lay out at each load and each re-sort. The
-# bundled Market itself is loaded by test_browser_layout.py and axe.
+# bundled Market itself is loaded by test_browser_layout.py's test of its table.
 
 
 def test_market_page_sorts_filters_and_fits_a_phone(page, few_url: str,

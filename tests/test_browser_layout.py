@@ -4,8 +4,9 @@ own, such as a table's); with JavaScript, no number of a table's cell is split o
 ("$0.1 / 26" read as $0.1), no word of a cell that holds figures is broken inside ("unchang /
 ed"), and a table wider than its column scrolls in a box of its own that a keyboard reaches and a
 screen reader names; and the Market page (checked on its own: 6,460 rows, 10 s a load) shows
-every column at 1280 px and model, input and output at 390 px. Layout is checked in the light scheme only: the dark one changes colours and
-nothing else (extra.css, Material's palette), and axe checks its contrast (test_browser.py).
+every column at 1280 px and model, input and output at 390 px. Layout is checked in the light
+scheme only: the dark one changes colours and nothing else (extra.css, Material's palette), and
+axe checks its contrast (test_browser.py).
 Screenshots, in both schemes, go to test-artifacts/screenshots/."""
 
 from __future__ import annotations
@@ -165,9 +166,10 @@ def test_no_page_scrolls_sideways_and_no_table_splits_a_number(
     page = context.new_page()
     found = {}
     for path in checked_pages[part::PARTS]:
+        page.set_viewport_size({"width": 1280, "height": 900})  # this load's, from the last 390
         page.goto(site_url + path)
         for width in (1280, 390):
-            if width != 1280:
+            if page.viewport_size["width"] != width:
                 resize(page, width, 900, scripts=js)
             if got := problems(page, js):
                 found[path, width] = got
@@ -177,7 +179,6 @@ def test_no_page_scrolls_sideways_and_no_table_splits_a_number(
                     shot(page, f"32-{path.strip('/').replace('/', '-')}-{width}-{scheme}",
                          full_page=False)
                 switch_scheme(page, "light")
-        resize(page, 1280, 900, scripts=js)
     context.close()
     assert found == {}
 

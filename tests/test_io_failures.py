@@ -9,14 +9,13 @@ from __future__ import annotations
 import contextlib
 import marshal
 import os
-import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import IN_CI, REPO, seed_cache, tree_digest, write_entry
+from conftest import IN_CI, REPO, copy_sources, tree_digest, write_entry
 
 from pipeline.cache.append_log import Log, frame, read_log, save_log
 from tests.feed_server import FeedServer
@@ -73,10 +72,7 @@ TODAY = "2026-11-30"
 
 def repo_on(mount: Path) -> Path:
     """A copy of the bundled sources on `mount`, with the bundled build's cache."""
-    root = mount / "repo"
-    shutil.copytree(REPO / "sources", root / "sources")
-    seed_cache(root)
-    return root
+    return copy_sources(mount / "repo")
 
 
 def test_build_into_a_read_only_folder(tmp_path: Path) -> None:
