@@ -93,11 +93,11 @@ def test_the_line_under_the_title_lists_our_other_stories_not_the_feeds() -> Non
                  origin="feed")
     edition = _edition(SectionContent("top", "Top", (_story("Lead"), _story("Second & last"), feed)),
                        SectionContent("local", "Local", (_story("Local one"),)))
-    page = edition_page(edition, series, [edition], home=False)
+    page = edition_page(edition, series, following=None, home=False)
     assert ('<p class="edition-also">Also in this edition: <a href="#second-&amp;-last">Second '
             '&amp; last</a> · <a href="#local-one">Local one</a></p>') in page
     # Not in the copies for feeds and e-mail, which keep their body as it was.
-    assert "edition-also" not in edition_page(edition, series, [edition], home=False,
+    assert "edition-also" not in edition_page(edition, series, following=None, home=False,
                                               base_url="https://example.org/brief/")
 
 

@@ -80,7 +80,7 @@ def test_named_source_is_listed_unlinked_and_escaped(tiny: Path) -> None:
     # Top developments lists the tiny tree's 09-06 entry first, then ours with its two sources.
     assert sources[3:6] == ["[1] Example News: https://example.org/after-boundary",
                             "[2] Example: https://example.org/a", "[3] Sohu <b>&amp;</b>, 2026-09-11"]
-    page = edition_page(edition, load_sources(tiny).series, editions, home=False)
+    page = edition_page(edition, load_sources(tiny).series, following=None, home=False)
     assert ('<li id="src-3">Sohu &lt;b&gt;&amp;amp;&lt;/b&gt;, 2026-09-11</li>') in page
     # The story's marker points at that item, like any other source's.
     story = page[page.index("### Case"):page.index("## Local view")]

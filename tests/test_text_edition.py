@@ -9,7 +9,7 @@ from pathlib import Path
 from pipeline.compose.edition import compose_editions
 from pipeline.load.sources import load_sources
 from pipeline.render.escape import md_text, plain_text
-from pipeline.render.pages import text_edition
+from pipeline.render.pages import following, text_edition
 
 GOLDEN = Path(__file__).parent / "golden"
 TINY, BUNDLED = "tiny-2026-09-12.txt", "bundled-2026-09-12.txt"
@@ -75,7 +75,8 @@ def test_text_markers_match_the_sources_list_and_the_html_edition() -> None:
         # "[n] Publisher: URL", or "[n] Publisher, date" for a claim whose article is unknown.
         numbers = {int(n): key for n, key in re.findall(r"^\[(\d+)\] (.*)$", listed, re.M)}
         assert sorted(numbers) == list(range(1, len(edition.sources) + 1))
-        page = edition_page(edition, sources.series, editions, home=False)
+        page = edition_page(edition, sources.series, following=following(editions, edition),
+                            home=False)
         number_of = {c.key: n for n, c in enumerate(edition.sources, start=1)}
         for n, c in enumerate(edition.sources, start=1):
             assert numbers[n] == (f"{c.label}: {c.url}" if c.url else c.text)

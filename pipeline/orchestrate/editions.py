@@ -20,7 +20,7 @@ from pipeline.compose.types import Edition
 from pipeline.models.sources import Sources
 from pipeline.render.channels import channel_files, channel_html, topic_charts, topic_cuts
 from pipeline.render.charts import Chart
-from pipeline.render.pages import edition_page, neighbours, series_render_json, text_edition
+from pipeline.render.pages import edition_page, following, series_render_json, text_edition
 
 
 def edition_files(sources: Sources, editions: list[Edition],
@@ -33,9 +33,10 @@ def edition_files(sources: Sources, editions: list[Edition],
     def page(edition: Edition, *, home: bool) -> str:
         charts = charts_of[edition.date]
         return store.cached("render", partial(
-            edition_page, edition, series, editions, home=home, charts=charts,
-            templates=templates), ("page", digest(edition), neighbours(editions, edition),
-                                   home, _links(charts)))
+            edition_page, edition, series, following=following(editions, edition), home=home,
+            charts=charts, templates=templates), ("page", digest(edition),
+                                                  following(editions, edition), home,
+                                                  _links(charts)))
 
     files: dict[str, str | bytes] = {}
     for edition in editions:
@@ -48,8 +49,8 @@ def edition_files(sources: Sources, editions: list[Edition],
     # As the channels carry them: each reads only the editions up to it (no "next" link).
     def html(edition: Edition, charts: Sequence[Chart], *extra: object, email: bool) -> object:
         return store.cached("render", partial(
-            channel_html, edition, editions, series, charts, templates, email=email),
-            ("channel", digest(edition), neighbours(editions, edition)[0], _links(charts),
+            channel_html, edition, series, charts, templates, email=email),
+            ("channel", digest(edition), _links(charts),
              email, *extra))
 
     # A cut is keyed by itself (its digest covers the items the topic's tags selected), not

@@ -76,23 +76,21 @@ def editions_csv(editions: Sequence[Edition], series: Series) -> bytes:
     return out.getvalue().encode()
 
 
-def edition_body_html(edition: Edition, editions: Sequence[Edition], series: Series,
-                      charts: Sequence[Chart] = (), image: Literal["svg", "png"] = "svg") -> str:
+def edition_body_html(edition: Edition, series: Series, charts: Sequence[Chart] = (),
+                      image: Literal["svg", "png"] = "svg") -> str:
     """Return an edition as HTML for feeds and e-mail: every link absolute, charts as the
     site's SVGs (`image="png"`: as the PNGs a sent e-mail carries).
 
-    Only the editions up to this one are given as neighbours: a feed entry or a mail, once out,
-    must not change when a later edition appears (no "next edition" link).
+    It links the edition before it, not the one after: a feed entry or a mail, once out, must
+    not change when a later edition appears.
     """
-    return markdown_html(edition_body_md(edition, editions, series, charts, image=image))
+    return markdown_html(edition_body_md(edition, series, charts, image=image))
 
 
-def edition_body_md(edition: Edition, editions: Sequence[Edition], series: Series,
-                    charts: Sequence[Chart] = (), image: Literal["svg", "png"] = "svg",
-                    templates: Path = TEMPLATES) -> str:
+def edition_body_md(edition: Edition, series: Series, charts: Sequence[Chart] = (),
+                    image: Literal["svg", "png"] = "svg", templates: Path = TEMPLATES) -> str:
     """Return the Markdown `edition_body_html` converts."""
-    so_far = [e for e in editions if e.date <= edition.date]
-    return edition_page(edition, series, so_far, home=False, charts=charts,
+    return edition_page(edition, series, following=None, home=False, charts=charts,
                         base_url=str(series.site_url), image=image, templates=templates)
 
 
@@ -106,12 +104,11 @@ class ChannelHtml:
     email_html: bytes | None = None
 
 
-def channel_html(edition: Edition, editions: Sequence[Edition], series: Series,
-                 charts: Sequence[Chart] = (), templates: Path = TEMPLATES, *,
-                 email: bool = False) -> ChannelHtml:
-    """Return an edition as the channels carry it (`email`: with its e-mail HTML). It reads only
-    the editions up to this one (edition_body_html says why)."""
-    body = markdown_html(edition_body_md(edition, editions, series, charts, templates=templates))
+def channel_html(edition: Edition, series: Series, charts: Sequence[Chart] = (),
+                 templates: Path = TEMPLATES, *, email: bool = False) -> ChannelHtml:
+    """Return an edition as the channels carry it (`email`: with its e-mail HTML), linked to the
+    edition before it only (edition_body_html says why)."""
+    body = markdown_html(edition_body_md(edition, series, charts, templates=templates))
     mail = email_html(edition, series, body, templates).encode() if email else None
     return ChannelHtml(body, text_edition(edition, templates), mail)
 
@@ -134,23 +131,21 @@ class MailParts:
                              to=to, images=self.images, sent_at=sent_at)
 
 
-def mail_parts(edition: Edition, editions: Sequence[Edition], series: Series,
-               charts: Sequence[Chart] = ()) -> MailParts:
+def mail_parts(edition: Edition, series: Series, charts: Sequence[Chart] = ()) -> MailParts:
     """Return the parts of an edition's messages (the HTML inlined once for every recipient),
     each chart's PNG drawn now: the site publishes only their SVGs, which mail clients do not
     show."""
-    html = email_html(edition, series, edition_body_html(edition, editions, series, charts,
-                                                         image="png"))
+    html = email_html(edition, series, edition_body_html(edition, series, charts, image="png"))
     images = {f"{series.site_url}{c.png_path}": png(c.spec) for c in charts}
     return MailParts(edition, series, html, text_edition(edition), images)
 
 
-def edition_email(edition: Edition, editions: Sequence[Edition], series: Series,
-                  charts: Sequence[Chart] = (), *, sender: str | None = None,
+def edition_email(edition: Edition, series: Series, charts: Sequence[Chart] = (), *,
+                  sender: str | None = None,
                   to: str | None = None) -> bytes:
     """Return the .eml of an edition: its text edition and its e-mail HTML as alternatives, the
     charts inline."""
-    return mail_parts(edition, editions, series, charts).message(sender=sender, to=to)
+    return mail_parts(edition, series, charts).message(sender=sender, to=to)
 
 
 def channel_files(editions: list[Edition], series: Series,
@@ -167,8 +162,8 @@ def channel_files(editions: list[Edition], series: Series,
     (rendered here when not given: a build hands in those an earlier build rendered)."""
     charts_of = charts_of or {}
     if html is None:
-        html = {e.date: channel_html(e, editions, series, charts_of.get(e.date, ()), templates,
-                                     email=True) for e in editions}
+        html = {e.date: channel_html(e, series, charts_of.get(e.date, ()), templates, email=True)
+                for e in editions}
     files: dict[str, bytes] = {}
     items = []
     for edition in editions:
@@ -182,7 +177,7 @@ def channel_files(editions: list[Edition], series: Series,
     for topic in series.topics:
         cuts = topic_cuts(topic, editions, tags or {})
         made_cuts = [cut_html[(topic.id, c.date)] if cut_html is not None else channel_html(
-            c, editions, series, topic_charts(topic, charts_of, c.date), templates)
+            c, series, topic_charts(topic, charts_of, c.date), templates)
             for c in cuts]
         files.update(topic_feeds(topic, series, cuts, made_cuts))
     files["radar.ics"] = radar_calendar(editions, series)

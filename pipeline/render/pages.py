@@ -43,23 +43,24 @@ def _numbers(edition: Edition) -> dict[str, int]:
     return {c.key: i for i, c in enumerate(edition.sources, start=1)}
 
 
-def neighbours(editions: list[Edition], edition: Edition) -> tuple[dt.date | None, dt.date | None]:
+def following(editions: Sequence[Edition], edition: Edition) -> dt.date | None:
+    """Return the date of the edition after `edition` among `editions` (sorted), if any."""
     dates = [e.date for e in editions]
     i = dates.index(edition.date)
-    return (dates[i - 1] if i > 0 else None, dates[i + 1] if i + 1 < len(dates) else None)
+    return dates[i + 1] if i + 1 < len(dates) else None
 
 
-def edition_page(edition: Edition, series: Series, editions: list[Edition], *, home: bool,
+def edition_page(edition: Edition, series: Series, *, following: dt.date | None, home: bool,
                  charts: Sequence[Chart] = (), base_url: str | None = None,
                  image: Literal["svg", "png"] = "svg", templates: Path = TEMPLATES) -> str:
-    """Return the Markdown page of an edition (`home=True`: the site's front page).
+    """Return the Markdown page of an edition (`home=True`: the site's front page), linked to the
+    edition before it (`edition.previous`) and to `following`, the date of the one after it.
 
     `base_url` (the site's URL) makes every link absolute, for the copies in feeds and e-mail,
     which are read away from the site. Their charts are the site's SVGs, but for the e-mail
     that is sent (`image="png"`): mail clients do not show SVG, so it carries each chart's PNG
     inline (render/channels.py, mail_parts).
     """
-    previous, following = neighbours(editions, edition)
     if base_url is not None:
         link_prefix, root_prefix, asset_prefix = base_url + "briefings/", base_url, base_url
     elif home:
@@ -75,7 +76,7 @@ def edition_page(edition: Edition, series: Series, editions: list[Edition], *, h
         title=edition.title if base_url is not None else edition_title(edition),
         page_url=f"{base_url}briefings/{edition.date.isoformat()}/" if base_url is not None else "",
         head=_head(edition, series, home), on_site=base_url is None, also=_also(edition),
-        previous=previous, following=following, source_url=str(series.source_url),
+        previous=edition.previous, following=following, source_url=str(series.source_url),
         link_prefix=link_prefix, root_prefix=root_prefix,
         charts_md=[c.markdown(asset_prefix, image) for c in charts],
     )
