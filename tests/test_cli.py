@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -243,3 +245,52 @@ def test_github_annotation_of_a_missing_field_points_at_its_mapping(tiny: Path) 
         "required field is missing",
         "::error file=sources/prices/p.yaml,line=11,title=lists.0.records.0.prices.0.price::"
         "required field is missing"]
+
+
+def _children(pid: int) -> set[int]:
+    """The processes whose parent is `pid` (Linux's /proc)."""
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # gone meanwhile
+            continue
+        if int(fields[1]) == pid:
+            found.add(int(stat.parent.name))
+    return found
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="the workers follow their build on Linux")
+def test_a_build_stopped_by_sigterm_leaves_no_chart_worker_behind(tiny: Path) -> None:
+    """A runner stops a job with SIGTERM, which ends the build without unwinding it: its chart
+    workers (forked first thing) must end with it, not wait for charts for ever."""
+    import signal
+    import time
+
+    build = subprocess.Popen([sys.executable, "-m", "pipeline.cli", "build", "--root", str(tiny),
+                              "--today", "2026-09-30"], cwd=REPO, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while not (workers := _children(build.pid)) and build.poll() is None:
+        assert time.monotonic() < deadline, "the build started no chart worker in 60 s"
+        time.sleep(0.02)
+    assert workers, "the build ended before its workers were seen"
+    build.send_signal(signal.SIGTERM)
+    assert build.wait(timeout=30) == -signal.SIGTERM
+    deadline = time.monotonic() + 10
+    try:
+        while left := {w for w in workers if _alive(w)}:
+            assert time.monotonic() < deadline, f"chart workers {left} outlived their build"
+            time.sleep(0.05)
+    finally:
+        for worker in workers:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(worker, signal.SIGKILL)
+
+
+def _alive(pid: int) -> bool:
+    """Whether `pid` runs (a zombie, dead and not yet reaped, does not)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
