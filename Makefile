@@ -10,7 +10,7 @@ RUN_STAMP := $(VENV)/.installed-run
 TEST_STAMP := $(VENV)/.installed-test
 PIP := $(BIN)/python -m pip --quiet
 
-.PHONY: site test bench mutate serve lock clean
+.PHONY: site test screenshots bench mutate serve lock clean
 
 # setuptools comes from the lock (the build backend of pyproject.toml), so the project installs
 # without an isolated build environment, which would fetch whatever setuptools is newest that day.
@@ -33,6 +33,11 @@ test: $(TEST_STAMP)
 	$(BIN)/ruff check pipeline tests benchmarks scripts
 	$(BIN)/lint-imports
 	$(BIN)/python -m pytest -n 2 -q --durations=25
+
+# The browser tests again, each saving what it looked at in test-artifacts/screenshots/ (both
+# schemes, both widths), for a reviewer: `make test` takes none.
+screenshots: $(TEST_STAMP)
+	BRIEF_SCREENSHOTS=1 $(BIN)/python -m pytest -n 2 -q tests/test_browser*.py
 
 bench: $(TEST_STAMP)
 	$(BIN)/python -m benchmarks.run --out bench-results.json

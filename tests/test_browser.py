@@ -2,7 +2,8 @@
 
 Debian's chromium driven by playwright (which downloads no browser here: ARCHITECTURE.md), against
 the bundled site served on 127.0.0.1. Skipped when chromium, playwright or axe-core is missing,
-failing instead under CI=true. Screenshots go to test-artifacts/screenshots/.
+failing instead under CI=true. `make screenshots` runs these tests with BRIEF_SCREENSHOTS=1, and
+they save what they looked at in test-artifacts/screenshots/ for a reviewer.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import functools
 import http.server
 import io
 import math
+import os
 import re
 import shutil
 import subprocess
@@ -27,6 +29,9 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
                  "--disable-component-update", "--no-first-run"]
 AXE = REPO / "node_modules" / "axe-core" / "axe.min.js"
 SHOTS = REPO / "test-artifacts" / "screenshots"
+SCREENSHOTS = os.environ.get("BRIEF_SCREENSHOTS") == "1"
+"""Save screenshots (`make screenshots`). No test reads them, and taking them, in both schemes,
+was a sixth of the browser tests' time (a full-page shot of a long page: seconds)."""
 EDITIONS = ["2026-08-21", "2026-09-04", "2026-09-12", "2026-09-25", "2026-10-16", "2026-11-20"]
 
 
@@ -136,6 +141,9 @@ def resize(page, width: int, height: int, scripts: bool = True) -> None:
 
 
 def shot(page, name: str, full_page: bool = True) -> None:
+    """Save the page as a reviewer would look at it, when SCREENSHOTS."""
+    if not SCREENSHOTS:
+        return
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full_page)
 

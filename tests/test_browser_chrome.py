@@ -3,7 +3,8 @@ the root and under the site path, the text edition's charset, and the acceptance
 
 The bundled site served by the preview server of `brief serve` (publish/preview.py) on 127.0.0.1;
 Chromium and the screenshot helper as in test_browser.py (skipped, or failing under CI=true, when
-Chromium or playwright is missing). Screenshots: test-artifacts/screenshots/30-*.png.
+Chromium or playwright is missing). Screenshots (BRIEF_SCREENSHOTS=1):
+test-artifacts/screenshots/30-*.png.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import yaml
 from conftest import REPO
 from test_browser import (  # noqa: F401  (browser: a fixture)
     AXE,
+    SCREENSHOTS,
     _ensure_axe,
     _missing,
     browser,
@@ -189,12 +191,14 @@ def test_screenshots_for_issue_21(browser, served, width: int) -> None:  # noqa:
             switch_scheme(pg, scheme)
             assert pg.evaluate("document.body.getAttribute('data-md-color-scheme')") == (
                 "slate" if scheme == "dark" else "default")
-            # Material fades the tabs in (and the palette's colours): caught midway, they look
-            # missing. Wait until no CSS transition or animation on the page is still running.
-            pg.wait_for_function(
-                "() => document.getAnimations().every(a => a.playState !== 'running')",
-                timeout=10_000)
-            shot(pg, f"30-{name}-{width}px-{scheme}", full_page=not name.startswith("search"))
+            if SCREENSHOTS:
+                # Material fades the tabs in (and the palette's colours): caught midway, they
+                # look missing. Wait until no CSS transition or animation is still running.
+                pg.wait_for_function(
+                    "() => document.getAnimations().every(a => a.playState !== 'running')",
+                    timeout=10_000)
+                shot(pg, f"30-{name}-{width}px-{scheme}",
+                     full_page=not name.startswith("search"))
         switch_scheme(pg, "light")
         assert pg.errors == [], (name, pg.errors)
     pg.context.close()

@@ -7,7 +7,7 @@ screen reader names; and the Market page (checked on its own: 6,460 rows, 10 s a
 every column at 1280 px and model, input and output at 390 px. Layout is checked in the light
 scheme only: the dark one changes colours and nothing else (extra.css, Material's palette), and
 axe checks its contrast (test_browser.py).
-Screenshots, in both schemes, go to test-artifacts/screenshots/."""
+With BRIEF_SCREENSHOTS=1, screenshots in both schemes go to test-artifacts/screenshots/."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from test_browser import (  # noqa: F401  (browser, site_url: fixtures)
     EDITIONS,
+    SCREENSHOTS,
     browser,
     resize,
     shot,
@@ -173,7 +174,7 @@ def test_no_page_scrolls_sideways_and_no_table_splits_a_number(
                 resize(page, width, 900, scripts=js)
             if got := problems(page, js):
                 found[path, width] = got
-            if js and path in SHOWN:  # for the closing note
+            if SCREENSHOTS and js and path in SHOWN:  # for the closing note
                 for scheme in ("light", "dark"):
                     switch_scheme(page, scheme)
                     shot(page, f"32-{path.strip('/').replace('/', '-')}-{width}-{scheme}",
@@ -207,12 +208,12 @@ def test_the_market_table_shows_what_a_reader_needs_first(browser, site_url: str
                            ).evaluate_all("cs => cs.map(c => c.getAttribute('data-value'))")
     prices = [float(v) for v in outputs if v]
     assert prices == sorted(prices) and len(prices) > 150
-    for scheme in ("light", "dark"):
+    for scheme in ("light", "dark") if SCREENSHOTS else ():
         switch_scheme(page, scheme)
         shot(page, f"30-market-1280-{scheme}-{'js' if js else 'nojs'}", full_page=False)
     resize(page, 390, 844, scripts=js)
     page.locator("#market-table").scroll_into_view_if_needed()
-    for scheme in ("dark", "light"):  # back to light, the scheme layout is checked in
+    for scheme in ("dark", "light") if SCREENSHOTS else ():  # back to light, which layout is checked in
         switch_scheme(page, scheme)
         shot(page, f"31-market-390-{scheme}-{'js' if js else 'nojs'}", full_page=False)
     found[390] = problems(page, js)

@@ -1,7 +1,8 @@
 """The e-mail edition in headless Chromium as a mail client with images blocked shows it: the
 message itself (built by `brief email`, its HTML part with the charts as cid: parts) at 375 and
 600 px, light and dark: no sideways scroll, every image with alt text that states its data; and
-every e-mail page of the site at 390 px. Screenshots: test-artifacts/screenshots/31-*.png.
+every e-mail page of the site at 390 px. Screenshots (BRIEF_SCREENSHOTS=1):
+test-artifacts/screenshots/31-*.png.
 Chromium as in test_browser.py.
 """
 
@@ -14,7 +15,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from conftest import REPO
-from test_browser import EDITIONS, browser, shot, site_url  # noqa: F401  (fixtures)
+from test_browser import EDITIONS, SCREENSHOTS, browser, shot, site_url  # noqa: F401  (fixtures)
 
 from pipeline.cli.main import main
 
@@ -82,7 +83,7 @@ def test_every_email_page_of_the_site_fits_a_phone(browser, site_url: str,  # no
     longest = max(addresses.all_inner_texts(), key=len)
     assert longest.startswith("https://github.com/mlcommons/") and len(longest) > 140
     assert addresses.evaluate_all("s => Math.max(...s.map(e => e.getClientRects().length))") > 1
-    for width in (390, 1280):
+    for width in (390, 1280) if SCREENSHOTS else ():
         page.set_viewport_size({"width": width, "height": 900})
         shot(page, f"31-email-2026-08-21-site-{width}-{scheme}", full_page=False)
         addresses.last.scroll_into_view_if_needed()
