@@ -159,3 +159,39 @@ def test_a_parse_with_problems_is_never_kept(tmp_path):
         assert (cache.hits, cache.misses) == (0, 1)
         cache.store.keep()
     assert opened(tmp_path).store.known("load") == {}
+
+
+def test_brief_check_reads_what_the_last_build_parsed_and_writes_nothing(copy_repo_sources,
+                                                                          monkeypatch):
+    """`brief check` of a tree a build left its cache in parses only the files changed since,
+    prints exactly what a check without the cache prints (a problem, a warning), and leaves the
+    cache as it was: it may run beside a build."""
+    from click.testing import CliRunner
+    from conftest import tree_digest
+
+    from pipeline.cli.main import main
+
+    root = copy_repo_sources()  # with the bundled build's cache
+    entry = root / "sources" / "entries" / "2026" / "08-16-deepseek-peak-hours-beijing.yaml"
+    entry.write_text(entry.read_text("utf-8").replace("section: ", "section: nowhere-", 1),
+                     encoding="utf-8")
+    results = root / "sources" / "benchmarks" / "mlperf-inference" / "v5.1" / "summary_results.json"
+    results.write_bytes(results.read_bytes()[:5000])  # cut, as a failed download leaves it
+    kept = tree_digest(root / ".cache")
+    caches: list[ParseCache] = []
+    made = ParseCache.__init__
+
+    def spied(self, *args, **kwargs):
+        made(self, *args, **kwargs)
+        caches.append(self)
+
+    monkeypatch.setattr(ParseCache, "__init__", spied)
+    warm = CliRunner().invoke(main, ["check", "--root", str(root)])
+    [cache] = caches
+    assert cache.misses == 2 and cache.hits > 30  # the two files changed, the rest as kept
+    assert tree_digest(root / ".cache") == kept
+    monkeypatch.setenv("BRIEF_CACHE", "off")
+    cold = CliRunner().invoke(main, ["check", "--root", str(root)])
+    assert (warm.exit_code, warm.output) == (cold.exit_code, cold.output)
+    assert warm.exit_code == 1 and "unknown section 'nowhere-" in warm.output
+    assert "summary_results.json: warning: not read as mlperf-inference" in warm.output
