@@ -26,12 +26,12 @@ def _mail_parts(root: Path, day: dt.date):
     drawn now."""
     from pipeline.compose.edition import compose_edition, edition_inputs
     from pipeline.compose.edition_tables import EditionTables
-    from pipeline.load.sources import load_sources
     from pipeline.orchestrate.files import edition_charts
+    from pipeline.orchestrate.site import read_sources
     from pipeline.render.channels import mail_parts
     from pipeline.render.chart_figures import draw
 
-    sources = load_sources(root)
+    sources = read_sources(root)
     dates = [d for d in sources.series.edition_dates(max(day, dt.date.today())) if d <= day]
     if day not in dates:
         known = ", ".join(d.isoformat() for d in dates[-5:]) or "none"

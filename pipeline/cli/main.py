@@ -51,10 +51,10 @@ def main() -> None:
 @STRICT
 def check(root: Path, fmt: str, strict: bool) -> None:
     """Validate every source file; print each problem with its file and field."""
-    from pipeline.orchestrate.site import checked_sources
+    from pipeline.orchestrate.site import read_sources
 
     try:
-        sources = checked_sources(root.resolve(), strict=strict)
+        sources = read_sources(root.resolve(), strict=strict)
     except SourceError as err:
         print_problems(err.problems, fmt)
         errors = sum(p.severity == "error" for p in err.problems)

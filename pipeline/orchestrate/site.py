@@ -1,5 +1,5 @@
-"""`build_site`: the build, from the sources of a repository to its site; `checked_sources`:
-the sources as `brief check` reads them.
+"""`build_site`: the build, from the sources of a repository to its site; `read_sources`: the
+sources as a build reads them, for the commands that read them without building.
 
 A tree whose inputs and output are as the last good build left them has nothing to do (stamp.py);
 finding that out imports nothing heavy. Otherwise orchestrate/full.py does the work.
@@ -21,14 +21,14 @@ from pipeline.publish import output
 if TYPE_CHECKING:
     from pipeline.models.sources import Sources
 
-__all__ = ["BuildResult", "build_site", "checked_sources"]
+__all__ = ["BuildResult", "build_site", "read_sources"]
 
 
-def checked_sources(root: Path, *, strict: bool = False) -> Sources:
-    """Return the sources under `root`, each file parsed and each value derived from them
-    (the held-back listings) as the last build did from the same bytes when `.cache/` keeps it:
-    a check of the bundled sources then takes 0.3 s, not 1.9. The cache is read, never written,
-    so a check may run beside a build (a torn value is computed again)."""
+def read_sources(root: Path, *, strict: bool = False) -> Sources:
+    """Return the sources under `root` (`brief check`, `brief email`), each file parsed and each
+    value derived from them (the held-back listings) as the last build did from the same bytes
+    when `.cache/` keeps it: the bundled sources then load in 0.3 s, not 1.9. The cache is read,
+    never written, so these commands may run beside a build (a torn value is computed again)."""
     from pipeline.load.sources import load_sources
     from pipeline.orchestrate.build_cache import BuildCache
 
