@@ -24,24 +24,12 @@ def _date(text: str) -> dt.date:
 def _mail_parts(root: Path, day: dt.date):
     """Return the MailParts of the edition of `day` (render/channels.py), its charts' PNGs
     drawn now."""
-    from pipeline.compose.edition import compose_edition, edition_inputs
-    from pipeline.compose.edition_tables import EditionTables
     from pipeline.orchestrate.files import edition_charts
-    from pipeline.orchestrate.site import read_sources
+    from pipeline.orchestrate.site import one_edition
     from pipeline.render.channels import mail_parts
     from pipeline.render.chart_figures import draw
 
-    sources = read_sources(root)
-    dates = [d for d in sources.series.edition_dates(max(day, dt.date.today())) if d <= day]
-    if day not in dates:
-        known = ", ".join(d.isoformat() for d in dates[-5:]) or "none"
-        raise BuildError(f"{day} is not an edition date (latest editions up to it: {known})")
-    # Only this edition is composed, from the tables of all the editions up to it (the price
-    # index runs over their dates), as the site's copy of it is.
-    tables = EditionTables(sources, dates)
-    tables.moved_days = {day}
-    previous = dates[-2] if len(dates) > 1 else None
-    edition = compose_edition(sources, day, previous, edition_inputs(tables, day, previous))
+    sources, edition, tables = one_edition(root, day)
     # Only this edition's charts: the message carries no other, each as a PNG drawn now.
     charts = edition_charts(sources, [edition], draw, tables.cheapest_spec)
     return mail_parts(edition, sources.series, charts[day])

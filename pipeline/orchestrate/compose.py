@@ -20,9 +20,9 @@ from pipeline.compose.lanes import present_lanes
 
 
 def edition_inputs(parts: EditionTables, dates: list[dt.date], store: Store,
-                   keys: InputDigests) -> dict[dt.date, EditionInputs]:
-    """Return what each edition of `dates` is made of, by date."""
-    spans = windows(dates)
+                   keys: InputDigests, only: dt.date | None = None) -> dict[dt.date, EditionInputs]:
+    """Return what each edition of `dates` is made of, by date (`only`: that edition's alone)."""
+    spans = [(d, p) for d, p in windows(dates) if only in (None, d)]
     lanes = present_lanes(parts.sources)
     for prices in (lane for lane in lanes if lane.name == "prices"):
         # Only the editions whose price items are not kept need their price moves: one new

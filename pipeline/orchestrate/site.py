@@ -1,5 +1,6 @@
 """`build_site`: the build, from the sources of a repository to its site; `read_sources`: the
-sources as a build reads them, for the commands that read them without building.
+sources as a build reads them, and `one_edition` an edition as it composes it, for the commands
+that read them without building.
 
 A tree whose inputs and output are as the last good build left them has nothing to do (stamp.py);
 finding that out imports nothing heavy. Otherwise orchestrate/full.py does the work.
@@ -15,13 +16,15 @@ from typing import TYPE_CHECKING
 
 from pipeline.cache import stamp as build_stamp
 from pipeline.orchestrate.result import BuildResult
-from pipeline.problems import Problem
+from pipeline.problems import BuildError, Problem
 from pipeline.publish import output
 
 if TYPE_CHECKING:
+    from pipeline.compose.edition_tables import EditionTables
+    from pipeline.compose.types import Edition
     from pipeline.models.sources import Sources
 
-__all__ = ["BuildResult", "build_site", "read_sources"]
+__all__ = ["BuildResult", "build_site", "one_edition", "read_sources"]
 
 
 def read_sources(root: Path, *, strict: bool = False) -> Sources:
@@ -34,6 +37,32 @@ def read_sources(root: Path, *, strict: bool = False) -> Sources:
 
     with BuildCache(build_stamp.cache_dir(root), build_stamp.CHECKOUT) as cache:
         return load_sources(root, cache.parse, strict=strict, derive=cache.parsed.derive)
+
+
+def one_edition(root: Path, day: dt.date) -> tuple[Sources, Edition, EditionTables]:
+    """Return the sources under `root`, the edition of `day` and the tables of the editions up
+    to it it was composed from (`brief email`), as a build composes it: its parts as the last
+    build kept them when `.cache/` keeps them (read, never written, as read_sources), else
+    computed now; the editions before it are not composed."""
+    from pipeline.compose.edition import compose_edition
+    from pipeline.compose.edition_tables import EditionTables
+    from pipeline.load.sources import load_sources
+    from pipeline.orchestrate.build_cache import BuildCache
+    from pipeline.orchestrate.compose import edition_inputs
+
+    with BuildCache(build_stamp.cache_dir(root), build_stamp.CHECKOUT) as cache:
+        sources = load_sources(root, cache.parse, derive=cache.parsed.derive)
+        dates = [d for d in sources.series.edition_dates(max(day, dt.date.today())) if d <= day]
+        if day not in dates:
+            known = ", ".join(d.isoformat() for d in dates[-5:]) or "none"
+            raise BuildError(f"{day} is not an edition date (latest editions up to it: {known})")
+        # The tables of every edition up to it: the price index runs over their dates, as the
+        # site's copy of it was composed.
+        tables = EditionTables(sources, dates)
+        keys = cache.keys(sources, dates, tables)
+        inputs = edition_inputs(tables, dates, cache.store, keys, only=day)
+        previous = dates[-2] if len(dates) > 1 else None
+        return sources, compose_edition(sources, day, previous, inputs[day]), tables
 
 
 def build_site(root: Path, out: Path, *, today: dt.date, code: build_stamp.Code = build_stamp.CHECKOUT,
