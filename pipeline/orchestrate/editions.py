@@ -31,12 +31,10 @@ def edition_files(sources: Sources, editions: list[Edition],
     digest = _Digests(series_render_json(series))
 
     def page(edition: Edition, *, home: bool) -> str:
-        charts = charts_of[edition.date]
+        charts, after = charts_of[edition.date], following(editions, edition)
         return store.cached("render", partial(
-            edition_page, edition, series, following=following(editions, edition), home=home,
-            charts=charts, templates=templates), ("page", digest(edition),
-                                                  following(editions, edition), home,
-                                                  _links(charts)))
+            edition_page, edition, series, following=after, home=home, charts=charts,
+            templates=templates), ("page", digest(edition), after, home, _links(charts)))
 
     files: dict[str, str | bytes] = {}
     for edition in editions:

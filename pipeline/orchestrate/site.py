@@ -28,7 +28,7 @@ __all__ = ["BuildResult", "build_site", "one_edition", "read_sources"]
 
 
 def read_sources(root: Path, *, strict: bool = False) -> Sources:
-    """Return the sources under `root` (`brief check`, `brief email`), each file parsed and each
+    """Return the sources under `root` (`brief check`), each file parsed and each
     value derived from them (the held-back listings) as the last build did from the same bytes
     when `.cache/` keeps it: the bundled sources then load in 0.3 s, not 1.9. The cache is read,
     never written, so these commands may run beside a build (a torn value is computed again)."""
