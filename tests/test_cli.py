@@ -247,17 +247,19 @@ def test_github_annotation_of_a_missing_field_points_at_its_mapping(tiny: Path) 
         "required field is missing"]
 
 
+def _stat(pid: int | str) -> list[str]:
+    """The fields of /proc/PID/stat after the command's name (state, parent, …); [] when the
+    process is gone."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return []
+
+
 def _children(pid: int) -> set[int]:
-    """The processes whose parent is `pid` (Linux's /proc)."""
-    found = set()
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:  # gone meanwhile
-            continue
-        if int(fields[1]) == pid:
-            found.add(int(stat.parent.name))
-    return found
+    """The processes whose parent is `pid`."""
+    return {int(p.name) for p in Path("/proc").glob("[0-9]*")
+            if (fields := _stat(p.name)) and int(fields[1]) == pid}
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="the workers follow their build on Linux")
@@ -290,7 +292,4 @@ def test_a_build_stopped_by_sigterm_leaves_no_chart_worker_behind(tiny: Path) ->
 
 def _alive(pid: int) -> bool:
     """Whether `pid` runs (a zombie, dead and not yet reaped, does not)."""
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
+    return (fields := _stat(pid)) != [] and fields[0] != "Z"

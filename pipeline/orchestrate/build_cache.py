@@ -22,7 +22,7 @@ from pipeline.cache.page_cache import MKDOCS, PageStore, ReusePages, site_key
 from pipeline.cache.parse_cache import ParseCache
 from pipeline.cache.store import Store
 from pipeline.compose.edition_tables import EditionTables
-from pipeline.load.parse import Parse
+from pipeline.load.sources import load_sources
 from pipeline.models.sources import Sources
 from pipeline.paths import MKDOCS_CONFIG, STORE, THEME_OVERRIDES
 from pipeline.publish.output import link_published
@@ -59,9 +59,11 @@ class BuildCache:
     def __exit__(self, *exc: object) -> None:
         self._opened.close()
 
-    def parse(self, job: Parse) -> tuple[Any, list]:
-        """Parse one source file, or return what an earlier build parsed of the same bytes."""
-        return self.parsed.parse(job)
+    def load(self, root: Path, *, strict: bool = False) -> Sources:
+        """Return the sources under `root`, each file parsed, and each value derived from
+        several (the held-back listings) computed, or as an earlier build did from the same
+        bytes."""
+        return load_sources(root, self.parsed.parse, strict=strict, derive=self.parsed.derive)
 
     def keys(self, sources: Sources, dates: list[dt.date], parts: EditionTables) -> InputDigests:
         """Return what each computed part of the editions of `dates` reads, as digests

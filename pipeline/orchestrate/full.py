@@ -24,7 +24,6 @@ from pipeline.compose.edition import compose_editions
 from pipeline.compose.edition_tables import EditionTables
 from pipeline.compose.types import Edition
 from pipeline.limits import MAX_EDITIONS
-from pipeline.load.sources import load_sources
 from pipeline.models.sources import Sources
 from pipeline.orchestrate.build_cache import BuildCache
 from pipeline.orchestrate.chart_workers import ChartWorkers, workers_for
@@ -93,8 +92,7 @@ def build_full(root: Path, out: Path, today: dt.date, cache: Path | None, inputs
         # matplotlib while the sources load, and stay until the site is swapped in (mkdocs
         # writes the charts last, as they are drawn).
         with long_lived_objects():
-            sources = load_sources(root, build_cache.parse, strict=strict,
-                                   derive=build_cache.parsed.derive)
+            sources = build_cache.load(root, strict=strict)
             dates = edition_dates(sources, today)
             tables = EditionTables(sources, dates)  # each built when first read
             keys = build_cache.keys(sources, dates, tables)

@@ -32,11 +32,10 @@ def read_sources(root: Path, *, strict: bool = False) -> Sources:
     value derived from them (the held-back listings) as the last build did from the same bytes
     when `.cache/` keeps it: the bundled sources then load in 0.3 s, not 1.9. The cache is read,
     never written, so these commands may run beside a build (a torn value is computed again)."""
-    from pipeline.load.sources import load_sources
     from pipeline.orchestrate.build_cache import BuildCache
 
     with BuildCache(build_stamp.cache_dir(root), build_stamp.CHECKOUT) as cache:
-        return load_sources(root, cache.parse, strict=strict, derive=cache.parsed.derive)
+        return cache.load(root, strict=strict)
 
 
 def one_edition(root: Path, day: dt.date) -> tuple[Sources, Edition, EditionTables]:
@@ -46,12 +45,11 @@ def one_edition(root: Path, day: dt.date) -> tuple[Sources, Edition, EditionTabl
     computed now; the editions before it are not composed."""
     from pipeline.compose.edition import compose_edition
     from pipeline.compose.edition_tables import EditionTables
-    from pipeline.load.sources import load_sources
     from pipeline.orchestrate.build_cache import BuildCache
     from pipeline.orchestrate.compose import edition_inputs
 
     with BuildCache(build_stamp.cache_dir(root), build_stamp.CHECKOUT) as cache:
-        sources = load_sources(root, cache.parse, derive=cache.parsed.derive)
+        sources = cache.load(root)
         dates = [d for d in sources.series.edition_dates(max(day, dt.date.today())) if d <= day]
         if day not in dates:
             known = ", ".join(d.isoformat() for d in dates[-5:]) or "none"

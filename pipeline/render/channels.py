@@ -140,14 +140,6 @@ def mail_parts(edition: Edition, series: Series, charts: Sequence[Chart] = ()) -
     return MailParts(edition, series, html, text_edition(edition), images)
 
 
-def edition_email(edition: Edition, series: Series, charts: Sequence[Chart] = (), *,
-                  sender: str | None = None,
-                  to: str | None = None) -> bytes:
-    """Return the .eml of an edition: its text edition and its e-mail HTML as alternatives, the
-    charts inline."""
-    return mail_parts(edition, series, charts).message(sender=sender, to=to)
-
-
 def channel_files(editions: list[Edition], series: Series,
                   charts_of: Mapping[dt.date, Sequence[Chart]] | None = None,
                   tags: Mapping[str, frozenset[str]] | None = None,
