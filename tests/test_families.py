@@ -1,14 +1,16 @@
 """Each page family reads exactly what its declaration names (orchestrate/families.py): anything
 else fails, naming the family and what it read, and nothing it declares goes unread on the
-bundled sources, so a family kept by what it declares is kept by what it reads."""
+bundled sources (their histories cut to a few models: conftest.few_models_site, which reads as
+much of them as the whole, in 2 s rather than 7), so a family kept by what it declares is kept
+by what it reads."""
 
 from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+from pathlib import Path
 
 import pytest
-from conftest import REPO
 
 from pipeline.cache.keys import InputDigests
 from pipeline.cache.store import Store
@@ -50,8 +52,8 @@ class Anything:
 
 
 @pytest.fixture(scope="module")
-def bundled() -> tuple[Sources, EditionTables, Site]:
-    sources = load_sources(REPO)
+def bundled(few_models_site: Path) -> tuple[Sources, EditionTables, Site]:
+    sources = load_sources(few_models_site)
     editions = compose_editions(sources, sources.series.edition_dates(TODAY))
     dates = [e.date for e in editions]
     parts = EditionTables(sources, dates)
