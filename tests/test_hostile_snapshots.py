@@ -18,7 +18,7 @@ from pipeline.formats.feeds import parse_feed
 from pipeline.ingest.feeds import write_snapshot
 from pipeline.models.feeds import Feed
 from pipeline.normalize.feed_state import Attempt, record_attempt
-from pipeline.render.markdown_html import markdown_html
+from pipeline.render.markdown_html import EXTENSION_CONFIGS, EXTENSIONS, markdown_html
 from pipeline.render.safe_links import safe_raw_html
 
 LINK = "javascript:alert(11)"
@@ -65,6 +65,24 @@ def test_raw_html_in_rendered_markdown_gets_the_same_rule() -> None:
     assert markdown_html(f'<ol>\n<li id="src-1"><a href="{LINK}">Feed 0</a></li>\n</ol>\n\n'
                          'Text <a href="vbscript:x" onclick="y">inline</a>.') == (
         '<ol>\n<li id="src-1"><a>Feed 0</a></li>\n</ol>\n\n<p>Text <a>inline</a>.</p>')
+
+
+def test_raw_html_is_judged_under_headings_and_in_each_document_of_one_renderer() -> None:
+    # toc renders each heading through the postprocessors over the page's stash, and the guard
+    # judges each block once: a heading's own raw link, the blocks after it, and, with one
+    # Markdown instance reset between pages (as feeds render items), the next page's blocks at
+    # the same places of the stash.
+    import markdown
+
+    md = markdown.Markdown(extensions=list(EXTENSIONS), extension_configs=EXTENSION_CONFIGS)
+    page = ('# One <a href="javascript:a()">x</a>\n\n<p onclick="b()">kept</p>\n\n'
+            '## Two\n\n<a href="https://example.org/">ok</a>\n')
+    assert md.convert(page) == (
+        '<h1 id="one-x">One <a>x</a></h1>\n<p>kept</p>\n\n<h2 id="two">Two</h2>\n'
+        '<p><a href="https://example.org/">ok</a></p>')
+    md.reset()
+    assert md.convert('# Three\n\n<a href="vbscript:c" onmouseover="d()">no</a>\n') == (
+        '<h1 id="three">Three</h1>\n<p><a>no</a></p>')
 
 
 def test_brief_add_on_an_item_with_a_script_link_says_why(tmp_path: Path) -> None:
