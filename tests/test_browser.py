@@ -505,6 +505,16 @@ def test_market_calculator_prices_a_past_date_as_brief_price_does(page, few_url:
         if not math.isnan(a.workload_usd_per_mtok):
             assert math.isclose(float(got[(a.provider, a.model)]["usd"]),
                                 a.workload_usd_per_mtok, rel_tol=1e-9)
+    # Each model with a page of its own is linked to it, as on the page's own rows.
+    at = {c: i for i, c in enumerate(doc["columns"])}
+    pages = {(r[at["provider"]], r[at["model"]]): r[at["page"]] for r in doc["rows"]}
+    model_links = page.locator("#market-table tbody tr").evaluate_all(
+        """rs => rs.map(r => { const a = r.cells[1].querySelector('a');
+                 return [r.getAttribute('data-provider'), r.cells[1].textContent,
+                         a ? a.getAttribute('href') : null]; })""")
+    assert sum(1 for _, _, href in model_links if href) > 50
+    assert {(p, m): href for p, m, href in model_links} == {
+        key: f"../models/{name}/" if name else None for key, name in pages.items()}
     shot(page, "24-market-on-a-past-date", full_page=False)
 
     page.select_option("#market-on", "")

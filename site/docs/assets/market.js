@@ -217,9 +217,13 @@
         td.textContent = text;
         return td;
       }
+      // A link is the build's to a page elsewhere (http or https only), or one of this site's
+      // model pages by its name, as today's rows link them (render/market_page.py).
       function link(td, href) {
         var text = td.textContent, a = document.createElement("a");
-        if (!/^https?:\/\//.test(href)) { return; }
+        if (!/^https?:\/\//.test(href) && !/^\.\.\/models\/[a-z0-9][a-z0-9._-]*\/$/.test(href)) {
+          return;
+        }
         a.href = href;
         a.textContent = text;
         td.textContent = "";
