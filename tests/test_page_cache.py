@@ -286,16 +286,19 @@ def test_a_read_only_cache_still_builds_what_a_cold_build_makes(
 
 
 def test_templates_compiled_by_other_code_are_not_reused(
-        copy_few_models_sources, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        tiny: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         code_copy: build_stamp.Code) -> None:
     # jinja2 keys a compiled template by its source alone, but how it compiles also depends on
     # the environment our code sets up (here `trim_blocks`): the compiled templates are kept
-    # under the render stage's code digest, like every other value it computes.
-    root = copy_few_models_sources()  # every template in use, model pages too
+    # under the render stage's code digest, like every other value it computes. The tiny tree:
+    # they are kept together, whichever templates a tree uses (the bundled sources' few models
+    # took 8 s a cold build, and this test makes three).
+    root = tiny
     shutil.copytree(REPO / "pipeline", code_copy.root / "pipeline",
                     ignore=shutil.ignore_patterns("__pycache__"))
     code = build_stamp.Code(code_copy.root, dirs=("templates", "pipeline"))
     build_site(root, root / "public", today=TODAY, code=code)
+    untrimmed = tree_digest(root / "public")
     # Other code, the same templates: its environment trims blocks.
     with (code_copy.root / "pipeline" / "render" / "pages.py").open("a") as pages_py:
         pages_py.write("\nTRIM_BLOCKS = True\n")
@@ -305,6 +308,7 @@ def test_templates_compiled_by_other_code_are_not_reused(
     env.cache.clear()  # what this process compiled
     build_site(root, root / "public", today=TODAY, code=other)
     env.cache.clear()  # the cold build compiles every template afresh
+    assert tree_digest(root / "public") != untrimmed  # trimmed blocks change these pages
     assert tree_digest(root / "public") == cold_digest(root, tmp_path / "cold", monkeypatch, other)
     # The compiled templates are the render stage's values, under the other code's digest, in
     # the one file of that stage and templates.
