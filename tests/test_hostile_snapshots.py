@@ -157,6 +157,6 @@ def test_brief_import_of_a_deeply_nested_file_says_so_in_one_line(tmp_path: Path
     root = tiny_tree(tmp_path / "repo")
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")
-    done = brief(root, "import", fmt, str(path), "--dry-run")
+    done = brief(root, "import", fmt, str(path), "--dry-run", capped=True)
     assert (done.returncode, done.stdout, done.stderr) == (
         1, "", f"Error: {path}: not a {fmt} price map (nested too deeply to read)\n")
