@@ -304,24 +304,23 @@ def test_a_family_pattern_takes_only_known_placeholders() -> None:
         DataFile("data/chart-<profile>.csv", "x", "x", ())
 
 
-def bundled_files(root: Path, charts: ChartCache, store: Store) -> dict[str, bytes]:
+def bundled_files(root: Path, charts: ChartCache) -> dict[str, bytes]:
     """Every generated file of `root`'s site as of the test day (no mkdocs); the page families'
-    values kept in `store` (by what each reads) for the next call."""
+    values kept beside the charts, in their store (by what each reads), for the next call."""
     sources = load_sources(root)
     return site_files(sources, compose_editions(sources, sources.series.edition_dates(TODAY)),
-                      store=store, charts=charts)
+                      store=charts.store, charts=charts)
 
 
-def test_data_page_is_the_same_after_a_new_edition(copy_few_models_sources, tmp_path: Path) -> None:
+def test_data_page_is_the_same_after_a_new_edition(copy_few_models_sources) -> None:
     # Issue 8: a page that changes with every edition is converted and indexed on every build.
     # Few catalogue models: every data file the bundled sources make, ~120 model pages rendered
     # twice instead of ~1,600.
     root = copy_few_models_sources()
     # The families the new edition leaves unread (the Market, the model pages) are not
-    # computed again (an in-memory store, kept between the two calls).
-    store = Store(None, {})
-    charts = ChartCache(Store(tmp_path / "store", {}))
-    before = bundled_files(root, charts, store)
+    # computed again (one in-memory store, kept between the two calls, as a build keeps one).
+    charts = ChartCache(Store(None, {}))
+    before = bundled_files(root, charts)
     page = before["data.md"].decode()
     per_edition = [p for p in before if p.startswith("data/tokens-per-dollar-")]
     assert len(per_edition) == len(BUNDLED_DATES)
@@ -334,7 +333,7 @@ def test_data_page_is_the_same_after_a_new_edition(copy_few_models_sources, tmp_
     series.write_text(series.read_text().replace("  - 2026-11-20\n",
                                                  "  - 2026-11-20\n  - 2026-11-27\n"))
     write_entry(root, "2026-11-25", "new-edition-story", headline="A story of the new edition")
-    after = bundled_files(root, charts, store)
+    after = bundled_files(root, charts)
     assert "data/tokens-per-dollar-chat-3-1-2026-11-27.csv" in after
     assert after["data.md"] == before["data.md"]
 
