@@ -1,8 +1,13 @@
 """The chart workers: charts drawn in forked processes while the rest of the build goes on.
 
 matplotlib takes about 0.3 s to import and 0.05–0.15 s a chart. So the build starts a `ChartWorkers`
-first thing, forked while the process is still small; its worker imports matplotlib while the
-sources load, then draws each chart as the build hands it over, on the other core.
+first thing, forked while the process is still small, and each worker draws the charts the build
+hands over, on the other cores. A build that draws every chart (`ready_to_draw`) has its workers
+import matplotlib while the sources load; a build with its drawings kept leaves it to a worker's
+first drawing: most such builds draw none, and a worker that imported it anyway spent 0.3–0.4 s of
+a core on it and held up the end of a small build until it had (the tiny tree's second build:
+0.34 s of 0.8 s). A cold build's drawings do wait on the import: importing at the first one made
+the bundled sources' cold build 1.5 s slower.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from pipeline.problems import BuildError
 from pipeline.render.chart_image import IN_PROCESS, WORKER_DIED, ChartImage
 
 
-def _warm(parent: int) -> None:
+def _start(parent: int, ready_to_draw: bool) -> None:
     # Ctrl-C reaches the whole process group: the build stops the workers as it unwinds, and an
     # idle worker would only print a KeyboardInterrupt traceback of its own.
     import os
@@ -35,12 +40,12 @@ def _warm(parent: int) -> None:
         ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGTERM)
         if os.getppid() != parent:  # the build ended before the line above took effect
             os._exit(0)
-    # What every drawing needs, imported once per worker, before the first chart arrives.
-    import importlib
+    if ready_to_draw:  # what every drawing needs, imported before the first chart arrives
+        import importlib
 
-    for module in ("matplotlib.figure", "matplotlib.backends.backend_agg",
-                   "matplotlib.backends.backend_svg"):
-        importlib.import_module(module)
+        for module in ("matplotlib.figure", "matplotlib.backends.backend_agg",
+                       "matplotlib.backends.backend_svg"):
+            importlib.import_module(module)
 
 
 def _ready() -> None:
@@ -50,20 +55,23 @@ def _ready() -> None:
 class ChartWorkers:
     """Runs drawing functions in `workers` forked processes; with 0 workers, right away.
 
+    `ready_to_draw`: the workers import matplotlib now, not with their first drawings.
+
     Use it as a context manager: leaving it cancels what was not asked for and stops the
     workers, also when the build failed."""
 
-    def __init__(self, workers: int) -> None:
+    def __init__(self, workers: int, ready_to_draw: bool = True) -> None:
         self._pool: ProcessPoolExecutor | None = None
         if workers > 0:
             import multiprocessing
             import os
 
             # Fork, not spawn: a spawned worker would import the pipeline afresh. Forked now,
-            # before the sources load, the worker copies a small process.
+            # before the sources load, a worker copies a small process.
             try:
                 self._pool = ProcessPoolExecutor(workers, multiprocessing.get_context("fork"),
-                                                 initializer=_warm, initargs=(os.getpid(),))
+                                                 initializer=_start,
+                                                 initargs=(os.getpid(), ready_to_draw))
                 self._pool.submit(_ready)
             except (OSError, NotImplementedError):
                 # No POSIX semaphores here (a read-only /dev/shm): draw in this process.

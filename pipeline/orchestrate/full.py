@@ -87,10 +87,10 @@ def build_full(root: Path, out: Path, today: dt.date, cache: Path | None, inputs
     """Build the site of `root` into `out`, reusing what `cache` keeps; return what was built
     (build_site says what the arguments are)."""
     with BuildCache(cache, code, files_apart_from) as build_cache, \
-            ChartWorkers(workers_for(cold=build_cache.store.is_empty("charts"))) as workers:
-        # The chart workers start first, while this process is small to fork: they import
-        # matplotlib while the sources load, and stay until the site is swapped in (mkdocs
-        # writes the charts last, as they are drawn).
+            ChartWorkers(workers_for(cold := build_cache.store.is_empty("charts")),
+                         ready_to_draw=cold) as workers:
+        # The chart workers start first, while this process is small to fork, and stay until
+        # the site is swapped in (mkdocs writes the charts last, as they are drawn).
         with long_lived_objects():
             sources = build_cache.load(root, strict=strict)
             dates = edition_dates(sources, today)
