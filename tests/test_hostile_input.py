@@ -9,15 +9,12 @@ import re
 import resource
 import subprocess
 import sys
-import traceback
 from html import escape as html_escape
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
-from conftest import REPO
+from conftest import REPO, brief_here
 
-from pipeline.cli.main import main
 from pipeline.formats.genai_prices import read_genai_prices
 from pipeline.formats.litellm import read_litellm
 from pipeline.formats.llm_prices import read_llm_prices
@@ -39,20 +36,13 @@ def _capped() -> None:
 def brief(root: Path, *args: str, capped: bool = False) -> subprocess.CompletedProcess:
     """Run `brief ARGS --root root` as an editor would. `capped`: in a process of its own
     under a memory cap (input that could expand), where a hang fails the test at the bound on
-    the whole run rather than waiting for ever; else in this process, by click's runner: the
-    same command, without a process's start (importing pandas and the pipeline, 0.75 s of a
-    1 s check). An exception the command let out is written to stderr as a traceback, as it
-    would be by a process."""
+    the whole run rather than waiting for ever; else in this process (conftest.brief_here)."""
     if capped:
         return subprocess.run([sys.executable, "-m", "pipeline.cli", *args, "--root", str(root)],
                               capture_output=True, text=True, cwd=REPO, timeout=120,
                               preexec_fn=_capped,
                               env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"})
-    result = CliRunner().invoke(main, [*args, "--root", str(root)])
-    stderr = result.stderr
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        stderr += "".join(traceback.format_exception(result.exception))
-    return subprocess.CompletedProcess(args, result.exit_code, result.stdout, stderr)
+    return brief_here(*args, "--root", str(root))
 
 
 def refused(root: Path, *args: str, capped: bool = False) -> list[str]:

@@ -7,15 +7,14 @@ from __future__ import annotations
 import datetime as dt
 import email
 import email.policy
-import os
 import socket
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 from aiosmtpd.controller import Controller
+from conftest import brief_here
 
 from pipeline.problems import BuildError
 from pipeline.publish.mail_send import Outcome, SendLog, Server, pending, read_addresses, send_all
@@ -73,10 +72,10 @@ def addresses(n: int) -> list[str]:
     return [f"reader{i:03d}@example.org" for i in range(n)]
 
 
-def brief(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "pipeline.cli.main", *args], cwd=REPO,
-                          capture_output=True, text=True, env={**os.environ, **(env or {})},
-                          timeout=300)
+def brief(*args: str) -> subprocess.CompletedProcess:
+    """`brief ARGS` from the repository, in this process (conftest.brief_here): the SMTP
+    servers run in threads of it."""
+    return brief_here(*args)
 
 
 def test_send_delivers_one_message_per_recipient_and_a_rerun_sends_only_the_rest(smtp, tmp_path):
