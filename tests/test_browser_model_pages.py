@@ -5,7 +5,7 @@ inside it. Chromium as in test_browser.py."""
 
 from __future__ import annotations
 
-from test_browser import browser, page, site_url  # noqa: F401  (fixtures)
+from test_browser import browser, page, reader, site_url  # noqa: F401  (fixtures)
 
 ROWS = """() => [...document.querySelectorAll('article tbody tr')].map(tr => [
     tr.querySelector('th') ? tr.querySelector('th').textContent.trim() : '',
