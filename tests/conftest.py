@@ -96,9 +96,9 @@ def write_entry(root: Path, date: str, slug: str, section: str = "top",
     return path
 
 
-def brief_here(*args: str, cwd: Path = REPO) -> subprocess.CompletedProcess:
-    """Run `brief ARGS` from `cwd` in this process, by click's runner: the same command as the
-    executable, without a process's start (importing pandas and the pipeline, 0.75 s of a 1 s
+def brief_here(*args: str) -> subprocess.CompletedProcess:
+    """Run `brief ARGS` from the repository in this process, by click's runner: the same command
+    as the executable, without a process's start (importing pandas and the pipeline, 0.75 s of a 1 s
     check). An exception the command lets out is written to stderr as a traceback, as the
     executable would write it."""
     import traceback
@@ -107,7 +107,7 @@ def brief_here(*args: str, cwd: Path = REPO) -> subprocess.CompletedProcess:
 
     from pipeline.cli.main import main
 
-    with contextlib.chdir(cwd):
+    with contextlib.chdir(REPO):
         result = CliRunner().invoke(main, list(args))
     stderr = result.stderr
     if result.exception is not None and not isinstance(result.exception, SystemExit):

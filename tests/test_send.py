@@ -8,7 +8,6 @@ import datetime as dt
 import email
 import email.policy
 import socket
-import subprocess
 import time
 from pathlib import Path
 
@@ -72,10 +71,8 @@ def addresses(n: int) -> list[str]:
     return [f"reader{i:03d}@example.org" for i in range(n)]
 
 
-def brief(*args: str) -> subprocess.CompletedProcess:
-    """`brief ARGS` from the repository, in this process (conftest.brief_here): the SMTP
-    servers run in threads of it."""
-    return brief_here(*args)
+# `brief send` runs in the test's process (conftest.brief_here), beside the SMTP servers' threads.
+brief = brief_here
 
 
 def test_send_delivers_one_message_per_recipient_and_a_rerun_sends_only_the_rest(smtp, tmp_path):
